@@ -1,0 +1,70 @@
+package wisp
+
+import "context"
+
+// Scope is how far an approval reaches.
+type Scope int
+
+// The scopes, narrowest first. The zero Scope is ScopeNone: not approved.
+const (
+	ScopeNone    Scope = iota // not approved
+	ScopeOnce                 // this request only
+	ScopeSession              // the same pattern for the rest of the session
+	ScopeProject              // the same pattern in this project
+	ScopeAlways               // the same pattern everywhere
+)
+
+var scopeNames = [...]string{"none", "once", "session", "project", "always"}
+
+// String returns the scope's name.
+func (s Scope) String() string {
+	if s >= 0 && int(s) < len(scopeNames) {
+		return scopeNames[s]
+	}
+	return "unknown"
+}
+
+// An ApprovalRequest asks the person to allow something.
+type ApprovalRequest struct {
+	ID      string
+	Session string
+	Thread  string
+	Turn    int
+	// Kind names what is asked: "command", "modelAction".
+	Kind string
+	// Pattern is how the request is judged and remembered, such as
+	// "models enable *".
+	Pattern string
+	// Text says what the person needs to know, in plain words.
+	Text string
+	// Scopes are the answers the request allows, narrowest first.
+	Scopes []Scope
+}
+
+// A Decision is the person's answer to an ApprovalRequest. The zero
+// Decision approves nothing.
+type Decision struct {
+	Scope Scope
+	// Reason is set when the request was refused.
+	Reason string
+	// DowngradedFrom is set when a wider answer was narrowed.
+	DowngradedFrom Scope
+}
+
+// Approved reports whether d allows the request.
+func (d Decision) Approved() bool { return d.Scope > ScopeNone }
+
+// An Approver is a face that can ask a person's permission. Like an
+// Inquirer it fails closed: a cancelled, timed-out or unreadable request is
+// never an approval.
+type Approver interface {
+	Approve(ctx context.Context, r ApprovalRequest) (Decision, error)
+}
+
+// ApproverFunc adapts a function to an Approver.
+type ApproverFunc func(ctx context.Context, r ApprovalRequest) (Decision, error)
+
+// Approve calls f(ctx, r).
+func (f ApproverFunc) Approve(ctx context.Context, r ApprovalRequest) (Decision, error) {
+	return f(ctx, r)
+}

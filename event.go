@@ -1,0 +1,55 @@
+package wisp
+
+import (
+	"context"
+	"time"
+)
+
+// Event kinds recorded by this version of wisp. The names are a contract:
+// audit readers filter on them.
+const (
+	KindToolCall         = "tool.call"
+	KindToolResult       = "tool.result"
+	KindInquiryRequested = "inquiry.requested"
+	KindInquirySettled   = "inquiry.settled"
+	KindVerificationFlag = "verification.flagged"
+	KindModelMessage     = "model.message"
+	KindTurnStarted      = "turn.started"
+	KindTurnEnded        = "turn.ended"
+)
+
+// Sources of events: who caused what an event records.
+const (
+	SourceTool   = "tool"
+	SourcePerson = "person"
+	SourceWisp   = "wisp"
+	SourceModel  = "model"
+)
+
+// An Event is one thing that happened in a session, as the audit log and
+// the faces receive it. Its key names are an interface: the audit log and
+// the JSON-lines protocol pin them.
+type Event struct {
+	Kind     string
+	Time     time.Time
+	Session  string
+	Thread   string
+	Turn     int
+	Source   string
+	Approval string
+	// Data holds the event's details; values must marshal to a JSON object.
+	Data map[string]any
+}
+
+// An EventSink receives events. Record must not keep e.Data after it
+// returns. Sinks that write records of consequence (the audit log) must
+// finish the write even when ctx is done.
+type EventSink interface {
+	Record(ctx context.Context, e Event) error
+}
+
+// EventSinkFunc adapts a function to an EventSink.
+type EventSinkFunc func(ctx context.Context, e Event) error
+
+// Record calls f(ctx, e).
+func (f EventSinkFunc) Record(ctx context.Context, e Event) error { return f(ctx, e) }

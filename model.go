@@ -1,0 +1,69 @@
+package wisp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Role says who wrote a message.
+type Role string
+
+// The roles of a conversation.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// A Message is one message of a conversation with a model.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content,omitempty"`
+	// ToolCalls are the calls an assistant message makes.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID and Name tie a tool message to the call it answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Name       string `json:"name,omitempty"`
+}
+
+// A ToolCall is a model's request to call a tool.
+type ToolCall struct {
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// A ChatRequest is what a model is given for one step of a turn.
+type ChatRequest struct {
+	Messages []Message
+	Tools    []ToolSpec
+}
+
+// A ChatDelta is a piece of a reply as it streams.
+type ChatDelta struct {
+	Content string
+}
+
+// A ChatResponse is a model's whole answer to one request.
+type ChatResponse struct {
+	Message Message
+}
+
+// A Model is one chat backend.
+//
+// Chat sends the request and returns the model's message. If stream is not
+// nil, Chat may call it with pieces of the content as they arrive, from the
+// calling goroutine, before it returns. Chat must return promptly with
+// ctx's error when ctx is done.
+type Model interface {
+	Chat(ctx context.Context, req ChatRequest, stream func(ChatDelta)) (ChatResponse, error)
+}
+
+// ModelFunc adapts a function to a Model.
+type ModelFunc func(ctx context.Context, req ChatRequest, stream func(ChatDelta)) (ChatResponse, error)
+
+// Chat calls f(ctx, req, stream).
+func (f ModelFunc) Chat(ctx context.Context, req ChatRequest, stream func(ChatDelta)) (ChatResponse, error) {
+	return f(ctx, req, stream)
+}

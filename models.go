@@ -1,0 +1,73 @@
+package wisp
+
+import "context"
+
+// An Actor is who asks for a change: the person, or the model through a
+// tool (with the person's approval).
+type Actor int
+
+// The actors. The zero Actor is ActorModel, the one with fewer rights.
+const (
+	ActorModel Actor = iota
+	ActorPerson
+)
+
+// String returns "model" or "person".
+func (a Actor) String() string {
+	if a == ActorPerson {
+		return "person"
+	}
+	return "model"
+}
+
+// ModelInfo is what wisp knows of one local model.
+type ModelInfo struct {
+	Name         string // "ollama:qwen3:4b", "mlx:Qwen3-4B-4bit"
+	Runtime      string // "ollama", "mlx"
+	Parameters   string // "4B"
+	Size         int64  // bytes on disk
+	Context      int    // tokens
+	Enabled      bool
+	Capabilities []string // "tools", "vision", …
+	// Usable is false when the model cannot run here; Why says why.
+	Usable bool
+	Why    string
+}
+
+// A Listing is one page of the models wisp can run.
+type Listing struct {
+	Models []ModelInfo
+	Page   int
+	Pages  int
+	// Unreachable names the backends that did not answer, with why.
+	Unreachable []string
+}
+
+// PullStarted says a pull is running in the background.
+type PullStarted struct {
+	Repo     string
+	Approval string
+	Bytes    int64 // still to fetch
+	Files    int   // files still to fetch
+	Total    int   // files in the repository
+}
+
+// A Change is what an enable, disable or check did, as lines the person
+// and the model read.
+type Change struct {
+	Name  string
+	Lines []string
+}
+
+// ModelActions is the one place for model rules, for the person and, with
+// approval, for the model. Actions taken by ActorModel ask the person
+// first; Trust is refused unless the actor is the person.
+type ModelActions interface {
+	List(ctx context.Context, page int) (Listing, error)
+	Show(ctx context.Context, name string) (ModelInfo, error)
+	Pull(ctx context.Context, repo string, by Actor) (PullStarted, error)
+	Enable(ctx context.Context, name string, by Actor) (Change, error)
+	Disable(ctx context.Context, name string, by Actor) (Change, error)
+	Check(ctx context.Context, name string, by Actor) (Change, error)
+	Trust(ctx context.Context, publisher string, by Actor) error
+}

@@ -1,0 +1,67 @@
+package wisp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// A Tool is something the model can call.
+//
+// Arguments are validated against Schema before Call runs, so Call may
+// assume they have the schema's shape. A tool that fails in a way the model
+// can act on returns a Result with IsError set and a line that says what
+// was wrong and what to send instead; Call returns an error only when the
+// turn cannot go on (a face, policy, transport or context failure).
+type Tool interface {
+	// Name is how the model calls the tool: lower-case letters, digits, _.
+	Name() string
+	// Description is what the model reads about the tool.
+	Description() string
+	// Schema is the JSON Schema of the arguments.
+	Schema() json.RawMessage
+	// Call runs the tool.
+	Call(ctx context.Context, c Call) (Result, error)
+}
+
+// A Call is one tool call, as a tool receives it.
+type Call struct {
+	ID        string // the model's id for the call, if it gave one
+	Name      string
+	Arguments json.RawMessage
+	Session   string
+	Thread    string
+	Turn      int
+}
+
+// A Result is what the model reads back from a tool call.
+type Result struct {
+	Content string
+	// IsError marks a failure the model can act on; Content then starts
+	// with "error: ".
+	IsError bool
+	// Facts are what the call taught the thread, such as the person's
+	// answer to a question. The agent keeps them when it condenses.
+	Facts []Fact
+}
+
+// ErrorResult returns a Result that tells the model what went wrong.
+// The text is prefixed with "error: " unless it already is.
+func ErrorResult(text string) Result {
+	const prefix = "error: "
+	if len(text) < len(prefix) || text[:len(prefix)] != prefix {
+		text = prefix + text
+	}
+	return Result{Content: text, IsError: true}
+}
+
+// ToolSpec is how a tool is described to a model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"parameters"`
+}
+
+// SpecOf returns the spec a model is given for t.
+func SpecOf(t Tool) ToolSpec {
+	return ToolSpec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}
+}
