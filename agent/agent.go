@@ -1,0 +1,313 @@
+// Package agent runs turns: the model, its tool calls, their results, the
+// model again, until a reply without tool calls. It keeps each thread's
+// messages and facts, condenses long threads without losing facts, and
+// checks every final reply with the verification pass.
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/tools"
+)
+
+// Defaults for Options.
+const (
+	DefaultMaxSteps   = 16
+	DefaultMaxHistory = 200
+)
+
+// Options configure an Agent. A nil *Options or a zero field means the
+// default given beside the field.
+type Options struct {
+	// Tools are the conversation's tools; nil means none.
+	Tools *tools.Set
+	// System is the system prompt; empty means none.
+	System string
+	// Events receives every event of every turn (the audit log, a face's
+	// display); nil drops them.
+	Events wisp.EventSink
+	// Notifier tells the person about the verification pass's findings;
+	// nil tells nobody (they are still in Reply.Flags and the events).
+	Notifier wisp.Notifier
+	// OnDelta receives pieces of the model's replies as they stream; nil
+	// streams nothing.
+	OnDelta func(thread string, d wisp.ChatDelta)
+	// MaxSteps bounds the model steps of one turn (DefaultMaxSteps).
+	MaxSteps int
+	// MaxHistory is how many messages a thread keeps before it is
+	// condensed (DefaultMaxHistory); facts are always kept.
+	MaxHistory int
+	// Session names the session in events and tool calls.
+	Session string
+	// Now and NewID make time and ids injectable; nil: the clock and
+	// random ids.
+	Now   func() time.Time
+	NewID func() string
+}
+
+// An Agent answers on threads. It is safe for concurrent use; turns on the
+// same thread run one at a time.
+type Agent struct {
+	model wisp.Model
+	opts  Options
+
+	mu      sync.Mutex
+	threads map[string]*thread
+}
+
+var _ wisp.Agent = (*Agent)(nil)
+
+type thread struct {
+	busy     chan struct{} // holds a token while a turn runs
+	turn     int
+	messages []wisp.Message
+	facts    []wisp.Fact
+	factSeq  int
+}
+
+// New returns an agent that runs on model.
+func New(model wisp.Model, opts *Options) *Agent {
+	a := &Agent{model: model, threads: make(map[string]*thread)}
+	if opts != nil {
+		a.opts = *opts
+	}
+	if a.opts.MaxSteps <= 0 {
+		a.opts.MaxSteps = DefaultMaxSteps
+	}
+	if a.opts.MaxHistory <= 0 {
+		a.opts.MaxHistory = DefaultMaxHistory
+	}
+	if a.opts.Now == nil {
+		a.opts.Now = time.Now
+	}
+	if a.opts.NewID == nil {
+		a.opts.NewID = randomID
+	}
+	return a
+}
+
+func (a *Agent) thread(id string) *thread {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t := a.threads[id]
+	if t == nil {
+		t = &thread{busy: make(chan struct{}, 1)}
+		a.threads[id] = t
+	}
+	return t
+}
+
+// Facts returns the facts a thread has learned.
+func (a *Agent) Facts(threadID string) []wisp.Fact {
+	t := a.thread(threadID)
+	t.busy <- struct{}{}
+	defer func() { <-t.busy }()
+	return append([]wisp.Fact(nil), t.facts...)
+}
+
+// Respond runs one turn on a thread: the person's input, then model steps
+// and tool calls until the model replies without calling a tool.
+//
+// A tool failure the model can act on goes back to the model. Respond
+// returns an error when the turn cannot go on: the model failed, a tool's
+// face or context failed, the person stopped the turn
+// (wisp.ErrInterrupted), or the turn used more than MaxSteps model steps
+// (wisp.ErrStepLimit).
+func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply, error) {
+	t := a.thread(threadID)
+	select {
+	case t.busy <- struct{}{}:
+	case <-ctx.Done():
+		return wisp.Reply{}, context.Cause(ctx)
+	}
+	defer func() { <-t.busy }()
+
+	t.turn++
+	turn := t.turn
+	reply := wisp.Reply{Thread: threadID, Turn: turn}
+	a.record(ctx, wisp.Event{Kind: wisp.KindTurnStarted, Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
+		Data: map[string]any{"input": input}})
+	t.messages = append(t.messages, wisp.Message{Role: wisp.RoleUser, Content: input})
+
+	answered := false
+	for step := 1; step <= a.opts.MaxSteps; step++ {
+		a.condense(t)
+		req := wisp.ChatRequest{Messages: a.prompt(t)}
+		if a.opts.Tools != nil {
+			req.Tools = a.opts.Tools.Specs()
+		}
+		var stream func(wisp.ChatDelta)
+		if a.opts.OnDelta != nil {
+			stream = func(d wisp.ChatDelta) { a.opts.OnDelta(threadID, d) }
+		}
+		resp, err := a.model.Chat(ctx, req, stream)
+		if err != nil {
+			return a.fail(ctx, reply, fmt.Errorf("model: %w", err))
+		}
+		msg := resp.Message
+		msg.Role = wisp.RoleAssistant
+		for i := range msg.ToolCalls {
+			if msg.ToolCalls[i].ID == "" {
+				msg.ToolCalls[i].ID = "call_" + a.opts.NewID()
+			}
+		}
+		t.messages = append(t.messages, msg)
+		a.record(ctx, wisp.Event{Kind: wisp.KindModelMessage, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
+			Data: messageData(msg)})
+
+		if len(msg.ToolCalls) == 0 {
+			reply.Text = msg.Content
+			reply.Flags = a.verify(ctx, threadID, turn, msg.Content, answered)
+			a.record(ctx, wisp.Event{Kind: wisp.KindTurnEnded, Thread: threadID, Turn: turn, Source: wisp.SourceWisp,
+				Data: map[string]any{"steps": step}})
+			return reply, nil
+		}
+		for _, call := range msg.ToolCalls {
+			res, err := a.call(ctx, threadID, turn, call)
+			if err != nil {
+				return a.fail(ctx, reply, err)
+			}
+			for _, f := range res.Facts {
+				t.factSeq++
+				f.ID = fmt.Sprintf("c%d", t.factSeq)
+				if f.Turn == 0 {
+					f.Turn = turn
+				}
+				t.facts = append(t.facts, f)
+				reply.Facts = append(reply.Facts, f)
+				if f.Subject == "answer" && f.Source == wisp.SourcePerson {
+					answered = true
+				}
+			}
+			t.messages = append(t.messages, wisp.Message{Role: wisp.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: res.Content})
+		}
+	}
+	return a.fail(ctx, reply, fmt.Errorf("%w: %d model steps without a reply; raise the limit or look at what the model keeps calling", wisp.ErrStepLimit, a.opts.MaxSteps))
+}
+
+// call runs one tool call and records it.
+func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall) (wisp.Result, error) {
+	a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
+		Data: map[string]any{"id": tc.ID, "name": tc.Name, "arguments": rawOrString(tc.Arguments)}})
+	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn}
+	var res wisp.Result
+	var err error
+	if a.opts.Tools == nil {
+		res = wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; it has no tools", tc.Name))
+	} else {
+		res, err = a.opts.Tools.Call(ctx, c)
+	}
+	data := map[string]any{"id": tc.ID, "name": tc.Name}
+	if err != nil {
+		data["error"] = err.Error()
+	} else {
+		data["content"] = res.Content
+		if res.IsError {
+			data["isError"] = true
+		}
+	}
+	a.record(ctx, wisp.Event{Kind: wisp.KindToolResult, Thread: threadID, Turn: turn, Source: wisp.SourceTool, Data: data})
+	return res, err
+}
+
+func (a *Agent) fail(ctx context.Context, reply wisp.Reply, err error) (wisp.Reply, error) {
+	a.record(ctx, wisp.Event{Kind: wisp.KindTurnEnded, Thread: reply.Thread, Turn: reply.Turn, Source: wisp.SourceWisp,
+		Data: map[string]any{"error": err.Error(), "interrupted": errors.Is(err, wisp.ErrInterrupted)}})
+	return reply, err
+}
+
+// prompt builds the messages the model is sent: the system prompt, the
+// thread's facts, then its messages.
+func (a *Agent) prompt(t *thread) []wisp.Message {
+	var msgs []wisp.Message
+	if a.opts.System != "" {
+		msgs = append(msgs, wisp.Message{Role: wisp.RoleSystem, Content: a.opts.System})
+	}
+	if len(t.facts) > 0 {
+		var b strings.Builder
+		b.WriteString(factsHeader)
+		for _, f := range t.facts {
+			b.WriteString("\n")
+			b.WriteString(f.String())
+		}
+		msgs = append(msgs, wisp.Message{Role: wisp.RoleSystem, Content: b.String()})
+	}
+	return append(msgs, t.messages...)
+}
+
+// factsHeader opens the message that carries a thread's facts.
+const factsHeader = "Facts of this thread (kept when the conversation is condensed):"
+
+// condensedNote stands where condensed messages were.
+const condensedNote = "[wisp: %d earlier messages of this thread were condensed away; the facts above keep what was learned]"
+
+// condense drops the oldest messages of a thread once it holds more than
+// MaxHistory, keeping the newest half, starting at a message the person
+// wrote so no tool result loses its call. Facts live apart and are kept.
+func (a *Agent) condense(t *thread) {
+	if len(t.messages) <= a.opts.MaxHistory {
+		return
+	}
+	cut := len(t.messages) - a.opts.MaxHistory/2
+	for cut < len(t.messages) && t.messages[cut].Role != wisp.RoleUser {
+		cut++
+	}
+	if cut >= len(t.messages) {
+		// One turn longer than the limit: keep it whole.
+		return
+	}
+	dropped := cut
+	if len(t.messages) > 0 && t.messages[0].Role == wisp.RoleSystem && strings.HasPrefix(t.messages[0].Content, "[wisp: ") {
+		dropped-- // the note of an earlier condensing is not a message of the thread
+	}
+	kept := append([]wisp.Message{{Role: wisp.RoleSystem, Content: fmt.Sprintf(condensedNote, dropped)}}, t.messages[cut:]...)
+	t.messages = kept
+}
+
+func (a *Agent) record(ctx context.Context, e wisp.Event) {
+	if a.opts.Events == nil {
+		return
+	}
+	e.Time = a.opts.Now()
+	e.Session = a.opts.Session
+	_ = a.opts.Events.Record(context.WithoutCancel(ctx), e)
+}
+
+func messageData(m wisp.Message) map[string]any {
+	d := map[string]any{"content": m.Content}
+	if len(m.ToolCalls) > 0 {
+		names := make([]string, len(m.ToolCalls))
+		for i, c := range m.ToolCalls {
+			names[i] = c.Name
+		}
+		d["toolCalls"] = names
+	}
+	return d
+}
+
+// rawOrString keeps arguments that are JSON as JSON in the event, and
+// anything else as a string.
+func rawOrString(b json.RawMessage) any {
+	if len(b) == 0 {
+		return map[string]any{}
+	}
+	if json.Valid(b) {
+		return b
+	}
+	return string(b)
+}
+
+func randomID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

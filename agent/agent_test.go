@@ -1,0 +1,264 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/models/script"
+	"github.com/wisp-agent/wisp/tools"
+	"github.com/wisp-agent/wisp/wisptest"
+)
+
+// echo is a tool that returns its argument and, when asked, a fact.
+type echo struct{ fail error }
+
+func (echo) Name() string        { return "echo" }
+func (echo) Description() string { return "echoes text" }
+func (echo) Schema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"fact":{"type":"boolean"}},"required":["text"],"additionalProperties":false}`)
+}
+func (e echo) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
+	if e.fail != nil {
+		return wisp.Result{}, e.fail
+	}
+	var a struct {
+		Text string
+		Fact bool
+	}
+	_ = json.Unmarshal(c.Arguments, &a)
+	r := wisp.Result{Content: "echo: " + a.Text}
+	if a.Fact {
+		r.Facts = []wisp.Fact{{Subject: "answer", Name: "Q?", Value: a.Text, Source: wisp.SourcePerson}}
+	}
+	return r, nil
+}
+
+func set(t *testing.T, tls ...wisp.Tool) *tools.Set {
+	t.Helper()
+	r := tools.NewRegistry()
+	for _, tl := range tls {
+		if err := r.Add(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := r.Select(tools.Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func call(name, args string) script.Step {
+	return script.Step{ToolCalls: []script.ToolCall{{Name: name, Arguments: json.RawMessage(args)}}}
+}
+
+func ids() func() string {
+	n := 0
+	return func() string { n++; return fmt.Sprint(n) }
+}
+
+func TestTurnLoop(t *testing.T) {
+	m := script.New("t", []script.Step{
+		call("echo", `{"text":"one"}`),
+		call("nope", `{}`),
+		call("echo", `{"text":5}`),
+		{Content: "All done."},
+	})
+	rec := &wisptest.Recorder{}
+	a := agent.New(m, &agent.Options{Tools: set(t, echo{}), Events: rec, System: "be brief", NewID: ids(), Session: "s1"})
+	reply, err := a.Respond(context.Background(), "t1", "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Text != "All done." || reply.Turn != 1 || reply.Thread != "t1" {
+		t.Errorf("reply = %+v", reply)
+	}
+	reqs := m.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("model saw %d requests, want 4", len(reqs))
+	}
+	last := reqs[3].Messages
+	var got []string
+	for _, msg := range last {
+		got = append(got, string(msg.Role)+": "+msg.Content)
+	}
+	want := []string{
+		"system: be brief",
+		"user: go",
+		"assistant: ",
+		"tool: echo: one",
+		"assistant: ",
+		`tool: error: there is no tool named "nope" in this conversation; its tools are: echo`,
+		"assistant: ",
+		"tool: error: the arguments for echo do not match its schema: at /text: got number, want string; send arguments that match it",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("messages of the last request (-want +got):\n%s", diff)
+	}
+	if last[3].ToolCallID != "call_1" || last[2].ToolCalls[0].ID != "call_1" {
+		t.Errorf("tool result not tied to its call: %+v / %+v", last[2], last[3])
+	}
+	if diff := cmp.Diff([]wisp.ToolSpec{wisp.SpecOf(echo{})}, reqs[0].Tools); diff != "" {
+		t.Errorf("tools offered (-want +got):\n%s", diff)
+	}
+	wantKinds := []string{"turn.started",
+		"model.message", "tool.call", "tool.result",
+		"model.message", "tool.call", "tool.result",
+		"model.message", "tool.call", "tool.result",
+		"model.message", "turn.ended"}
+	if diff := cmp.Diff(wantKinds, rec.Kinds()); diff != "" {
+		t.Errorf("event kinds (-want +got):\n%s", diff)
+	}
+	for _, e := range rec.Events("") {
+		if e.Session != "s1" || e.Thread != "t1" || e.Turn != 1 {
+			t.Errorf("event %s placed at %s/%s/%d", e.Kind, e.Session, e.Thread, e.Turn)
+		}
+	}
+}
+
+func TestStepLimit(t *testing.T) {
+	steps := make([]script.Step, 5)
+	for i := range steps {
+		steps[i] = call("echo", `{"text":"again"}`)
+	}
+	a := agent.New(script.New("t", steps), &agent.Options{Tools: set(t, echo{}), MaxSteps: 3})
+	_, err := a.Respond(context.Background(), "t", "loop")
+	if !errors.Is(err, wisp.ErrStepLimit) {
+		t.Fatalf("Respond = %v, want ErrStepLimit", err)
+	}
+}
+
+func TestFailures(t *testing.T) {
+	a := agent.New(script.New("t", []script.Step{{Content: "one"}}), nil)
+	if _, err := a.Respond(context.Background(), "t", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Respond(context.Background(), "t", "b"); !errors.Is(err, wisp.ErrScriptExhausted) {
+		t.Errorf("second turn = %v, want ErrScriptExhausted", err)
+	}
+	// A tool whose face fails ends the turn with the error.
+	a = agent.New(script.New("t", []script.Step{call("echo", `{"text":"x"}`)}), &agent.Options{Tools: set(t, echo{fail: wisp.ErrInterrupted})})
+	if _, err := a.Respond(context.Background(), "t", "a"); !errors.Is(err, wisp.ErrInterrupted) {
+		t.Errorf("Respond with a stopped tool = %v, want ErrInterrupted", err)
+	}
+	// No tools at all: a call comes back as an error the model reads.
+	m := script.New("t", []script.Step{call("echo", `{}`), {Content: "ok"}})
+	a = agent.New(m, nil)
+	if _, err := a.Respond(context.Background(), "t", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Requests()[1].Messages[2].Content; got != `error: there is no tool named "echo" in this conversation; it has no tools` {
+		t.Errorf("result = %q", got)
+	}
+}
+
+func TestFactsSurviveCondensing(t *testing.T) {
+	steps := []script.Step{call("echo", `{"text":"./wisp.json","fact":true}`), {Content: "noted"}}
+	for range 10 {
+		steps = append(steps, script.Step{Content: "more"})
+	}
+	m := script.New("t", steps)
+	a := agent.New(m, &agent.Options{Tools: set(t, echo{}), MaxHistory: 6})
+	reply, err := a.Respond(context.Background(), "t", "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reply.Facts) != 1 || reply.Facts[0].ID != "c1" {
+		t.Fatalf("reply facts = %+v, want one fact c1", reply.Facts)
+	}
+	for i := range 10 {
+		if _, err := a.Respond(context.Background(), "t", fmt.Sprint("turn ", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := m.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if len(last) > 6+2 {
+		t.Errorf("last request has %d messages; condensing should keep it near 6", len(last))
+	}
+	if !strings.Contains(last[0].Content, `c1 answer "Q?" = ./wisp.json`) {
+		t.Errorf("first message after condensing = %q, want the thread's facts", last[0].Content)
+	}
+	if !strings.HasPrefix(last[1].Content, "[wisp: ") || !strings.Contains(last[1].Content, "condensed") {
+		t.Errorf("second message = %q, want the condensing note", last[1].Content)
+	}
+	for _, msg := range last {
+		if msg.Content == "first" {
+			t.Errorf("the first turn's input survived condensing")
+		}
+	}
+	if got := a.Facts("t"); len(got) != 1 {
+		t.Errorf("Facts = %+v, want the one fact", got)
+	}
+}
+
+func TestVerificationPass(t *testing.T) {
+	tests := []struct {
+		name  string
+		steps []script.Step
+		flag  bool
+	}{
+		{"claim without an answer", []script.Step{{Content: "Done, as you confirmed."}}, true},
+		{"claimed choice without an answer", []script.Step{{Content: "I used ./wisp.json, which you chose."}}, true},
+		{"claim after an answer", []script.Step{call("echo", `{"text":"x","fact":true}`), {Content: "Done, as you confirmed."}}, false},
+		{"no claim", []script.Step{{Content: "I replaced ./wisp.json."}}, false},
+		{"you asked is not a claim", []script.Step{{Content: "Replaced it as you asked."}}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &wisptest.Recorder{}
+			p := wisptest.NewPerson()
+			a := agent.New(script.New("t", tc.steps), &agent.Options{Tools: set(t, echo{}), Events: rec, Notifier: p})
+			reply, err := a.Respond(context.Background(), "t", "go")
+			if err != nil {
+				t.Fatal(err)
+			}
+			flagged := len(reply.Flags) > 0
+			if flagged != tc.flag {
+				t.Errorf("flags = %v, want flagged %v", reply.Flags, tc.flag)
+			}
+			if got := len(rec.Events(wisp.KindVerificationFlag)) > 0; got != tc.flag {
+				t.Errorf("verification.flagged recorded = %v, want %v", got, tc.flag)
+			}
+			if got := len(p.Notices()) > 0; got != tc.flag {
+				t.Errorf("person told = %v, want %v", got, tc.flag)
+			}
+		})
+	}
+}
+
+func TestConcurrentThreads(t *testing.T) {
+	m := wisp.ModelFunc(func(ctx context.Context, req wisp.ChatRequest, _ func(wisp.ChatDelta)) (wisp.ChatResponse, error) {
+		return wisp.ChatResponse{Message: wisp.Message{Content: req.Messages[len(req.Messages)-1].Content}}, nil
+	})
+	a := agent.New(m, nil)
+	done := make(chan error)
+	for i := range 8 {
+		go func() {
+			for j := range 20 {
+				r, err := a.Respond(context.Background(), fmt.Sprint("t", i%3), fmt.Sprint(i, j))
+				if err == nil && r.Text != fmt.Sprint(i, j) {
+					err = fmt.Errorf("reply %q to %d%d", r.Text, i, j)
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

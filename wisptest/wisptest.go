@@ -1,0 +1,146 @@
+// Package wisptest holds public fakes for tests of code built on wisp: a
+// scripted person that answers questions, and a recorder of events. With
+// the scripted model (package models/script) they let a table-driven test
+// run whole turns with no model server and no terminal.
+package wisptest
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/wisp-agent/wisp"
+)
+
+// A Person is a scripted person: it answers questions from a list, in
+// order, and records what it was asked. An Answer whose Outcome is
+// OutcomeTimedOut makes the person silent: Ask waits for ctx to end. When
+// the list runs out, the person declines. Safe for concurrent use.
+type Person struct {
+	mu        sync.Mutex
+	answers   []Reply
+	questions []wisp.Question
+	notices   []wisp.Notice
+}
+
+// A Reply is what the scripted person does with one question.
+type Reply struct {
+	Answer wisp.Answer
+	// Err, if set, is returned instead of Answer (wisp.ErrInterrupted
+	// stops the turn as Ctrl-C would).
+	Err error
+	// Silent makes the person say nothing until ctx ends.
+	Silent bool
+}
+
+var (
+	_ wisp.Inquirer = (*Person)(nil)
+	_ wisp.Notifier = (*Person)(nil)
+)
+
+// NewPerson returns a person who will reply as given, one reply a question.
+func NewPerson(replies ...Reply) *Person { return &Person{answers: replies} }
+
+// Says is a Reply that types text.
+func Says(text string) Reply {
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text}}
+}
+
+// Chooses is a Reply that chooses an option by its text.
+func Chooses(option string) Reply {
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: option}}
+}
+
+// ChoosesNone is a Reply that chooses none of the options.
+func ChoosesNone() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone}} }
+
+// Declines is a Reply that declines to answer.
+func Declines() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeDeclined}} }
+
+// StaysSilent is a Reply that waits until the question's deadline.
+func StaysSilent() Reply { return Reply{Silent: true} }
+
+// Interrupts is a Reply that stops the turn, as Ctrl-C does.
+func Interrupts() Reply { return Reply{Err: wisp.ErrInterrupted} }
+
+// Ask answers with the next reply.
+func (p *Person) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
+	if err := ctx.Err(); err != nil {
+		return wisp.Answer{}, context.Cause(ctx)
+	}
+	p.mu.Lock()
+	p.questions = append(p.questions, q)
+	r := Declines()
+	if len(p.answers) > 0 {
+		r, p.answers = p.answers[0], p.answers[1:]
+	}
+	p.mu.Unlock()
+	if r.Silent {
+		<-ctx.Done()
+		return wisp.Answer{}, context.Cause(ctx)
+	}
+	return r.Answer, r.Err
+}
+
+// Notify records a notice.
+func (p *Person) Notify(ctx context.Context, n wisp.Notice) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.notices = append(p.notices, n)
+	return nil
+}
+
+// Questions returns the questions the person was asked.
+func (p *Person) Questions() []wisp.Question {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]wisp.Question(nil), p.questions...)
+}
+
+// Notices returns what wisp told the person.
+func (p *Person) Notices() []wisp.Notice {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]wisp.Notice(nil), p.notices...)
+}
+
+// A Recorder is an EventSink that keeps every event. Safe for concurrent
+// use.
+type Recorder struct {
+	mu     sync.Mutex
+	events []wisp.Event
+}
+
+var _ wisp.EventSink = (*Recorder)(nil)
+
+// Record keeps e.
+func (r *Recorder) Record(ctx context.Context, e wisp.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+	return nil
+}
+
+// Events returns the events whose kind starts with prefix ("" for all).
+func (r *Recorder) Events(prefix string) []wisp.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []wisp.Event
+	for _, e := range r.events {
+		if strings.HasPrefix(e.Kind, prefix) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Kinds returns the kinds of the recorded events, in order.
+func (r *Recorder) Kinds() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, len(r.events))
+	for i, e := range r.events {
+		out[i] = e.Kind
+	}
+	return out
+}
