@@ -1,0 +1,50 @@
+package config
+
+import "time"
+
+// Config holds every setting. Its JSON form is the file's.
+//
+// The zero Config is not the default one; start from [Default] or [Load].
+// A Config is a plain value: copy it freely, but note that copies share
+// the backing array of Tools.Disabled.
+type Config struct {
+	Tools   Tools   `json:"tools"`
+	Inquiry Inquiry `json:"inquiry"`
+}
+
+// Tools holds the settings that decide which tools a conversation gets.
+type Tools struct {
+	// Ask is tools.ask: whether a conversation given every tool also
+	// gets ask. Off by default.
+	Ask bool `json:"ask"`
+	// Disabled is tools.disabled: tool names removed from every
+	// conversation, sorted, without duplicates. Empty by default.
+	Disabled []string `json:"disabled"`
+}
+
+// Inquiry holds the settings for questions put to the person.
+type Inquiry struct {
+	// TimeoutSeconds is inquiry.timeoutSeconds: how long a question waits
+	// for its answer; 0 (the default) waits for ever, otherwise 10 to
+	// 86,400.
+	TimeoutSeconds int `json:"timeoutSeconds"`
+}
+
+// Default returns the settings wisp uses when config.json is missing.
+func Default() Config {
+	var c Config
+	for _, s := range settings() {
+		// Every default parses; a test holds the table to that.
+		_ = s.parse(&c, s.Default)
+	}
+	return c
+}
+
+// Timeout returns how long a question waits for its answer, or 0 when it
+// waits for ever.
+func (c Config) Timeout() time.Duration {
+	if c.Inquiry.TimeoutSeconds <= 0 {
+		return 0
+	}
+	return time.Duration(c.Inquiry.TimeoutSeconds) * time.Second
+}

@@ -1,0 +1,36 @@
+package config_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wisp-agent/wisp/config"
+)
+
+func ExampleConfig_Set() {
+	c := config.Default()
+	if err := c.Set("tools.disabled", "shell,ask,shell"); err != nil {
+		fmt.Println(err)
+	}
+	if err := c.Set("inquiry.timeoutSeconds", "300"); err != nil {
+		fmt.Println(err)
+	}
+	disabled, _ := c.Get("tools.disabled")
+	fmt.Println(disabled, c.Timeout())
+
+	err := c.Set("tools.ask", "maybe")
+	fmt.Println(err, errors.Is(err, config.ErrBadValue))
+	// Output:
+	// ask,shell 5m0s
+	// tools.ask takes true, false, on or off; got "maybe" true
+}
+
+func ExampleKeys() {
+	for _, k := range config.Keys() {
+		fmt.Printf("%s (%s, default %q)\n", k.Name, k.Kind, k.Default)
+	}
+	// Output:
+	// inquiry.timeoutSeconds (int, default "0")
+	// tools.ask (bool, default "false")
+	// tools.disabled (list, default "")
+}

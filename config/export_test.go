@@ -1,0 +1,7 @@
+package config
+
+// Test-only access to the file's encoding without touching the disk.
+var (
+	Encode = encode
+	Decode = decode
+)

@@ -1,0 +1,366 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Key describes one setting.
+type Key struct {
+	// Name is the dotted name, the contract: "tools.ask" is "ask" inside
+	// "tools" in the file.
+	Name string
+	// Kind is "bool", "int" or "list" (of tool names).
+	Kind string
+	// Default is the default value as Get prints it.
+	Default string
+	// Doc says in one line what the setting does.
+	Doc string
+}
+
+// setting is one row of the key table: a Key and the functions that read,
+// print and check its value in a Config.
+type setting struct {
+	Key
+	// parse reads text as typed on the command line into c; on error c
+	// is unchanged.
+	parse func(c *Config, text string) error
+	// decode reads a raw JSON value from the file into c.
+	decode func(c *Config, raw json.RawMessage) error
+	// format prints c's value as Get does.
+	format func(c Config) string
+	// check validates c's value before a save and puts it in canonical
+	// form.
+	check func(c *Config) error
+}
+
+// settings returns the key table. A new setting is one row here and one
+// field in Config; the field's JSON path must match the dotted name, which
+// a test checks.
+func settings() []setting {
+	return []setting{
+		boolSetting(Key{
+			Name:    "tools.ask",
+			Default: "false",
+			Doc:     "give ask, the tool that puts questions to you, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.Ask }),
+		listSetting(Key{
+			Name:    "tools.disabled",
+			Default: "",
+			Doc:     "tools taken out of every conversation, as comma-separated names",
+		}, func(c *Config) *[]string { return &c.Tools.Disabled }),
+		intSetting(Key{
+			Name:    "inquiry.timeoutSeconds",
+			Default: "0",
+			Doc:     "seconds a question waits for your answer; 0 waits for ever, otherwise 10 to 86,400",
+		}, "0 (wait for ever) or 10 to 86,400",
+			func(n int) bool { return n == 0 || 10 <= n && n <= 86_400 },
+			func(c *Config) *int { return &c.Inquiry.TimeoutSeconds }),
+	}
+}
+
+// Keys returns every setting, sorted by name.
+func Keys() []Key {
+	var keys []Key
+	for _, s := range settings() {
+		keys = append(keys, s.Key)
+	}
+	slices.SortFunc(keys, func(a, b Key) int { return strings.Compare(a.Name, b.Name) })
+	return keys
+}
+
+// lookup finds the row for key.
+func lookup(key string) (setting, error) {
+	for _, s := range settings() {
+		if s.Name == key {
+			return s, nil
+		}
+	}
+	return setting{}, unknownKey(key)
+}
+
+// unknownKey builds the ErrUnknownKey error for key.
+func unknownKey(key string) error {
+	var names []string
+	for _, k := range Keys() {
+		names = append(names, k.Name)
+	}
+	return &lineError{
+		msg:  fmt.Sprintf(msgUnknownKey, clip(key), strings.Join(names, ", ")),
+		errs: []error{ErrUnknownKey},
+	}
+}
+
+// Set sets the setting key to value, given as on the command line: a bool
+// takes true, false, on or off in any case; an int a plain decimal number;
+// a list comma-separated tool names, each a lower-case letter followed by
+// up to 63 lower-case letters, digits or underscores, which Set sorts and
+// rids of duplicates (the empty string clears the list). On error c is
+// unchanged; the error matches ErrUnknownKey or ErrBadValue.
+func (c *Config) Set(key, value string) error {
+	s, err := lookup(key)
+	if err != nil {
+		return err
+	}
+	return s.parse(c, value)
+}
+
+// Get prints the setting key as Set takes it: a bool as true or false, an
+// int in decimal, a list comma-separated. The error matches ErrUnknownKey.
+func (c Config) Get(key string) (string, error) {
+	s, err := lookup(key)
+	if err != nil {
+		return "", err
+	}
+	return s.format(c), nil
+}
+
+// boolSetting builds a row for a bool field.
+func boolSetting(k Key, field func(*Config) *bool) setting {
+	k.Kind = "bool"
+	parse := func(text, shown string) (bool, error) {
+		switch asciiLower(text) {
+		case "true", "on":
+			return true, nil
+		case "false", "off":
+			return false, nil
+		}
+		return false, badValue(fmt.Sprintf(msgBadBool, k.Name, shown))
+	}
+	return setting{
+		Key: k,
+		parse: func(c *Config, text string) error {
+			v, err := parse(text, quote(text))
+			if err == nil {
+				*field(c) = v
+			}
+			return err
+		},
+		decode: func(c *Config, raw json.RawMessage) error {
+			var v bool
+			switch text, isString := jsonString(raw); {
+			case isString:
+				var err error
+				if v, err = parse(text, quote(text)); err != nil {
+					return err
+				}
+			case string(raw) == "true" || string(raw) == "false":
+				v = string(raw) == "true"
+			default:
+				return badValue(fmt.Sprintf(msgBadBool, k.Name, showJSON(raw)))
+			}
+			*field(c) = v
+			return nil
+		},
+		format: func(c Config) string { return strconv.FormatBool(*field(&c)) },
+		check:  func(*Config) error { return nil },
+	}
+}
+
+// intSetting builds a row for an int field whose valid values ok accepts;
+// rule says which they are.
+func intSetting(k Key, rule string, ok func(int) bool, field func(*Config) *int) setting {
+	k.Kind = "int"
+	bad := func(shown string) error { return badValue(fmt.Sprintf(msgBadInt, k.Name, rule, shown)) }
+	parse := func(text, shown string) (int, error) {
+		if !isDecimal(text) {
+			return 0, bad(shown)
+		}
+		n, err := strconv.Atoi(text)
+		if err != nil || !ok(n) {
+			return 0, bad(clip(text))
+		}
+		return n, nil
+	}
+	return setting{
+		Key: k,
+		parse: func(c *Config, text string) error {
+			n, err := parse(text, quote(text))
+			if err == nil {
+				*field(c) = n
+			}
+			return err
+		},
+		decode: func(c *Config, raw json.RawMessage) error {
+			text, isString := jsonString(raw)
+			shown := quote(text)
+			if !isString {
+				text, shown = string(raw), showJSON(raw)
+			}
+			n, err := parse(text, shown)
+			if err == nil {
+				*field(c) = n
+			}
+			return err
+		},
+		format: func(c Config) string { return strconv.Itoa(*field(&c)) },
+		check: func(c *Config) error {
+			if n := *field(c); !ok(n) {
+				return bad(strconv.Itoa(n))
+			}
+			return nil
+		},
+	}
+}
+
+// listSetting builds a row for a list of tool names.
+func listSetting(k Key, field func(*Config) *[]string) setting {
+	k.Kind = "list"
+	bad := func(shown string) error { return badValue(fmt.Sprintf(msgBadList, k.Name, shown)) }
+	parse := func(text string) ([]string, error) {
+		names := []string{}
+		if strings.TrimSpace(text) == "" {
+			return names, nil
+		}
+		for item := range strings.SplitSeq(text, ",") {
+			item = strings.TrimSpace(item)
+			if !isToolName(item) {
+				return nil, bad(quote(item))
+			}
+			names = append(names, item)
+		}
+		return tidy(names), nil
+	}
+	return setting{
+		Key: k,
+		parse: func(c *Config, text string) error {
+			names, err := parse(text)
+			if err == nil {
+				*field(c) = names
+			}
+			return err
+		},
+		decode: func(c *Config, raw json.RawMessage) error {
+			if text, isString := jsonString(raw); isString {
+				names, err := parse(text)
+				if err == nil {
+					*field(c) = names
+				}
+				return err
+			}
+			var items []json.RawMessage
+			if raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
+				return bad(showJSON(raw))
+			}
+			names := []string{}
+			for _, item := range items {
+				name, isString := jsonString(item)
+				if !isString {
+					return bad(showJSON(item))
+				}
+				if !isToolName(name) {
+					return bad(quote(name))
+				}
+				names = append(names, name)
+			}
+			*field(c) = tidy(names)
+			return nil
+		},
+		format: func(c Config) string { return strings.Join(*field(&c), ",") },
+		check: func(c *Config) error {
+			names := *field(c)
+			for _, name := range names {
+				if !isToolName(name) {
+					return bad(quote(name))
+				}
+			}
+			*field(c) = tidy(slices.Clone(names))
+			return nil
+		},
+	}
+}
+
+// tidy sorts names and drops duplicates, in place; nil becomes empty.
+func tidy(names []string) []string {
+	if names == nil {
+		return []string{}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// isToolName reports whether s is a tool name: a lower-case ASCII letter,
+// then up to 63 lower-case letters, digits or underscores.
+func isToolName(s string) bool {
+	if len(s) == 0 || len(s) > 64 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		b := s[i]
+		if !('a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// isDecimal reports whether s is a plain decimal number: digits, with an
+// optional leading minus sign.
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiLower lower-cases the ASCII letters of s and nothing else, so that
+// no other script's letters can fold into "true" or "off".
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// jsonString returns the text of raw when raw is a JSON string.
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// maxShown caps how much of a bad value an error repeats.
+const maxShown = 64
+
+// clip cuts s to maxShown bytes on a rune boundary, marking the cut.
+func clip(s string) string {
+	if len(s) <= maxShown {
+		return s
+	}
+	cut := maxShown
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// quote shows a value typed by a person, quoted and on one line.
+func quote(s string) string { return strconv.Quote(clip(s)) }
+
+// showJSON shows a raw JSON value from the file, compacted onto one line.
+func showJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return quote(string(raw))
+	}
+	return clip(b.String())
+}

@@ -1,0 +1,240 @@
+package config_test
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp/config"
+)
+
+const validKeys = "inquiry.timeoutSeconds, tools.ask, tools.disabled"
+
+// setCases are good and bad values for every key, typed as on the command
+// line. want is what Get prints afterwards; wantErr the exact error text.
+var setCases = []struct {
+	key, value string
+	want       string
+	wantErr    string
+	is         error
+}{
+	{key: "tools.ask", value: "true", want: "true"},
+	{key: "tools.ask", value: "false", want: "false"},
+	{key: "tools.ask", value: "on", want: "true"},
+	{key: "tools.ask", value: "off", want: "false"},
+	{key: "tools.ask", value: "TRUE", want: "true"},
+	{key: "tools.ask", value: "On", want: "true"},
+	{key: "tools.ask", value: "oFF", want: "false"},
+	{key: "tools.ask", value: "maybe", wantErr: `tools.ask takes true, false, on or off; got "maybe"`, is: config.ErrBadValue},
+	{key: "tools.ask", value: "", wantErr: `tools.ask takes true, false, on or off; got ""`, is: config.ErrBadValue},
+	{key: "tools.ask", value: "1", wantErr: `tools.ask takes true, false, on or off; got "1"`, is: config.ErrBadValue},
+	{key: "tools.ask", value: "yes", wantErr: `tools.ask takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
+	{key: "tools.ask", value: " true", wantErr: `tools.ask takes true, false, on or off; got " true"`, is: config.ErrBadValue},
+	{key: "tools.ask", value: "falſe", wantErr: `tools.ask takes true, false, on or off; got "falſe"`, is: config.ErrBadValue},
+	{key: "tools.ask", value: "on\n", wantErr: `tools.ask takes true, false, on or off; got "on\n"`, is: config.ErrBadValue},
+
+	{key: "tools.disabled", value: "", want: ""},
+	{key: "tools.disabled", value: "shell", want: "shell"},
+	{key: "tools.disabled", value: "shell,ask", want: "ask,shell"},
+	{key: "tools.disabled", value: "b,a,b,a", want: "a,b"},
+	{key: "tools.disabled", value: " ask , read_file2 ", want: "ask,read_file2"},
+	{key: "tools.disabled", value: "   ", want: ""},
+	{key: "tools.disabled", value: "a" + strings.Repeat("_", 63), want: "a" + strings.Repeat("_", 63)},
+	{key: "tools.disabled", value: "Ask!", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "Ask!"`, is: config.ErrBadValue},
+	{key: "tools.disabled", value: "ask,Ask!", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "Ask!"`, is: config.ErrBadValue},
+	{key: "tools.disabled", value: "ask,,shell", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got ""`, is: config.ErrBadValue},
+	{key: "tools.disabled", value: "ask,", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got ""`, is: config.ErrBadValue},
+	{key: "tools.disabled", value: "ask shell", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "ask shell"`, is: config.ErrBadValue},
+	{key: "tools.disabled", value: "1ask", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "1ask"`, is: config.ErrBadValue},
+	{key: "tools.disabled", value: "_ask", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "_ask"`, is: config.ErrBadValue},
+	{key: "tools.disabled", value: "run-command", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "run-command"`, is: config.ErrBadValue},
+	{key: "tools.disabled", value: "ásk", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "ásk"`, is: config.ErrBadValue},
+	{key: "tools.disabled", value: "a" + strings.Repeat("b", 64), wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "a` + strings.Repeat("b", 63) + `…"`, is: config.ErrBadValue},
+
+	{key: "inquiry.timeoutSeconds", value: "0", want: "0"},
+	{key: "inquiry.timeoutSeconds", value: "10", want: "10"},
+	{key: "inquiry.timeoutSeconds", value: "300", want: "300"},
+	{key: "inquiry.timeoutSeconds", value: "86400", want: "86400"},
+	{key: "inquiry.timeoutSeconds", value: "010", want: "10"},
+	{key: "inquiry.timeoutSeconds", value: "-0", want: "0"},
+	{key: "inquiry.timeoutSeconds", value: "5", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got 5`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "9", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got 9`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "86401", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got 86401`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "-1", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got -1`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "99999999999999999999", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got 99999999999999999999`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "abc", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "abc"`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got ""`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "1.5", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "1.5"`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "+30", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "+30"`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: " 30", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got " 30"`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "1e3", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "1e3"`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "86,400", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "86,400"`, is: config.ErrBadValue},
+	{key: "inquiry.timeoutSeconds", value: "0x10", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "0x10"`, is: config.ErrBadValue},
+
+	{key: "tools.foo", value: "true", wantErr: `unknown key "tools.foo"; valid keys: ` + validKeys, is: config.ErrUnknownKey},
+	{key: "Tools.Ask", value: "true", wantErr: `unknown key "Tools.Ask"; valid keys: ` + validKeys, is: config.ErrUnknownKey},
+	{key: "tools", value: "true", wantErr: `unknown key "tools"; valid keys: ` + validKeys, is: config.ErrUnknownKey},
+	{key: "", value: "true", wantErr: `unknown key ""; valid keys: ` + validKeys, is: config.ErrUnknownKey},
+}
+
+func TestSetGet(t *testing.T) {
+	for _, tt := range setCases {
+		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
+			c := config.Default()
+			err := c.Set(tt.key, tt.value)
+			if tt.wantErr != "" {
+				if err == nil {
+					t.Fatalf("Set(%q, %q) = nil, want %q", tt.key, tt.value, tt.wantErr)
+				}
+				if diff := cmp.Diff(tt.wantErr, err.Error()); diff != "" {
+					t.Errorf("Set(%q, %q) error (-want +got):\n%s", tt.key, tt.value, diff)
+				}
+				if !errors.Is(err, tt.is) {
+					t.Errorf("Set(%q, %q) = %v, want it to match %v", tt.key, tt.value, err, tt.is)
+				}
+				if diff := cmp.Diff(config.Default(), c); diff != "" {
+					t.Errorf("Set(%q, %q) failed but changed the config (-want +got):\n%s", tt.key, tt.value, diff)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Set(%q, %q) = %v, want nil", tt.key, tt.value, err)
+			}
+			got, err := c.Get(tt.key)
+			if err != nil {
+				t.Fatalf("Get(%q) = %v", tt.key, err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Get(%q) after Set(%q) (-want +got):\n%s", tt.key, tt.value, diff)
+			}
+		})
+	}
+}
+
+// TestSetCasesCoverEveryKey fails when a key is added without good and
+// bad values in setCases.
+func TestSetCasesCoverEveryKey(t *testing.T) {
+	good, bad := map[string]bool{}, map[string]bool{}
+	for _, tt := range setCases {
+		if tt.wantErr == "" {
+			good[tt.key] = true
+		} else {
+			bad[tt.key] = true
+		}
+	}
+	for _, k := range config.Keys() {
+		if !good[k.Name] || !bad[k.Name] {
+			t.Errorf("setCases has no good or no bad value for %s", k.Name)
+		}
+	}
+}
+
+func TestGetUnknownKey(t *testing.T) {
+	_, err := config.Default().Get("tools.foo")
+	want := `unknown key "tools.foo"; valid keys: ` + validKeys
+	if err == nil || err.Error() != want || !errors.Is(err, config.ErrUnknownKey) {
+		t.Errorf("Get(%q) = %v, want %q matching ErrUnknownKey", "tools.foo", err, want)
+	}
+}
+
+func TestKeys(t *testing.T) {
+	want := []config.Key{
+		{Name: "inquiry.timeoutSeconds", Kind: "int", Default: "0", Doc: "seconds a question waits for your answer; 0 waits for ever, otherwise 10 to 86,400"},
+		{Name: "tools.ask", Kind: "bool", Default: "false", Doc: "give ask, the tool that puts questions to you, to conversations that get every tool"},
+		{Name: "tools.disabled", Kind: "list", Default: "", Doc: "tools taken out of every conversation, as comma-separated names"},
+	}
+	if diff := cmp.Diff(want, config.Keys()); diff != "" {
+		t.Errorf("Keys() (-want +got):\n%s", diff)
+	}
+}
+
+// TestKeyTable holds every row of the key table to its promises, so that
+// a new row cannot break them unnoticed.
+func TestKeyTable(t *testing.T) {
+	keys := config.Keys()
+	if !slices.IsSortedFunc(keys, func(a, b config.Key) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Errorf("Keys() not sorted by name: %v", keys)
+	}
+	def := config.Default()
+	for _, k := range keys {
+		if k.Kind != "bool" && k.Kind != "int" && k.Kind != "list" {
+			t.Errorf("%s: kind %q, want bool, int or list", k.Name, k.Kind)
+		}
+		if k.Doc == "" || strings.Contains(k.Doc, "\n") {
+			t.Errorf("%s: doc %q, want one line", k.Name, k.Doc)
+		}
+		got, err := def.Get(k.Name)
+		if err != nil || got != k.Default {
+			t.Errorf("Default().Get(%q) = %q, %v; want the key's default %q", k.Name, got, err, k.Default)
+		}
+		c := config.Default()
+		if err := c.Set(k.Name, k.Default); err != nil {
+			t.Errorf("Set(%q, default %q) = %v", k.Name, k.Default, err)
+		}
+	}
+
+	// The JSON leaves of a Config are exactly the dotted names.
+	data, err := json.Marshal(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree map[string]any
+	if err := json.Unmarshal(data, &tree); err != nil {
+		t.Fatal(err)
+	}
+	var leaves []string
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for k, v := range m {
+			if sub, ok := v.(map[string]any); ok {
+				walk(prefix+k+".", sub)
+				continue
+			}
+			leaves = append(leaves, prefix+k)
+		}
+	}
+	walk("", tree)
+	sort.Strings(leaves)
+	var names []string
+	for _, k := range keys {
+		names = append(names, k.Name)
+	}
+	if diff := cmp.Diff(names, leaves); diff != "" {
+		t.Errorf("JSON leaves of Config vs key names (-want +got):\n%s", diff)
+	}
+}
+
+func TestDefault(t *testing.T) {
+	want := config.Config{
+		Tools:   config.Tools{Ask: false, Disabled: []string{}},
+		Inquiry: config.Inquiry{TimeoutSeconds: 0},
+	}
+	if diff := cmp.Diff(want, config.Default()); diff != "" {
+		t.Errorf("Default() (-want +got):\n%s", diff)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	tests := []struct {
+		seconds int
+		want    time.Duration
+	}{
+		{0, 0},
+		{10, 10 * time.Second},
+		{86400, 24 * time.Hour},
+		{-5, 0},
+	}
+	for _, tt := range tests {
+		c := config.Default()
+		c.Inquiry.TimeoutSeconds = tt.seconds
+		if got := c.Timeout(); got != tt.want {
+			t.Errorf("Timeout() with %d seconds = %v, want %v", tt.seconds, got, tt.want)
+		}
+	}
+}

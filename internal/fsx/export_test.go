@@ -1,0 +1,7 @@
+package fsx
+
+// Test-only access to internals.
+var (
+	WriteFileWith = writeFile
+	LookupDirs    = lookupDirs
+)

@@ -1,0 +1,40 @@
+//go:build unix
+
+package fsx
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// openNoFollow adds to open(2) flags: refuse a symbolic link as the last
+// part of the path, and do not block on opening a pipe.
+const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+
+// syncDir makes a rename or create in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ownerOf returns the user id that owns fi; ok is false where the system
+// does not say.
+func ownerOf(fi fs.FileInfo) (uid int, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Uid), true
+}
+
+// currentUID is the effective user id, the one that owns what this process
+// creates.
+func currentUID() (int, bool) { return os.Geteuid(), true }
