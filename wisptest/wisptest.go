@@ -31,6 +31,9 @@ type Reply struct {
 	Err error
 	// Silent makes the person say nothing until ctx ends.
 	Silent bool
+	// Nth, if above zero, chooses the question's Nth option (from 1),
+	// whatever its text.
+	Nth int
 }
 
 var (
@@ -50,6 +53,10 @@ func Says(text string) Reply {
 func Chooses(option string) Reply {
 	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: option}}
 }
+
+// ChoosesNth is a Reply that chooses the question's nth option, counting
+// from 1.
+func ChoosesNth(n int) Reply { return Reply{Nth: n} }
 
 // ChoosesNone is a Reply that chooses none of the options.
 func ChoosesNone() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone}} }
@@ -78,6 +85,9 @@ func (p *Person) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) 
 	if r.Silent {
 		<-ctx.Done()
 		return wisp.Answer{}, context.Cause(ctx)
+	}
+	if r.Nth > 0 && r.Nth <= len(q.Options) {
+		return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[r.Nth-1]}, nil
 	}
 	return r.Answer, r.Err
 }

@@ -1,0 +1,26 @@
+package audit
+
+import "errors"
+
+// Sentinel errors callers can branch on with errors.Is. The errors returned
+// wrap them with the details.
+var (
+	// ErrInvalidEntry: an Entry cannot be recorded as it is (an unknown
+	// source, an empty or reserved kind, a negative turn, data that is not a
+	// JSON object).
+	ErrInvalidEntry = errors.New("audit: invalid entry")
+	// ErrClosed: Append was called on a closed Log.
+	ErrClosed = errors.New("audit: log is closed")
+	// ErrSymlink: the log or lock file is a symbolic link, which the log
+	// refuses to follow.
+	ErrSymlink = errors.New("audit: refusing to follow a symbolic link")
+	// ErrNotRegular: the log or lock file is not a regular file.
+	ErrNotRegular = errors.New("audit: not a regular file")
+	// ErrCorrupt: Read met a complete line that is not an audit record.
+	// Verify tells more.
+	ErrCorrupt = errors.New("audit: corrupt line")
+	// ErrSyncFailed: an fsync of the log failed. Whether the record reached
+	// the disk is unknown, and a retried fsync proves nothing, so the Log
+	// refuses further appends; open a new one to go on.
+	ErrSyncFailed = errors.New("audit: fsync failed")
+)

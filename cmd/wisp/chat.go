@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/inquiry/unattended"
+)
+
+func newChatCmd(env environ) *cobra.Command {
+	var model string
+	var named []string
+	var yes bool
+	c := &cobra.Command{
+		Use:   "chat [--model M] [--tool T]... [--yes]",
+		Short: "Talk with the model; it may ask you questions as it works",
+		Long: `Talk with the model, one message a line. When the model asks you something, the
+question appears under "? the model asks": type a number or your answer, or press
+Enter to decline. Ctrl-C stops the turn; Ctrl-D (the end of the input) leaves.
+
+When the input is not a terminal, each line is your next message, and while a
+question waits, the next line answers it, so a whole conversation can be scripted:
+
+  printf 'Replace the config\n2\n' | wisp chat --model script:examples/scripts/ask.jsonl --tool ask
+
+With --yes no person is asked anything: every question ends with "no person can
+answer here".`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runChat(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), yes)
+		},
+	}
+	c.Flags().StringVar(&model, "model", "", "the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)")
+	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more); without it, every tool the settings allow")
+	c.Flags().BoolVar(&yes, "yes", false, "run with no person: questions are not asked")
+	return c
+}
+
+func newRespondCmd(env environ) *cobra.Command {
+	var model string
+	var named []string
+	c := &cobra.Command{
+		Use:   "respond [--model M] [--tool T]... PROMPT|-",
+		Short: "Run one turn with no person and print the reply",
+		Long: `Run one turn on PROMPT (or on standard input, with -) with no person to answer:
+a question the model asks ends at once with "no person can answer here". The reply
+goes to standard output; what the model called goes to standard error.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("respond takes one PROMPT, or - to read it from standard input (got %d arguments)", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			prompt := args[0]
+			if prompt == "-" {
+				b, err := io.ReadAll(cmd.InOrStdin())
+				if err != nil {
+					return fmt.Errorf("reading the prompt: %w", err)
+				}
+				prompt = strings.TrimSpace(string(b))
+			}
+			if prompt == "" {
+				return usagef("the prompt is empty; pass the text, or - and the text on standard input")
+			}
+			return runRespond(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), prompt)
+		},
+	}
+	c.Flags().StringVar(&model, "model", "", "the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)")
+	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more)")
+	return c
+}
+
+// toolList returns the named tools, or nil when --tool was not given
+// (every tool); --tool "" names none.
+func toolList(cmd *cobra.Command, named []string) []string {
+	if !cmd.Flags().Changed("tool") {
+		return nil
+	}
+	out := []string{}
+	for _, n := range named {
+		for _, part := range strings.Split(n, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, prompt string) error {
+	conv, err := newConversation(env, convOptions{
+		model: model, named: named, face: unattended.Face{},
+		display: &display{out: stderr, calls: true},
+	})
+	if err != nil {
+		return err
+	}
+	defer conv.Close()
+	noteDropped(stderr, conv)
+	ctx, stop := interruptible(ctx, env)
+	defer stop()
+	reply, err := conv.agent.Respond(ctx, conv.thread, prompt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, showText(reply.Text))
+	for _, f := range reply.Flags {
+		fmt.Fprintf(stderr, "! wisp: %s\n", f)
+	}
+	return nil
+}
+
+// interruptible returns a context that Ctrl-C cancels with
+// wisp.ErrInterrupted as its cause.
+func interruptible(ctx context.Context, env environ) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-env.interrupts:
+			cancel(wisp.ErrInterrupted)
+		case <-done:
+		}
+	}()
+	return ctx, func() { close(done); cancel(nil) }
+}
+
+func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {
+	interactive := isTerminal(stdin) && isTerminal(stdout)
+	in := terminal.NewInput(stdin)
+	face := terminal.New(in, stdout)
+	var asker wisp.Inquirer = face
+	if yes {
+		asker = unattended.Face{}
+	}
+	out := &lockedWriter{w: stdout}
+	conv, err := newConversation(env, convOptions{
+		model: model, named: named, face: asker, notify: face,
+		display: &display{out: out, calls: true},
+	})
+	if err != nil {
+		return err
+	}
+	defer conv.Close()
+	noteDropped(stdout, conv)
+	if interactive {
+		names := strings.Join(conv.tools.Names(), ", ")
+		if names == "" {
+			names = "none"
+		}
+		fmt.Fprintf(stdout, "wisp chat · model %s · tools: %s\nType a message and press Enter. Ctrl-C stops a turn; Ctrl-D leaves.\n", showText(conv.model), names)
+	}
+
+	// Ctrl-C stops the running turn; at the prompt it leaves.
+	var mu sync.Mutex
+	var stopTurn context.CancelCauseFunc
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-env.interrupts:
+				mu.Lock()
+				if stopTurn != nil {
+					stopTurn(wisp.ErrInterrupted)
+				} else {
+					in.Interrupt()
+				}
+				mu.Unlock()
+			case <-done:
+				return
+			}
+		}
+	}()
+
+	failed := false
+	for {
+		if interactive {
+			fmt.Fprint(stdout, "› ")
+		}
+		line, err := in.ReadLine(ctx)
+		if errors.Is(err, io.EOF) || errors.Is(err, wisp.ErrInterrupted) {
+			if interactive {
+				fmt.Fprintln(stdout)
+			}
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if !interactive {
+			fmt.Fprintf(stdout, "› %s\n", showText(line))
+		}
+		turnCtx, cancel := context.WithCancelCause(ctx)
+		mu.Lock()
+		stopTurn = cancel
+		mu.Unlock()
+		reply, err := conv.agent.Respond(turnCtx, conv.thread, line)
+		mu.Lock()
+		stopTurn = nil
+		mu.Unlock()
+		cancel(nil)
+		switch {
+		case errors.Is(err, wisp.ErrInterrupted):
+			fmt.Fprintln(stdout, "(turn stopped)")
+		case err != nil:
+			failed = true
+			fmt.Fprintf(stderr, "wisp: %s\n", oneLine(err.Error()))
+		default:
+			fmt.Fprintln(out, showText(reply.Text))
+		}
+	}
+	if failed {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+func noteDropped(w io.Writer, conv *conversation) {
+	for _, name := range conv.tools.Dropped() {
+		fmt.Fprintf(w, "! wisp: %s is disabled by tools.disabled and was left out\n", name)
+	}
+}
+
+// showText escapes the model's text for the terminal, line by line, so it
+// keeps its line breaks but can move no cursor and hide nothing.
+func showText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = escape.Terminal(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// display shows a turn's tool calls as they happen.
+type display struct {
+	out   io.Writer
+	calls bool
+}
+
+func (d *display) Record(ctx context.Context, e wisp.Event) error {
+	switch e.Kind {
+	case wisp.KindToolCall:
+		name, _ := e.Data["name"].(string)
+		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(name), escape.Terminal(callSummary(e.Data["arguments"])))
+	case wisp.KindModelMessage:
+		// Text that comes with tool calls is shown before them; a final
+		// reply is shown by the command itself.
+		if calls, _ := e.Data["toolCalls"].([]string); len(calls) > 0 {
+			if content, _ := e.Data["content"].(string); strings.TrimSpace(content) != "" {
+				fmt.Fprintln(d.out, showText(content))
+			}
+		}
+	case wisp.KindToolResult:
+		if content, _ := e.Data["content"].(string); content != "" {
+			fmt.Fprintf(d.out, "↳ %s\n", escape.Terminal(content))
+		}
+	}
+	return nil
+}
+
+// callSummary shows a call's arguments briefly: an ask call by its
+// question, anything else as its JSON.
+func callSummary(args any) string {
+	raw, ok := args.(json.RawMessage)
+	if !ok {
+		s, _ := args.(string)
+		return s
+	}
+	var a struct {
+		Question string `json:"question"`
+	}
+	if json.Unmarshal(raw, &a) == nil && a.Question != "" {
+		return a.Question
+	}
+	return string(raw)
+}
+
+// lockedWriter serialises writes from the turn and the display.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -1,0 +1,117 @@
+// Command wisp is the reference CLI of the wisp SDK: chat with a model
+// that can ask you questions, run one turn unattended, and read and set
+// wisp's configuration and audit log.
+//
+// Exit status: 0 on success, 1 on a failure, 2 on a usage error. Every
+// error is one line that says what is wrong and how to mend it.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx := context.Background()
+	env := environ{getenv: os.Getenv, userHome: os.UserHomeDir}
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, env))
+}
+
+// environ is what wisp reads from its surroundings, injectable for tests.
+type environ struct {
+	getenv   func(string) string
+	userHome func() (string, error)
+	// interrupts, if not nil, delivers Ctrl-C; nil means the process's
+	// SIGINT.
+	interrupts <-chan os.Signal
+}
+
+// usageError marks an error in how wisp was called: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitError carries an exit status with nothing more to print.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// run is the whole program: it returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, env environ) int {
+	if env.interrupts == nil {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, os.Interrupt)
+		defer signal.Stop(ch)
+		env.interrupts = ch
+	}
+	root := newRoot(stdin, stdout, stderr, env)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsage(err) {
+		fmt.Fprintf(stderr, "wisp: %s\n", oneLine(err.Error()))
+		return 2
+	}
+	fmt.Fprintf(stderr, "wisp: %s\n", oneLine(err.Error()))
+	return 1
+}
+
+// isCobraUsage recognises cobra's own errors about the command line.
+func isCobraUsage(err error) bool {
+	s := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "flag needs an argument", "invalid argument"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer, env environ) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "wisp",
+		Short: "An agent that works beside you: it can ask you questions, and every rule that guards you lives in one place",
+		Long: `wisp runs a model that works beside you. The model can ask you a question in the
+middle of a turn (the ask tool) and go on with your answer; a question is never a
+permission. Settings live in $WISP_HOME/config.json (default ~/.wisp), and every
+question, answer and tool call is recorded in a hash-chained audit log.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
+	})
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(
+		newChatCmd(env),
+		newRespondCmd(env),
+		newConfigCmd(env),
+		newAuditCmd(env),
+	)
+	return root
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the scripts run wisp as a command: the test binary itself,
+// through run, the same code path as the real binary.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"wisp": func() {
+			env := environ{getenv: os.Getenv, userHome: os.UserHomeDir}
+			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, env))
+		},
+	})
+}
+
+// TestScripts runs the CLI as a person would, from testdata/script: each
+// script is a session at the shell, with what the person types and what
+// wisp must print.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("WISP_HOME", e.WorkDir+"/home")
+			return nil
+		},
+	})
+}
+
+// Exit status: 0 on success, 1 on a failure, 2 on a usage error.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	ok := filepath.Join(dir, "ok.jsonl")
+	if err := os.WriteFile(ok, []byte(`{"content":"ok"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"respond", "--model", "script:" + ok, "hi"}, 0},
+		{[]string{"config", "list"}, 0},
+		{[]string{"chat"}, 2},
+		{[]string{"respond", "--model", "nope:x", "hi"}, 2},
+		{[]string{"respond", "--model", "script:" + ok}, 2},
+		{[]string{"respond", "--model", "script:" + ok, "--tool", "aks", "hi"}, 2},
+		{[]string{"frobnicate"}, 2},
+		{[]string{"chat", "--bogus"}, 2},
+		{[]string{"config", "set", "tools.nope", "true"}, 2},
+		{[]string{"config", "set", "tools.ask", "maybe"}, 2},
+		{[]string{"config", "set", "inquiry.timeoutSeconds", "5"}, 2},
+		{[]string{"config", "get"}, 2},
+		{[]string{"config"}, 2},
+		{[]string{"respond", "--model", "script:" + filepath.Join(dir, "missing.jsonl"), "hi"}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			home := t.TempDir()
+			env := environ{
+				getenv:     func(k string) string { return map[string]string{"WISP_HOME": home}[k] },
+				userHome:   func() (string, error) { return "", errors.New("no home in tests") },
+				interrupts: make(chan os.Signal),
+			}
+			var stdout, stderr bytes.Buffer
+			got := run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr, env)
+			if got != tc.want {
+				t.Errorf("wisp %s = exit %d, want %d (stderr %q)", strings.Join(tc.args, " "), got, tc.want, stderr.String())
+			}
+			if got != 0 && strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("wisp %s printed %q; want one line", strings.Join(tc.args, " "), stderr.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/models/script"
+	"github.com/wisp-agent/wisp/policy/secrets"
+	"github.com/wisp-agent/wisp/tools"
+	"github.com/wisp-agent/wisp/tools/ask"
+)
+
+// home is the wisp home folder and the paths in it.
+type home struct{ dir string }
+
+func (h home) config() string     { return filepath.Join(h.dir, "config.json") }
+func (h home) configLock() string { return filepath.Join(h.dir, "locks", "config.lock") }
+func (h home) audit() string      { return filepath.Join(h.dir, "audit") }
+
+// openHome resolves WISP_HOME (default ~/.wisp) and makes sure it exists,
+// is the person's own and is closed to others.
+func openHome(env environ) (home, error) {
+	dir, err := fsx.Home(env.getenv("WISP_HOME"), env.userHome)
+	if err != nil {
+		return home{}, err
+	}
+	for _, d := range []string{dir, filepath.Join(dir, "locks"), filepath.Join(dir, "audit")} {
+		if err := fsx.EnsureDir(d); err != nil {
+			return home{}, err
+		}
+	}
+	return home{dir: dir}, nil
+}
+
+// conversation is everything one conversation runs on, wired together.
+type conversation struct {
+	session string
+	thread  string
+	agent   *agent.Agent
+	tools   *tools.Set
+	model   string
+	log     *audit.Log
+}
+
+func (c *conversation) Close() error { return c.log.Close() }
+
+// convOptions are what a command asks of a conversation.
+type convOptions struct {
+	model   string
+	named   []string // --tool; nil for every tool
+	face    wisp.Inquirer
+	display wisp.EventSink // nil: none
+	notify  wisp.Notifier  // nil: none
+}
+
+// newConversation reads the configuration once (a setting applies from the
+// next conversation), opens the audit log and wires model, tools, desk and
+// agent.
+func newConversation(env environ, o convOptions) (*conversation, error) {
+	h, err := openHome(env)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(h.config())
+	if err != nil {
+		return nil, err
+	}
+	model, err := openModel(o.model)
+	if err != nil {
+		return nil, err
+	}
+	session := newID()
+	redactor := secrets.NewRedactor()
+	log, err := audit.Open(h.audit(), &audit.Options{Redact: func(s string) string {
+		out, _ := redactor.Redact(s)
+		return out
+	}})
+	if err != nil {
+		return nil, err
+	}
+	sink := multiSink{auditSink{log}}
+	if o.display != nil {
+		sink = append(sink, o.display)
+	}
+	desk := inquiry.NewDesk(o.face, &inquiry.Options{
+		Session:  session,
+		Timeout:  cfg.Timeout(),
+		Events:   sink,
+		Redactor: redactor,
+	})
+	reg := tools.NewRegistry()
+	if err := reg.AddOptIn(ask.New(desk)); err != nil {
+		log.Close()
+		return nil, err
+	}
+	set, err := reg.Select(tools.Selection{
+		Named:    o.named,
+		Enabled:  map[string]bool{ask.Name: cfg.Tools.Ask},
+		Disabled: cfg.Tools.Disabled,
+	})
+	if err != nil {
+		log.Close()
+		return nil, usageError{fmt.Errorf("%w (use --tool with one of the known tools)", err)}
+	}
+	a := agent.New(model, &agent.Options{
+		Tools:    set,
+		Events:   sink,
+		Notifier: o.notify,
+		Session:  session,
+	})
+	return &conversation{session: session, thread: "t-" + newID(), agent: a, tools: set, model: o.model, log: log}, nil
+}
+
+// openModel resolves a model reference: script:PATH plays a script.
+func openModel(ref string) (wisp.Model, error) {
+	if ref == "" {
+		return nil, usagef("no model given; pass --model script:PATH (for example --model script:examples/scripts/ask.jsonl)")
+	}
+	scheme, rest, ok := strings.Cut(ref, ":")
+	if !ok {
+		return nil, usageError{fmt.Errorf("%w %q: a model is SCHEME:NAME; use script:PATH", wisp.ErrUnknownModel, ref)}
+	}
+	switch scheme {
+	case "script":
+		if rest == "" {
+			return nil, usagef("model %q: give the script's path, as script:PATH", ref)
+		}
+		m, err := script.Load(rest)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return m, nil
+	case "ollama", "mlx":
+		return nil, usageError{fmt.Errorf("%w %q: the %s: backend is not in this version of wisp; use script:PATH", wisp.ErrUnknownModel, ref, scheme)}
+	default:
+		return nil, usageError{fmt.Errorf("%w %q: unknown scheme %q; use script:PATH", wisp.ErrUnknownModel, ref, scheme)}
+	}
+}
+
+// auditSink writes events to the audit log.
+type auditSink struct{ log *audit.Log }
+
+func (s auditSink) Record(ctx context.Context, e wisp.Event) error {
+	_, err := s.log.Append(ctx, audit.Entry{
+		Kind: e.Kind, Session: e.Session, Thread: e.Thread, Turn: e.Turn,
+		Source: e.Source, Approval: e.Approval, Data: e.Data,
+	})
+	return err
+}
+
+// multiSink hands every event to each sink in turn and returns the first
+// error after all have had it.
+type multiSink []wisp.EventSink
+
+func (m multiSink) Record(ctx context.Context, e wisp.Event) error {
+	var errs []error
+	for _, s := range m {
+		errs = append(errs, s.Record(ctx, e))
+	}
+	return errors.Join(errs...)
+}
+
+func newID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+var _ io.Closer = (*conversation)(nil)

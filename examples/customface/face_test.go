@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/wisp-agent/wisp/inquiry/facetest"
+)
+
+// fakeRoom plays one person's act.
+type fakeRoom struct {
+	mu     sync.Mutex
+	posted []string
+	reply  chan string
+}
+
+func (r *fakeRoom) Post(text string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.posted = append(r.posted, text)
+	return nil
+}
+
+func (r *fakeRoom) Next(ctx context.Context) (string, error) {
+	select {
+	case m := <-r.reply:
+		return m, nil
+	case <-ctx.Done():
+		return "", context.Cause(ctx)
+	}
+}
+
+func TestFaceKeepsTheContract(t *testing.T) {
+	facetest.Run(t, func(t *testing.T, p facetest.Person) facetest.Harness {
+		r := &fakeRoom{reply: make(chan string, 1)}
+		switch p.Act {
+		case facetest.Choose:
+			r.reply <- fmt.Sprint(p.Option + 1)
+		case facetest.ChooseNone:
+			r.reply <- "4" // the suite's choices have three options
+		case facetest.Type:
+			r.reply <- p.Text
+		case facetest.Decline:
+			r.reply <- "/decline"
+		case facetest.Interrupt:
+			r.reply <- "/stop"
+		}
+		return facetest.Harness{Face: Face{Room: r}}
+	}, nil)
+}

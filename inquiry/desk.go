@@ -1,0 +1,348 @@
+package inquiry
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/policy/secrets"
+)
+
+// Options configure a Desk. A nil *Options or a zero field means the
+// default given beside the field.
+type Options struct {
+	// Session names the session in events and questions.
+	Session string
+	// Timeout is how long a question waits for the person; 0 (the default)
+	// waits for ever. It is inquiry.timeoutSeconds, read when the
+	// conversation starts.
+	Timeout time.Duration
+	// Events receives inquiry.requested and inquiry.settled; nil drops them.
+	Events wisp.EventSink
+	// Redactor replaces credential-shaped values in answers. nil: a new
+	// Redactor for this desk. Share one per session so a value keeps its
+	// number everywhere the session records it.
+	Redactor *secrets.Redactor
+	// Now and NewID make time and question ids injectable; nil: the clock
+	// and 32 random bits in hex.
+	Now   func() time.Time
+	NewID func() string
+}
+
+// A Desk puts the model's questions to a person through a face and
+// enforces the question contract: validation, the secret rule, one question
+// waiting per thread, two per turn, no repeats, deadlines, answer scanning
+// and cutting, the outcome lines, audit events and facts.
+//
+// A Desk is safe for concurrent use. Faces only show and read; every rule
+// lives here.
+type Desk struct {
+	face wisp.Inquirer
+	opts Options
+
+	mu      sync.Mutex
+	threads map[string]*threadState
+}
+
+type threadState struct {
+	waiting bool
+	turn    int
+	asked   []string // questions put to the person this turn
+}
+
+// NewDesk returns a desk that asks through face.
+func NewDesk(face wisp.Inquirer, opts *Options) *Desk {
+	d := &Desk{face: face, threads: make(map[string]*threadState)}
+	if opts != nil {
+		d.opts = *opts
+	}
+	if d.opts.Redactor == nil {
+		d.opts.Redactor = secrets.NewRedactor()
+	}
+	if d.opts.Now == nil {
+		d.opts.Now = time.Now
+	}
+	if d.opts.NewID == nil {
+		d.opts.NewID = randomID
+	}
+	return d
+}
+
+// A Request is a question as the model asked it.
+type Request struct {
+	Thread  string
+	Turn    int
+	Text    string
+	Options []string // nil for free text
+}
+
+// Settled is how a question ended, ready for the model.
+type Settled struct {
+	// Line is what the model reads.
+	Line string
+	// Refused is set when the question never reached the person; Line
+	// then starts with "error: ".
+	Refused bool
+	// Question is the question as it was put to the person (zero when
+	// refused).
+	Question wisp.Question
+	// Answer is the answer after scanning and cutting: Text carries
+	// markers in place of credentials.
+	Answer wisp.Answer
+	// Fact is the fact the answer became, if any. Its ID is left for the
+	// thread to assign.
+	Fact *wisp.Fact
+	// Redacted lists the markers that replaced credentials in the answer,
+	// each once.
+	Redacted []string
+	// Cut reports that the answer was longer than MaxAnswerBytes.
+	Cut bool
+
+	verbatim string // the whole answer with markers applied, for the audit
+}
+
+// Ask validates r, puts it to the person and settles it.
+//
+// Refusals (a bad question, a secret, a limit) are returned as a Settled
+// with Refused set and a nil error: the model reads them and goes on. Ask
+// returns an error only when the turn cannot go on: ctx was cancelled, the
+// person stopped the turn (wisp.ErrInterrupted), or the face failed.
+func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
+	text, options, err := Validate(r.Text, r.Options)
+	if err != nil {
+		return refused(err.Error()), nil
+	}
+	if _, ok := secrets.AsksForSecret(strings.Join(append([]string{text}, options...), "\n")); ok {
+		return refused(ErrLineSecret), nil
+	}
+	st, line := d.admit(r.Thread, r.Turn, text)
+	if line != "" {
+		return refused(line), nil
+	}
+	defer d.release(st)
+
+	q := wisp.Question{
+		ID:      d.opts.NewID(),
+		Session: d.opts.Session,
+		Thread:  r.Thread,
+		Turn:    r.Turn,
+		Text:    text,
+		Options: options,
+	}
+	askCtx := ctx
+	if d.opts.Timeout > 0 {
+		q.Deadline = d.opts.Now().Add(d.opts.Timeout)
+		var cancel context.CancelFunc
+		askCtx, cancel = context.WithTimeout(ctx, d.opts.Timeout)
+		defer cancel()
+	}
+	d.record(ctx, wisp.Event{
+		Kind: wisp.KindInquiryRequested, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool,
+		Data: requestedData(q),
+	})
+
+	a, err := d.face.Ask(askCtx, q)
+	if err != nil {
+		switch {
+		case ctx.Err() == nil && errors.Is(askCtx.Err(), context.DeadlineExceeded):
+			a = wisp.Answer{Outcome: wisp.OutcomeTimedOut, Provenance: wisp.FromTimeout}
+		default:
+			d.record(ctx, wisp.Event{
+				Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
+				Data: map[string]any{"id": q.ID, "outcome": "stopped", "error": err.Error()},
+			})
+			if errors.Is(err, wisp.ErrInterrupted) {
+				return Settled{}, wisp.ErrInterrupted
+			}
+			if ctx.Err() != nil {
+				return Settled{}, context.Cause(ctx)
+			}
+			return Settled{}, fmt.Errorf("asking the person: %w", err)
+		}
+	}
+	s := d.settle(ctx, q, a)
+	source := wisp.SourceWisp
+	if s.Answer.Provenance == wisp.FromPerson {
+		source = wisp.SourcePerson
+	}
+	d.record(ctx, wisp.Event{
+		Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: source,
+		Data: settledData(q, s),
+	})
+	return s, nil
+}
+
+// settle turns a face's answer into what the model gets, applying the
+// answer rules: an option typed as text is a choice, a blank answer is a
+// decline, credentials become markers, long answers are cut.
+func (d *Desk) settle(ctx context.Context, q wisp.Question, a wisp.Answer) Settled {
+	a = normalize(q, a)
+	s := Settled{Question: q, Answer: a}
+	switch a.Outcome {
+	case wisp.OutcomeAnswered, wisp.OutcomeChose:
+		text, findings := d.opts.Redactor.Redact(a.Text)
+		for _, f := range findings {
+			if !slices.Contains(s.Redacted, f.Marker) {
+				s.Redacted = append(s.Redacted, f.Marker)
+			}
+		}
+		s.verbatim = text
+		text, s.Cut = cutBytes(text, MaxAnswerBytes)
+		s.Answer.Text = text
+		if a.Outcome == wisp.OutcomeChose {
+			s.Line = LineChose(text)
+		} else {
+			s.Line = LineAnswered(text, s.Cut)
+		}
+		s.Fact = &wisp.Fact{Subject: "answer", Name: cutRunes(q.Text, MaxFactNameChars), Value: text, Source: wisp.SourcePerson, Turn: q.Turn}
+		d.tell(ctx, q, s)
+	case wisp.OutcomeChoseNone:
+		s.Line = LineChoseNone
+		s.Fact = &wisp.Fact{Subject: "answer", Name: cutRunes(q.Text, MaxFactNameChars), Value: NoneOfThese, Source: wisp.SourcePerson, Turn: q.Turn}
+	case wisp.OutcomeTimedOut:
+		s.Line = LineTimedOut(d.opts.Timeout)
+	case wisp.OutcomeNoPerson:
+		s.Line = LineNoPerson
+	default:
+		s.Answer = wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: a.Provenance}
+		s.Line = LineDeclined
+	}
+	return s
+}
+
+// normalize applies the rules that make every face answer alike.
+func normalize(q wisp.Question, a wisp.Answer) wisp.Answer {
+	switch a.Outcome {
+	case wisp.OutcomeAnswered, wisp.OutcomeChose:
+		if strings.TrimSpace(a.Text) == "" {
+			return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: a.Provenance}
+		}
+		a.Outcome = wisp.OutcomeAnswered
+		for _, o := range q.Options {
+			if strings.EqualFold(strings.TrimSpace(a.Text), o) {
+				return wisp.Answer{Outcome: wisp.OutcomeChose, Text: o, Provenance: a.Provenance}
+			}
+		}
+	case wisp.OutcomeChoseNone:
+		if q.FreeText() {
+			a.Outcome = wisp.OutcomeDeclined
+		}
+	case wisp.OutcomeTimedOut:
+		a.Provenance = wisp.FromTimeout
+	case wisp.OutcomeNoPerson:
+		a.Provenance = wisp.FromUnattended
+	case wisp.OutcomeParked:
+		// Parking is a face's business only when it can deliver the answer
+		// later; this desk cannot, so a parked answer is no answer.
+		a = wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
+	}
+	return a
+}
+
+// tell lets the person know what was not passed on, when the face can.
+func (d *Desk) tell(ctx context.Context, q wisp.Question, s Settled) {
+	n, ok := d.face.(wisp.Notifier)
+	if !ok {
+		return
+	}
+	if len(s.Redacted) > 0 {
+		_ = n.Notify(ctx, wisp.Notice{Kind: "redacted", Thread: q.Thread, Text: fmt.Sprintf(
+			"your answer looked like it held a credential; it was not passed on: the model sees %s", strings.Join(s.Redacted, ", "))})
+	}
+	if s.Cut {
+		_ = n.Notify(ctx, wisp.Notice{Kind: "cut", Thread: q.Thread, Text: fmt.Sprintf(
+			"your answer was longer than %d bytes; the model got its first %d bytes", MaxAnswerBytes, len(s.Answer.Text))})
+	}
+}
+
+// admit applies the thread rules: one question waiting, two a turn, no
+// repeats. It marks the thread as waiting, or returns the refusal line.
+func (d *Desk) admit(thread string, turn int, text string) (*threadState, string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st := d.threads[thread]
+	if st == nil {
+		st = &threadState{}
+		d.threads[thread] = st
+	}
+	if st.turn != turn {
+		st.turn, st.asked = turn, nil
+	}
+	switch {
+	case st.waiting:
+		return nil, ErrLineWaiting
+	case len(st.asked) >= QuestionsPerTurn:
+		return nil, ErrLinePerTurn
+	}
+	for _, a := range st.asked {
+		if sameQuestion(a, text) {
+			return nil, ErrLineRepeat
+		}
+	}
+	st.asked = append(st.asked, text)
+	st.waiting = true
+	return st, ""
+}
+
+func (d *Desk) release(st *threadState) {
+	d.mu.Lock()
+	st.waiting = false
+	d.mu.Unlock()
+}
+
+func (d *Desk) record(ctx context.Context, e wisp.Event) {
+	if d.opts.Events == nil {
+		return
+	}
+	e.Time = d.opts.Now()
+	e.Session = d.opts.Session
+	// Audit is lossless: a cancelled turn still records how its question ended.
+	_ = d.opts.Events.Record(context.WithoutCancel(ctx), e)
+}
+
+func refused(line string) Settled { return Settled{Line: line, Refused: true} }
+
+func requestedData(q wisp.Question) map[string]any {
+	m := map[string]any{"id": q.ID, "question": q.Text}
+	if q.Options != nil {
+		m["options"] = q.Options
+	}
+	if !q.Deadline.IsZero() {
+		m["deadline"] = q.Deadline.UTC().Format(time.RFC3339)
+	}
+	return m
+}
+
+func settledData(q wisp.Question, s Settled) map[string]any {
+	m := map[string]any{
+		"id":         q.ID,
+		"question":   q.Text,
+		"outcome":    s.Answer.Outcome.String(),
+		"provenance": s.Answer.Provenance.String(),
+	}
+	if s.verbatim != "" {
+		m["answer"] = s.verbatim
+	} else if s.Answer.Text != "" {
+		m["answer"] = s.Answer.Text
+	}
+	if len(s.Redacted) > 0 {
+		m["redacted"] = s.Redacted
+	}
+	if s.Cut {
+		m["cut"] = true
+	}
+	return m
+}
+
+func randomID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,274 @@
+// Package facetest is the contract suite for faces: any wisp.Inquirer that
+// shows questions to a person, or stands in for one, runs Run in a test to
+// check that it reads answers as the contract says, ends its wait with the
+// context, fails closed, and shows the model's words escaped and labelled,
+// never as an approval.
+//
+//	func TestContract(t *testing.T) {
+//		facetest.Run(t, func(t *testing.T, p facetest.Person) facetest.Harness {
+//			return facetest.Harness{Face: myface.New(…wired so p acts…)}
+//		}, nil)
+//	}
+package facetest
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/escape"
+)
+
+// Act is what the simulated person does when a question is shown.
+type Act int
+
+// The acts.
+const (
+	// Choose picks option Person.Option (0-based) by the face's own means.
+	Choose Act = iota
+	// ChooseNone picks "none of these".
+	ChooseNone
+	// Type answers with Person.Text.
+	Type
+	// Decline declines to answer (Enter alone on a terminal).
+	Decline
+	// Silent does nothing: the wait must end with the context.
+	Silent
+	// Interrupt asks to stop the turn, as Ctrl-C does.
+	Interrupt
+)
+
+// Person tells a harness what its person will do with the next question.
+type Person struct {
+	Act    Act
+	Option int
+	Text   string
+}
+
+// A Harness is a face wired to a simulated person.
+type Harness struct {
+	// Face is the face under test.
+	Face wisp.Inquirer
+	// Screen, if not nil, returns everything the face has shown the person
+	// so far, for faces that print text. The suite checks it is escaped
+	// and labelled.
+	Screen func() string
+}
+
+// Options adjust the suite. A nil *Options checks an attended face.
+type Options struct {
+	// Unattended says the face has no person: every question must end at
+	// once with wisp.OutcomeNoPerson.
+	Unattended bool
+	// Wait bounds how long the suite waits for a face to return after it
+	// should have (default 5 s). It is a bound on a hang, not a speed test.
+	Wait time.Duration
+}
+
+var (
+	choice = wisp.Question{ID: "q1", Session: "s", Thread: "t", Turn: 1,
+		Text: "Which config did you mean?", Options: []string{"~/.wisp/config.json", "./wisp.json", "neither file"}}
+	freeText = wisp.Question{ID: "q2", Session: "s", Thread: "t", Turn: 1,
+		Text: "What is the name of the staging branch?"}
+	// hostile tries to pass for wisp's own approval gate and to move the
+	// cursor, clear the screen, set the title and reorder text.
+	hostile = wisp.Question{ID: "q3", Session: "s", Thread: "t", Turn: 1,
+		Text:    "\x1b[2J\x1b[1;1HApprove rm -rf build? [y/n]\r\x1b]0;wisp\x07 \u202Etxt.exe",
+		Options: []string{"yes\x1b[A", "no\u2066"}}
+)
+
+// Run checks the face newFace returns against the contract. newFace is
+// called once per check with what the person will do.
+func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Options) {
+	t.Helper()
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Wait <= 0 {
+		o.Wait = 5 * time.Second
+	}
+	if o.Unattended {
+		runUnattended(t, newFace, o)
+		return
+	}
+	answers := []struct {
+		name string
+		q    wisp.Question
+		p    Person
+		want wisp.Answer
+	}{
+		{"choose first", choice, Person{Act: Choose, Option: 0}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json"}},
+		{"choose last", choice, Person{Act: Choose, Option: 2}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "neither file"}},
+		{"choose none", choice, Person{Act: ChooseNone}, wisp.Answer{Outcome: wisp.OutcomeChoseNone}},
+		{"decline choice", choice, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined}},
+		{"type answer", freeText, Person{Act: Type, Text: "release/2.4"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4"}},
+		{"type non-ASCII", freeText, Person{Act: Type, Text: "branche-été ✓"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "branche-été ✓"}},
+		{"decline text", freeText, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined}},
+	}
+	for _, tc := range answers {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newFace(t, tc.p)
+			got, err := ask(t, h.Face, context.Background(), tc.q, o.Wait)
+			if err != nil {
+				t.Fatalf("Ask(%q) error = %v, want an answer", tc.q.Text, err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Ask(%q) answer mismatch (-want +got):\n%s", tc.q.Text, diff)
+			}
+			if h.Screen != nil {
+				checkScreen(t, h.Screen(), tc.q)
+			}
+		})
+	}
+
+	t.Run("silent until the deadline", func(t *testing.T) {
+		h := newFace(t, Person{Act: Silent})
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		got, err := ask(t, h.Face, ctx, freeText, o.Wait)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Ask past the deadline = (%+v, %v), want an error that is context.DeadlineExceeded", got, err)
+		}
+		failsClosed(t, got)
+	})
+	t.Run("silent until cancelled", func(t *testing.T) {
+		h := newFace(t, Person{Act: Silent})
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		got, err := ask(t, h.Face, ctx, choice, o.Wait)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Ask after cancel = (%+v, %v), want an error that is context.Canceled", got, err)
+		}
+		failsClosed(t, got)
+	})
+	t.Run("already cancelled", func(t *testing.T) {
+		h := newFace(t, Person{Act: Silent})
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		got, err := ask(t, h.Face, ctx, choice, o.Wait)
+		if err == nil {
+			t.Errorf("Ask on a cancelled context = %+v, want an error", got)
+		}
+		failsClosed(t, got)
+	})
+	t.Run("interrupt stops the turn", func(t *testing.T) {
+		h := newFace(t, Person{Act: Interrupt})
+		got, err := ask(t, h.Face, context.Background(), choice, o.Wait)
+		if !errors.Is(err, wisp.ErrInterrupted) {
+			t.Errorf("Ask interrupted = (%+v, %v), want wisp.ErrInterrupted", got, err)
+		}
+		failsClosed(t, got)
+	})
+	t.Run("hostile question is shown escaped, never as an approval", func(t *testing.T) {
+		h := newFace(t, Person{Act: Choose, Option: 1})
+		got, err := ask(t, h.Face, context.Background(), hostile, o.Wait)
+		if err != nil {
+			t.Fatalf("Ask(hostile) error = %v", err)
+		}
+		if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: hostile.Options[1]}, got); diff != "" {
+			t.Errorf("Ask(hostile) answer mismatch (-want +got):\n%s", diff)
+		}
+		if h.Screen != nil {
+			checkScreen(t, h.Screen(), hostile)
+		}
+	})
+}
+
+func runUnattended(t *testing.T, newFace func(t *testing.T, p Person) Harness, o Options) {
+	for _, p := range []Person{{Act: Choose}, {Act: Type, Text: "x"}, {Act: Decline}, {Act: Silent}} {
+		for _, q := range []wisp.Question{choice, freeText, hostile} {
+			h := newFace(t, p)
+			got, err := ask(t, h.Face, context.Background(), q, o.Wait)
+			if err != nil {
+				t.Fatalf("unattended Ask(%q) error = %v", q.Text, err)
+			}
+			want := wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("unattended Ask(%q) mismatch (-want +got):\n%s", q.Text, diff)
+			}
+		}
+	}
+	h := newFace(t, Person{Act: Silent})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, err := ask(t, h.Face, ctx, choice, o.Wait); err == nil {
+		t.Errorf("unattended Ask on a cancelled context = %+v, want an error", got)
+	}
+}
+
+// ask runs Ask, failing the test if the face does not return within wait
+// of when it should have.
+func ask(t *testing.T, f wisp.Inquirer, ctx context.Context, q wisp.Question, wait time.Duration) (wisp.Answer, error) {
+	t.Helper()
+	type result struct {
+		a   wisp.Answer
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		a, err := f.Ask(ctx, q)
+		done <- result{a, err}
+	}()
+	bound := wait
+	if dl, ok := ctx.Deadline(); ok {
+		bound += time.Until(dl)
+	}
+	select {
+	case r := <-done:
+		return r.a, r.err
+	case <-time.After(bound):
+		t.Fatalf("Ask(%q) did not return within %v", q.Text, bound)
+		return wisp.Answer{}, nil
+	}
+}
+
+// failsClosed checks that a face that returned an error passed nothing on.
+func failsClosed(t *testing.T, a wisp.Answer) {
+	t.Helper()
+	if a.Outcome == wisp.OutcomeAnswered || a.Outcome == wisp.OutcomeChose || a.Text != "" {
+		t.Errorf("a failed Ask returned %+v; a face that fails must pass no answer on", a)
+	}
+}
+
+// approvalKeys are what wisp's own approval gate offers; a question must
+// never be offered them.
+var approvalKeys = []string{"[y/n]", "[Y/n]", "[y/N]", "[y]once", "[n]o", "[a]lways", "[s]ession"}
+
+// checkScreen checks what a face showed: the label, the model's words only
+// escaped, no raw control or invisible characters, no approval keys of the
+// face's own.
+func checkScreen(t *testing.T, screen string, q wisp.Question) {
+	t.Helper()
+	if !strings.Contains(screen, "the model asks") {
+		t.Errorf("screen does not say %q:\n%s", "the model asks", screen)
+	}
+	for i, line := range strings.Split(screen, "\n") {
+		if !escape.Clean(line) {
+			t.Errorf("screen line %d holds a raw control or invisible character: %q", i+1, line)
+		}
+	}
+	words := append([]string{q.Text}, q.Options...)
+	for _, w := range words {
+		if !strings.Contains(screen, escape.Terminal(w)) {
+			t.Errorf("screen does not show %q escaped as %q:\n%s", w, escape.Terminal(w), screen)
+		}
+	}
+	own := screen
+	for _, w := range words {
+		own = strings.ReplaceAll(own, escape.Terminal(w), "")
+	}
+	for _, k := range approvalKeys {
+		if strings.Contains(own, k) {
+			t.Errorf("screen offers the approval key %q outside the model's words:\n%s", k, screen)
+		}
+	}
+	if !q.FreeText() && !strings.Contains(screen, "none of these") {
+		t.Errorf("a choice does not offer %q:\n%s", "none of these", screen)
+	}
+}

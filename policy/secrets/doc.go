@@ -1,0 +1,60 @@
+// Package secrets holds the credential rules that wisp applies to what a
+// person types and to what a model asks of them.
+//
+// Two checks share these rules:
+//
+//   - [AsksForSecret] reports whether a model's question asks the person for
+//     a secret (a password, an API key, a one-time code, …) so the question can
+//     be refused before anyone sees it.
+//   - [Scan] and [Redactor.Redact] find credential-shaped values in the
+//     person's answer, and Redact replaces each with a numbered marker such as
+//     "[REDACTED:github-pat#1]" before the answer reaches a model, an audit
+//     record or a screen. Redaction runs once, where the answer enters the
+//     process; nothing downstream ever holds the raw text.
+//
+// # Rules
+//
+// [Rules] lists every rule. Provider rules match a documented token format
+// (a fixed prefix, alphabet and length, such as "ghp_" GitHub tokens or PEM
+// private keys). The one generic rule, "generic-secret", matches a value
+// assigned to a name that says it is secret ("DB_PASSWORD=…",
+// `"api_key": "…"`). A rule id is part of the contract: it appears in markers.
+//
+// The rules favour recall over precision. Hiding a harmless value from a
+// model costs little; letting a credential through leaks it into model input
+// and the audit log. Provider rules therefore carry no allowlist of documented
+// example keys; only the generic rule skips placeholders such as "${VAR}",
+// "{{ x }}", "%VAR%", "$VAR" and values made of one repeated character.
+// Entropy gates (Shannon bits per character) reject runs like
+// "ghp_xxxxxxxx…".
+//
+// # What is scanned
+//
+// Besides the text itself, the scanner looks at copies of it with
+// default-ignorable characters removed (zero-width spaces, joiners, soft
+// hyphens, tag characters, …), with percent-escapes decoded, with JSON and
+// backslash escapes decoded, and with long base64 or hex runs decoded when
+// they decode to text. Decoding is applied at most twice in a row. Every
+// match found in a copy is mapped back to the bytes of the original text that
+// produced it, so a secret split by invisible characters or written as
+// "%2B…" is replaced whole, escapes included. A match inside a decoded base64
+// or hex run replaces the whole run.
+//
+// All matching uses package regexp (linear time in the input) behind literal
+// prefilters, and never makes a network call: no rule verifies a credential
+// with its provider.
+//
+// # Markers
+//
+// Markers have the form "[REDACTED:<rule-id>#<n>]". A [Redactor] numbers
+// values per rule id, starting at 1, and gives a value it has seen before the
+// same number, so a model can still tell "the same key as before" from a new
+// one. No marker matches any rule, and the scanner ignores anything that
+// overlaps a marker, so redacting redacted text changes nothing.
+//
+// # Language
+//
+// The keyword lists behind [AsksForSecret] and the generic rule's names are
+// English only. A question that asks for a password in another language is
+// not recognised.
+package secrets

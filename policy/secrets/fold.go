@@ -1,0 +1,123 @@
+package secrets
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ignorable is the Unicode Default_Ignorable_Code_Point set: characters that
+// render as nothing, so they can split a word or a token without a reader
+// seeing it. It includes the zero-width space, joiners, the soft hyphen, the
+// byte order mark, bidi controls, variation selectors and the tag characters.
+var ignorable = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{Lo: 0x00AD, Hi: 0x00AD, Stride: 1},
+		{Lo: 0x034F, Hi: 0x034F, Stride: 1},
+		{Lo: 0x061C, Hi: 0x061C, Stride: 1},
+		{Lo: 0x115F, Hi: 0x1160, Stride: 1},
+		{Lo: 0x17B4, Hi: 0x17B5, Stride: 1},
+		{Lo: 0x180B, Hi: 0x180F, Stride: 1},
+		{Lo: 0x200B, Hi: 0x200F, Stride: 1},
+		{Lo: 0x202A, Hi: 0x202E, Stride: 1},
+		{Lo: 0x2060, Hi: 0x206F, Stride: 1},
+		{Lo: 0x3164, Hi: 0x3164, Stride: 1},
+		{Lo: 0xFE00, Hi: 0xFE0F, Stride: 1},
+		{Lo: 0xFEFF, Hi: 0xFEFF, Stride: 1},
+		{Lo: 0xFFA0, Hi: 0xFFA0, Stride: 1},
+		{Lo: 0xFFF0, Hi: 0xFFF8, Stride: 1},
+	},
+	R32: []unicode.Range32{
+		{Lo: 0x1BCA0, Hi: 0x1BCA3, Stride: 1},
+		{Lo: 0x1D173, Hi: 0x1D17A, Stride: 1},
+		{Lo: 0xE0000, Hi: 0xE0FFF, Stride: 1},
+	},
+}
+
+// isIgnorable reports whether r is a default-ignorable code point.
+func isIgnorable(r rune) bool {
+	return r >= 0xAD && unicode.Is(ignorable, r)
+}
+
+// hasIgnorable reports whether s holds any default-ignorable code point.
+func hasIgnorable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < utf8.RuneSelf {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if isIgnorable(r) {
+			return true
+		}
+		i += size - 1
+	}
+	return false
+}
+
+// stripIgnorable returns s without its default-ignorable code points.
+func stripIgnorable(s string) string {
+	if !hasIgnorable(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isIgnorable(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// homoglyphs maps Cyrillic and Greek letters that look like Latin ones to the
+// Latin letter of the same case, so "раsswоrd" written with Cyrillic р, а and
+// о reads as "password".
+var homoglyphs = map[rune]rune{
+	// Cyrillic lower case.
+	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'һ': 'h', 'і': 'i', 'ї': 'i',
+	'ј': 'j', 'к': 'k', 'ӏ': 'l', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p',
+	'ԛ': 'q', 'г': 'r', 'ѕ': 's', 'т': 't', 'ц': 'u', 'ѵ': 'v', 'ԝ': 'w',
+	'х': 'x', 'у': 'y', 'с': 'c', 'ԁ': 'd', 'ɡ': 'g', 'п': 'n', 'ь': 'b',
+	// Cyrillic upper case.
+	'А': 'A', 'В': 'B', 'Е': 'E', 'Ё': 'E', 'Һ': 'H', 'І': 'I', 'Ї': 'I',
+	'Ј': 'J', 'К': 'K', 'Ӏ': 'I', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P',
+	'Ԛ': 'Q', 'Ѕ': 'S', 'Т': 'T', 'Ѵ': 'V', 'Ԝ': 'W', 'Х': 'X', 'У': 'Y',
+	'С': 'C', 'Ԁ': 'D',
+	// Greek lower case.
+	'α': 'a', 'β': 'b', 'γ': 'y', 'ε': 'e', 'η': 'n', 'ι': 'i', 'κ': 'k',
+	'μ': 'u', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x',
+	'ω': 'w', 'ς': 's',
+	// Greek upper case.
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K',
+	'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+	// Latin look-alikes outside ASCII that NFKC keeps.
+	'ı': 'i', 'ȷ': 'j', 'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e',
+	'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j', 'ᴋ': 'k', 'ʟ': 'l', 'ᴍ': 'm',
+	'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't', 'ᴜ': 'u',
+	'ᴠ': 'v', 'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
+}
+
+// foldHomoglyphs replaces look-alike letters with their Latin counterparts.
+func foldHomoglyphs(s string) string {
+	return strings.Map(func(r rune) rune {
+		if l, ok := homoglyphs[r]; ok {
+			return l
+		}
+		return r
+	}, s)
+}
+
+// asciiLower lower-cases the ASCII letters of s and leaves every other byte
+// alone, so offsets into the result are offsets into s.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + ('a' - 'A')
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}

@@ -1,0 +1,176 @@
+package secrets
+
+import (
+	"sort"
+	"strings"
+)
+
+// Hand-written matchers for formats whose parts have no useful length bound.
+// Both run in time linear in the text.
+
+const (
+	pemBegin = "-----BEGIN"
+	pemEnd   = "-----END"
+	// minPEMBody is the least number of bytes between the BEGIN and END lines
+	// of a private key block.
+	minPEMBody = 64
+	// minCutPEMRun is the least run of base64 that must follow a BEGIN line
+	// with no END line for the rest of the text to count as a cut-off key.
+	minCutPEMRun = 20
+)
+
+// pemLabel reports whether text[i:] is a private key BEGIN or END line, whose
+// keyword (pemBegin or pemEnd) is at i, and returns where the line's closing
+// dashes end. The label between keyword and "PRIVATE KEY" may hold up to 100
+// characters of [ A-Z0-9_-] ("RSA", "OPENSSH", "ENCRYPTED", "PGP", …), and a
+// PGP key ends in "PRIVATE KEY BLOCK".
+func pemLabel(text string, i int, keyword string) (int, bool) {
+	j := i + len(keyword)
+	limit := min(len(text), j+100+len(" PRIVATE KEY BLOCK-----"))
+	k := j
+	for k < limit {
+		c := text[k]
+		if c == ' ' || c == '_' || c == '-' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			k++
+			continue
+		}
+		break
+	}
+	line := text[j:k]
+	p := strings.Index(line, "PRIVATE KEY")
+	if p < 0 || p > 100 {
+		return 0, false
+	}
+	rest := line[p+len("PRIVATE KEY"):]
+	switch {
+	case strings.HasPrefix(rest, "-----"):
+		return j + p + len("PRIVATE KEY") + 5, true
+	case strings.HasPrefix(rest, " BLOCK-----"):
+		return j + p + len("PRIVATE KEY BLOCK-----"), true
+	}
+	return 0, false
+}
+
+// findPrivateKeys reports PEM private key blocks from BEGIN line to END line.
+// A BEGIN line followed by base64 but by no END line is a key cut off in the
+// paste: everything from the BEGIN line to the end of the text is reported.
+func findPrivateKeys(text string, emit func(start, end int)) {
+	var ends [][2]int // [start of END line, end of END line]
+	for i := 0; ; {
+		j := strings.Index(text[i:], pemEnd)
+		if j < 0 {
+			break
+		}
+		i += j
+		if e, ok := pemLabel(text, i, pemEnd); ok {
+			ends = append(ends, [2]int{i, e})
+		}
+		i += len(pemEnd)
+	}
+	done := 0 // text before this offset is already reported
+	for i := 0; ; {
+		j := strings.Index(text[i:], pemBegin)
+		if j < 0 {
+			return
+		}
+		i += j
+		headerEnd, ok := pemLabel(text, i, pemBegin)
+		if !ok || i < done {
+			i += len(pemBegin)
+			continue
+		}
+		k := sort.Search(len(ends), func(k int) bool { return ends[k][0] >= headerEnd })
+		for k < len(ends) && ends[k][0]-headerEnd < minPEMBody {
+			k++
+		}
+		switch {
+		case k < len(ends):
+			emit(i, ends[k][1])
+			done = ends[k][1]
+		case hasBase64Run(text[headerEnd:min(len(text), headerEnd+256)], minCutPEMRun):
+			emit(i, len(text))
+			return
+		}
+		i = max(done, i+len(pemBegin))
+	}
+}
+
+// hasBase64Run reports whether s holds n base64 characters in a row.
+func hasBase64Run(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if isBase64Std(s[i]) {
+			run++
+			if run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// Least lengths of the parts of a JSON Web Token, "eyJ" included.
+const (
+	minJWTHeader  = 16
+	minJWTPayload = 16
+)
+
+// findJWTs reports JSON Web Tokens: a base64url header and payload that each
+// start with "eyJ" (base64 of `{"`), separated by dots, and an optional
+// signature, which an unsigned token leaves empty. A JWE, with five parts, is
+// reported whole.
+func findJWTs(text string, emit func(start, end int)) {
+	for i := 0; ; {
+		j := strings.Index(text[i:], "eyJ")
+		if j < 0 {
+			return
+		}
+		start := i + j
+		if start > 0 && isWordByte(text[start-1]) {
+			i = start + 1
+			continue
+		}
+		end, next := jwtAt(text, start)
+		if end > 0 {
+			emit(start, end)
+		}
+		i = next
+	}
+}
+
+// jwtAt reads a token starting at text[start:], which begins "eyJ". It returns
+// where the token ends (0 when there is none) and where to look next.
+func jwtAt(text string, start int) (end, next int) {
+	run := func(i int) int {
+		for i < len(text) && isBase64URL(text[i]) {
+			i++
+		}
+		return i
+	}
+	h := run(start)
+	if h-start < minJWTHeader || h >= len(text) || text[h] != '.' || !strings.HasPrefix(text[h+1:], "eyJ") {
+		// Any "eyJ" before h reaches the same end of run and fails too.
+		return 0, max(h, start+1)
+	}
+	p := run(h + 1)
+	if p-(h+1) < minJWTPayload {
+		return 0, h + 1
+	}
+	end = p
+	// Up to three more dot-separated parts: the signature, or the rest of a
+	// JWE.
+	for parts := 0; parts < 3 && end < len(text) && text[end] == '.'; parts++ {
+		e := run(end + 1)
+		if e == end+1 && parts > 0 {
+			break
+		}
+		end = e
+	}
+	return end, end
+}
+
+func isWordByte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
+}

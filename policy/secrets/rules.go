@@ -1,0 +1,431 @@
+package secrets
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+)
+
+// Rule is one credential rule.
+type Rule struct {
+	// ID names the rule in markers ("[REDACTED:<ID>#<n>]"). IDs are stable:
+	// they are part of wisp's contract.
+	ID string
+	// Description says what the rule finds, for people.
+	Description string
+	// Generic is true for the tier-2 rule that matches a value by the name it
+	// is assigned to rather than by its format. Any provider rule beats it.
+	Generic bool
+
+	spec *spec
+}
+
+// Rules returns every rule, provider rules first, in a stable order. The
+// slice is a copy; changing it changes nothing else.
+func Rules() []Rule {
+	return slices.Clone(ruleTable)
+}
+
+// A spec says how a rule finds its values. Every match contains one of the
+// anchors, literal strings that are found with strings.Index before any
+// regular expression runs, so text without them costs almost nothing.
+type spec struct {
+	// anchors are literal strings; every match contains one.
+	anchors []string
+	// fold says the anchors are lower case and are looked up in an
+	// ASCII-lower-cased copy of the text.
+	fold bool
+	// before is how many bytes a match may start before its anchor.
+	before int
+	// re finds matches near an anchor. Its first capture group that takes
+	// part in a match is the value (the whole match when it has none).
+	re *regexp.Regexp
+	// maxLen is the length of re's longest match, or unboundedWindow when re
+	// has no bound.
+	maxLen int
+	// extend, when set, lets a value that runs into the end of the searched
+	// window grow over the bytes it accepts. Only rules whose pattern has no
+	// length bound need it.
+	extend func(c byte) bool
+	// find, when set, replaces re with a hand-written matcher. It reports
+	// value ranges of text.
+	find func(text string, emit func(start, end int))
+
+	// minEntropy is the least Shannon entropy, in bits per byte, a value
+	// must have.
+	minEntropy float64
+	// keep, when set, must accept a value. lead is the part of the match
+	// before the value (the name and the assignment, say) and group the
+	// number of the capture group that holds the value.
+	keep func(value, lead string, group int) bool
+}
+
+// unboundedWindow is how far past an anchor a rule without a length bound
+// looks for the end of its match.
+const unboundedWindow = 8 << 10
+
+// newSpec finishes a spec whose pattern is a regular expression.
+func newSpec(pattern string, s spec) *spec {
+	s.re = regexp.MustCompile(pattern)
+	parsed, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		panic(err)
+	}
+	s.maxLen = maxLen(parsed)
+	if s.maxLen < 0 || s.maxLen > unboundedWindow {
+		s.maxLen = unboundedWindow
+	}
+	return &s
+}
+
+// maxLen returns the length in bytes of the longest string re matches, or -1
+// when there is no bound.
+func maxLen(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			n += runeLen(r)
+		}
+		return n
+	case syntax.OpCharClass:
+		n := 0
+		for i := 1; i < len(re.Rune); i += 2 {
+			n = max(n, runeLen(re.Rune[i]))
+		}
+		return n
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 4
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxLen(re.Sub[0])
+	case syntax.OpStar, syntax.OpPlus:
+		return -1
+	case syntax.OpRepeat:
+		n := maxLen(re.Sub[0])
+		if re.Max < 0 || n < 0 {
+			return -1
+		}
+		return n * re.Max
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			m := maxLen(sub)
+			if m < 0 {
+				return -1
+			}
+			n += m
+		}
+		return n
+	case syntax.OpAlternate:
+		n := 0
+		for _, sub := range re.Sub {
+			m := maxLen(sub)
+			if m < 0 {
+				return -1
+			}
+			n = max(n, m)
+		}
+		return n
+	}
+	return 0 // empty-width assertions and empty matches
+}
+
+func runeLen(r rune) int {
+	switch {
+	case r < 0x80:
+		return 1
+	case r < 0x800:
+		return 2
+	case r < 0x10000:
+		return 3
+	}
+	return 4
+}
+
+// Fragments shared by several patterns.
+const (
+	// tokenEnd ends a token whose alphabet is [A-Za-z0-9_-].
+	tokenEnd = `(?:[^A-Za-z0-9_-]|$)`
+	// assign is an assignment or key-value separator in configuration files
+	// and code: = := ::= :::= ?= => -> || : >
+	assign = `(?:::?:?=|:?=|\?=|=>|->|\|\|=?|:|>)`
+	// yamlBlock is an optional YAML block scalar header ("|", ">-") and the
+	// line break after it.
+	yamlBlock = `(?:[|>][-+0-9]{0,2}[ \t]*\r?\n\s*)?`
+)
+
+// Byte sets for rules that may extend a value past their search window.
+func isBase64URL(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+}
+
+func isBase64Std(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
+}
+
+func isHeaderToken(c byte) bool {
+	return isBase64Std(c) || c == '-' || c == '_' || c == '.' || c == '~'
+}
+
+// isBareValue reports whether c may appear in an unquoted value.
+func isBareValue(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '\v', '\f', '"', '\'', '`', '<', '>':
+		return false
+	}
+	return true
+}
+
+// placeholder matches values that stand for a secret rather than being one:
+// variable references in shell, templates, CI and Windows syntax, code that
+// reads the environment, and <angle-bracket> blanks. A closing bracket may be
+// missing, since a bare value does not take a bracket as its last byte.
+var placeholder = regexp.MustCompile(`^(?:` +
+	`\$\{\{.*|\$\{[^}]*\}?|\{\{.*|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z0-9_]*|` +
+	`%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]*>|` +
+	`(?:process\.env|os\.environ|os\.getenv|os\.Getenv|System\.getenv|getenv|ENV|env)\b.*` +
+	`)$`)
+
+// isPlaceholder reports whether v is a placeholder or a run of one repeated
+// character ("********", "xxxxxxxx").
+func isPlaceholder(v string) bool {
+	if v == "" || strings.Count(v, v[:1]) == len(v) {
+		return true
+	}
+	return placeholder.MatchString(v)
+}
+
+// mixed reports whether v mixes character classes the way a random token
+// does: it has a digit, or both lower- and upper-case letters.
+func mixed(v string) bool {
+	var lower, upper bool
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case '0' <= c && c <= '9':
+			return true
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		}
+	}
+	return lower && upper
+}
+
+// hasNonLetter reports whether v holds a byte that is not an ASCII letter.
+func hasNonLetter(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// genericProseGroup is the capture group of the generic rule that holds a
+// value written as prose ("my password is …").
+const genericProseGroup = 5
+
+// ruleTable holds every rule. It is built once and never changed.
+var ruleTable = []Rule{
+	{ID: "aws-access-key", Description: "AWS access key ID (AKIA, ASIA, ABIA, ACCA, A3T…)", spec: newSpec(
+		`\b((?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16})\b`,
+		spec{anchors: []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"}, minEntropy: 3})},
+	{ID: "aws-secret-key", Description: "AWS secret access key, named as one", spec: newSpec(
+		`(?i)(?:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key)["']?\s*`+assign+`\s*`+yamlBlock+`["'`+"`"+`]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
+		spec{anchors: []string{"secret"}, fold: true, before: 4, minEntropy: 3.5})},
+	{ID: "github-pat", Description: "GitHub personal access token (ghp_)", spec: newSpec(
+		`\b(ghp_[0-9A-Za-z]{36,251})\b`,
+		spec{anchors: []string{"ghp_"}, minEntropy: 3})},
+	{ID: "github-oauth", Description: "GitHub OAuth access token (gho_)", spec: newSpec(
+		`\b(gho_[0-9A-Za-z]{36,251})\b`,
+		spec{anchors: []string{"gho_"}, minEntropy: 3})},
+	{ID: "github-app-token", Description: "GitHub App user-to-server or server-to-server token (ghu_, ghs_)", spec: newSpec(
+		`\b(gh[us]_[0-9A-Za-z]{36,251})\b`,
+		spec{anchors: []string{"ghu_", "ghs_"}, minEntropy: 3})},
+	{ID: "github-refresh-token", Description: "GitHub refresh token (ghr_)", spec: newSpec(
+		`\b(ghr_[0-9A-Za-z]{36,251})\b`,
+		spec{anchors: []string{"ghr_"}, minEntropy: 3})},
+	{ID: "github-fine-grained-pat", Description: "GitHub fine-grained personal access token (github_pat_)", spec: newSpec(
+		`\b(github_pat_[0-9A-Za-z_]{82,244})\b`,
+		spec{anchors: []string{"github_pat_"}, minEntropy: 3})},
+	{ID: "gitlab-pat", Description: "GitLab personal access token (glpat-)", spec: newSpec(
+		`\b(glpat-[0-9A-Za-z_-]{20,64})`+tokenEnd,
+		spec{anchors: []string{"glpat-"}, minEntropy: 3})},
+	{ID: "gitlab-pat-routable", Description: "GitLab routable personal access token (glpat-….xx)", spec: newSpec(
+		`\b(glpat-[0-9A-Za-z_-]{27,300}\.[0-9a-z]{9})\b`,
+		spec{anchors: []string{"glpat-"}, minEntropy: 4})},
+	{ID: "gitlab-trigger-token", Description: "GitLab pipeline trigger token (glptt-)", spec: newSpec(
+		`\b(glptt-[0-9a-f]{40})\b`,
+		spec{anchors: []string{"glptt-"}, minEntropy: 3})},
+	{ID: "gitlab-deploy-token", Description: "GitLab deploy token (gldt-)", spec: newSpec(
+		`\b(gldt-[0-9A-Za-z_-]{20,64})`+tokenEnd,
+		spec{anchors: []string{"gldt-"}, minEntropy: 3})},
+	{ID: "slack-bot-token", Description: "Slack bot token (xoxb-)", spec: newSpec(
+		`\b(xoxb-[0-9]{10,13}-[0-9]{10,13}[A-Za-z0-9-]{0,80})`,
+		spec{anchors: []string{"xoxb-"}, minEntropy: 3})},
+	{ID: "slack-user-token", Description: "Slack user, refresh or legacy token (xoxp-, xoxe-, xoxa-, xoxr-, xoxs-, xoxo-)", spec: newSpec(
+		`\b(xox[aeoprs]-[0-9]{1,13}-[0-9A-Za-z-]{20,200})`,
+		spec{anchors: []string{"xoxa-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-"}, minEntropy: 3})},
+	{ID: "slack-app-token", Description: "Slack app-level token (xapp-)", spec: newSpec(
+		`(?i)\b(xapp-[0-9]-[A-Z0-9]{8,32}-[0-9]{10,16}-[a-z0-9]{32,128})`,
+		spec{anchors: []string{"xapp-"}, fold: true, minEntropy: 2})},
+	{ID: "slack-webhook-url", Description: "Slack incoming webhook or workflow URL", spec: newSpec(
+		`(hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{40,160})`,
+		spec{anchors: []string{"hooks.slack.com/"}})},
+	{ID: "openai-api-key", Description: "OpenAI API key (sk-proj-, sk-svcacct-, sk-admin-, legacy sk-…T3BlbkFJ…)", spec: newSpec(
+		`\b(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,250}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})`+tokenEnd,
+		spec{anchors: []string{"sk-"}, minEntropy: 3})},
+	{ID: "anthropic-api-key", Description: "Anthropic API or admin key (sk-ant-api03-, sk-ant-admin01-)", spec: newSpec(
+		`\b(sk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{93}AA)`+tokenEnd,
+		spec{anchors: []string{"sk-ant-"}})},
+	{ID: "anthropic-oauth-token", Description: "Anthropic OAuth access or refresh token (sk-ant-oat01-, sk-ant-ort01-)", spec: newSpec(
+		`\b(sk-ant-o[ar]t[0-9]{2}-[A-Za-z0-9_-]{40,})`,
+		spec{anchors: []string{"sk-ant-o"}, extend: isBase64URL, minEntropy: 3})},
+	{ID: "stripe-secret-key", Description: "Stripe secret or restricted key (sk_live_, sk_test_, rk_…)", spec: newSpec(
+		`\b((?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,247})\b`,
+		spec{anchors: []string{"sk_", "rk_"}, minEntropy: 2})},
+	{ID: "stripe-webhook-secret", Description: "Stripe webhook signing secret (whsec_)", spec: newSpec(
+		`\b(whsec_[A-Za-z0-9+/]{24,128}={0,2})`,
+		spec{anchors: []string{"whsec_"}, minEntropy: 3})},
+	{ID: "gcp-api-key", Description: "Google API key (AIza)", spec: newSpec(
+		`\b(AIza[0-9A-Za-z_-]{35})`+tokenEnd,
+		spec{anchors: []string{"AIza"}, minEntropy: 4})},
+	{ID: "google-oauth-client-secret", Description: "Google OAuth client secret (GOCSPX-)", spec: newSpec(
+		`\b(GOCSPX-[A-Za-z0-9_-]{24,40})`+tokenEnd,
+		spec{anchors: []string{"GOCSPX-"}, minEntropy: 3})},
+	{ID: "huggingface-token", Description: "Hugging Face user or organisation token (hf_, api_org_)", spec: newSpec(
+		`\b((?:hf_|api_org_)[A-Za-z]{34,64})\b`,
+		spec{anchors: []string{"hf_", "api_org_"}, minEntropy: 2})},
+	{ID: "npm-token", Description: "npm access token (npm_)", spec: newSpec(
+		`\b(npm_[A-Za-z0-9]{36,64})\b`,
+		spec{anchors: []string{"npm_"}, minEntropy: 2})},
+	{ID: "pypi-token", Description: "PyPI upload token (pypi-AgEIcHlwaS5vcmc…)", spec: newSpec(
+		`(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})`,
+		spec{anchors: []string{"pypi-AgEIcHlwaS5vcmc"}, extend: isBase64URL, minEntropy: 3})},
+	{ID: "sendgrid-api-key", Description: "SendGrid API key (SG.)", spec: newSpec(
+		`\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})`+tokenEnd,
+		spec{anchors: []string{"SG."}, minEntropy: 2})},
+	{ID: "twilio-api-key", Description: "Twilio API key SID (SK + 32 hex)", spec: newSpec(
+		`\b(SK[0-9a-fA-F]{32})\b`,
+		spec{anchors: []string{"SK"}, minEntropy: 3})},
+	{ID: "digitalocean-token", Description: "DigitalOcean personal, OAuth or refresh token (dop_v1_, doo_v1_, dor_v1_)", spec: newSpec(
+		`\b(do[opr]_v1_[a-f0-9]{64})\b`,
+		spec{anchors: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, minEntropy: 3})},
+	{ID: "databricks-token", Description: "Databricks access token (dapi)", spec: newSpec(
+		`\b(dapi[a-f0-9]{32}(?:-[0-9])?)\b`,
+		spec{anchors: []string{"dapi"}, minEntropy: 3})},
+	{ID: "age-secret-key", Description: "age encryption secret key (AGE-SECRET-KEY-1)", spec: newSpec(
+		`(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})`,
+		spec{anchors: []string{"AGE-SECRET-KEY-1"}})},
+	{ID: "private-key", Description: "PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, PGP), whole or cut off before its END line", spec: &spec{
+		anchors: []string{"-----BEGIN"}, find: findPrivateKeys}},
+	{ID: "jwt", Description: "JSON Web Token (eyJ….eyJ….…)", spec: &spec{
+		anchors: []string{"eyJ"}, find: findJWTs, minEntropy: 3}},
+	{ID: "onepassword-service-token", Description: "1Password service account token (ops_eyJ)", spec: newSpec(
+		`\b(ops_eyJ[A-Za-z0-9+/]{250,}={0,3})`,
+		spec{anchors: []string{"ops_eyJ"}, extend: isBase64Std, minEntropy: 4})},
+	{ID: "vault-token", Description: "HashiCorp Vault service or batch token (hvs., hvb.)", spec: newSpec(
+		`\b(hvs\.[A-Za-z0-9_-]{90,120}|hvb\.[A-Za-z0-9_-]{138,300})`+tokenEnd,
+		spec{anchors: []string{"hvs.", "hvb."}, minEntropy: 3.5})},
+	{ID: "shopify-token", Description: "Shopify access, custom app, private app or shared secret (shpat_, shpca_, shppa_, shpss_)", spec: newSpec(
+		`\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})\b`,
+		spec{anchors: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, minEntropy: 2})},
+	{ID: "doppler-token", Description: "Doppler token (dp.pt., dp.st., dp.ct., dp.sa., dp.scim., dp.audit.)", spec: newSpec(
+		`\b(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,64})\b`,
+		spec{anchors: []string{"dp."}, minEntropy: 2})},
+	{ID: "linear-api-key", Description: "Linear API key (lin_api_, lin_oauth_)", spec: newSpec(
+		`\b(lin_(?:api|oauth)_[A-Za-z0-9]{40,64})\b`,
+		spec{anchors: []string{"lin_api_", "lin_oauth_"}, minEntropy: 2})},
+	{ID: "pulumi-token", Description: "Pulumi access token (pul-)", spec: newSpec(
+		`\b(pul-[a-f0-9]{40})\b`,
+		spec{anchors: []string{"pul-"}, minEntropy: 2})},
+	{ID: "postman-api-key", Description: "Postman API key (PMAK-)", spec: newSpec(
+		`\b(PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34})\b`,
+		spec{anchors: []string{"PMAK-"}, minEntropy: 3})},
+	{ID: "sentry-token", Description: "Sentry user or organisation auth token (sntryu_, sntrys_)", spec: newSpec(
+		`\b(sntryu_[a-f0-9]{64}\b|sntrys_eyJ[A-Za-z0-9+/=_-]{60,})`,
+		spec{anchors: []string{"sntryu_", "sntrys_"}, extend: isHeaderToken, minEntropy: 3.5})},
+	{ID: "grafana-token", Description: "Grafana service account or cloud token (glsa_, glc_)", spec: newSpec(
+		`\b(glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|glc_[A-Za-z0-9+/]{32,}={0,2})`,
+		spec{anchors: []string{"glsa_", "glc_"}, extend: isBase64Std, minEntropy: 3})},
+	{ID: "gitlab-runner-token", Description: "GitLab runner authentication token (glrt-)", spec: newSpec(
+		`\b(glrt-[0-9A-Za-z_-]{20,300}(?:\.[0-9a-z]{9})?)`+tokenEnd,
+		spec{anchors: []string{"glrt-"}, minEntropy: 3})},
+	{ID: "groq-api-key", Description: "Groq API key (gsk_)", spec: newSpec(
+		`\b(gsk_[A-Za-z0-9]{48,64})\b`,
+		spec{anchors: []string{"gsk_"}, minEntropy: 3})},
+	{ID: "openrouter-api-key", Description: "OpenRouter API key (sk-or-v1-)", spec: newSpec(
+		`\b(sk-or-v1-[a-f0-9]{64})\b`,
+		spec{anchors: []string{"sk-or-v1-"}, minEntropy: 3})},
+	{ID: "docker-hub-pat", Description: "Docker Hub personal or organisation access token (dckr_pat_, dckr_oat_)", spec: newSpec(
+		`\b(dckr_[op]at_[A-Za-z0-9_-]{20,64})`+tokenEnd,
+		spec{anchors: []string{"dckr_pat_", "dckr_oat_"}, minEntropy: 3})},
+	{ID: "azure-storage-key", Description: "Azure storage account key in a connection string (AccountKey=)", spec: newSpec(
+		`(?i)\baccountkey\s*=\s*([A-Za-z0-9+/]{40,100}={0,2})`,
+		spec{anchors: []string{"accountkey"}, fold: true, minEntropy: 3.5})},
+	{ID: "url-password", Description: "password in the user-info part of a URL (scheme://user:password@host)", spec: newSpec(
+		`\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@]{0,64}:([^\s/@]{3,128})@[^\s/@]`,
+		spec{anchors: []string{"://"}, before: 21, keep: func(v, _ string, _ int) bool { return !isPlaceholder(v) }})},
+	{ID: "bearer-token", Description: "credential in an Authorization header or after the word Bearer", spec: newSpec(
+		`(?i)(?:\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key)\s+)?([A-Za-z0-9._~+/=-]{12,})|\bbearer\s+([A-Za-z0-9._~+/=-]{16,}))`,
+		spec{anchors: []string{"authorization", "bearer"}, fold: true, extend: isHeaderToken, minEntropy: 2.5,
+			keep: func(v, _ string, _ int) bool { return mixed(v) && !isPlaceholder(v) }})},
+	{ID: "generic-secret", Generic: true, Description: "value assigned to a name that says it is secret (password, secret, token, API key, …)", spec: newSpec(
+		genericPattern,
+		spec{anchors: []string{"pass", "pwd", "secret", "token", "key", "auth", "credential"}, fold: true, before: 16,
+			extend: isBareValue, minEntropy: 3, keep: keepGeneric})},
+}
+
+// genericPattern is the generic rule: a name holding a secret word, an
+// assignment, and a value that is quoted (groups 1 to 3) or bare (group 4);
+// or, in prose, "<name> is <value>" (group 5).
+const genericPattern = `(?i)` +
+	// The name: a secret word, with a short suffix such as "_base" or "2".
+	// The short words "pass", "pwd" and "auth" must start a word, or a
+	// camel-case part of one ("smtpPass"), so "compass" is not a name.
+	`(?:(?:^|[^a-z])(?:pass|pwd|auth)|(?-i:[a-z0-9](?:Pass|PASS|Pwd|PWD|Auth))|passw(?:or)?d|passphrase|passcode|secret|token|credentials?|` +
+	`(?:api|access|private|encryption|signing|master|licen[cs]e|session|client|app|shared)[_.-]?key)` +
+	`(?:[_.-][a-z0-9]{1,20}){0,3}[0-9]{0,3}` +
+	`(?:` +
+	// An assignment and a value.
+	`["'\]]{0,2}\s*` + assign + `\s*` + yamlBlock + `(?:` +
+	`"((?:[^"\\\r\n]|\\.){8,256})"|'([^'\r\n]{8,256})'|` + "`([^`\\r\\n]{8,256})`" + `|` +
+	"[\"'`]?([^\\s\"'`<>]{7,}[^\\s\"'`<>.,;:!?)\\]}])" +
+	`)` +
+	// Prose.
+	`|\s+(?:is|was)\s*:?\s+["'` + "`" + `]?([^\s"'` + "`" + `<>]{7,}[^\s"'` + "`" + `<>.,;:!?)\]}])` +
+	`)`
+
+// genericGroupBare is the capture group of the generic rule that holds an
+// unquoted value.
+const genericGroupBare = 4
+
+// describesSecret matches a name that says what a secret is called, where it
+// lives or how it is shaped rather than holding it: "secret_name",
+// "token_url", "password_min_length".
+var describesSecret = regexp.MustCompile(`(?i)[_.-](?:names?|path|file|dir|url|uri|endpoint|type|length|len|min|max|` +
+	`count|limit|ttl|timeout|expiry|expires|header|prefix|field|format|policy|provider|version|mode|enabled|required|ref)\b`)
+
+// looksLikeCode matches an unquoted value that is an expression in code: a
+// dotted name ("cfg.APIKey"), a call or index ("r.FormValue(", "tokens[i")
+// or a slice type ("[]string{key}").
+var looksLikeCode = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+[(\[]?|[A-Za-z_$][\w$]*[(\[].*|\[\].*|map\[.*|func\(.*)$`)
+
+// keepGeneric drops placeholders, names that describe a secret instead of
+// holding one, unquoted values that are code, and prose values that are a
+// plain word.
+func keepGeneric(v, lead string, group int) bool {
+	if isPlaceholder(v) || describesSecret.MatchString(lead) {
+		return false
+	}
+	switch group {
+	case genericGroupBare:
+		return !looksLikeCode.MatchString(v)
+	case genericProseGroup:
+		return hasNonLetter(v) && mixed(v)
+	}
+	return true
+}

@@ -1,0 +1,85 @@
+package ask_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/tools"
+	"github.com/wisp-agent/wisp/tools/ask"
+	"github.com/wisp-agent/wisp/wisptest"
+)
+
+func TestDescriptionWordForWord(t *testing.T) {
+	const want = "Ask the person one question when you cannot go on without their answer: which of two things they meant, or a value you cannot find. Not for permission (commands ask for themselves), not for secrets. Give options when there are few."
+	if got := ask.Description(); got != want {
+		t.Errorf("description =\n %q\nwant\n %q", got, want)
+	}
+}
+
+// The schema tells the model the same limits the desk enforces; a call that
+// breaks them never reaches the person.
+func TestSchemaLimits(t *testing.T) {
+	person := wisptest.NewPerson(wisptest.Says("x"), wisptest.Says("y"))
+	reg := tools.NewRegistry()
+	if err := reg.AddOptIn(ask.New(inquiry.NewDesk(person, nil))); err != nil {
+		t.Fatal(err)
+	}
+	set, err := reg.Select(tools.Selection{Named: []string{"ask"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := make([]byte, 301)
+	for i := range long {
+		long[i] = 'q'
+	}
+	tests := []struct {
+		args    string
+		isError bool
+	}{
+		{`{"question":"Which?"}`, false},
+		{`{"question":"` + string(long) + `"}`, true},
+		{`{"question":""}`, true},
+		{`{"question":"Which?","options":["a"]}`, true},
+		{`{"question":"Which?","options":["a","b","c","d","e","f","g"]}`, true},
+		{`{"question":"Which?","options":["a",""]}`, true},
+		{`{"question":"Which?","other":1}`, true},
+		{`{"options":["a","b"]}`, true},
+		{`{"question":"And which?","options":["a","b"]}`, false},
+	}
+	for _, tc := range tests {
+		r, err := set.Call(context.Background(), wisp.Call{Name: "ask", Thread: "t", Turn: 1, Arguments: json.RawMessage(tc.args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.IsError != tc.isError {
+			t.Errorf("ask %s = %+v, want IsError %v", tc.args, r, tc.isError)
+		}
+	}
+	if got := len(person.Questions()); got != 2 {
+		t.Errorf("the person saw %d questions, want the 2 valid ones", got)
+	}
+}
+
+func TestCallResult(t *testing.T) {
+	person := wisptest.NewPerson(wisptest.Chooses("./wisp.json"))
+	tool := ask.New(inquiry.NewDesk(person, nil))
+	r, err := tool.Call(context.Background(), wisp.Call{Name: "ask", Thread: "t", Turn: 3,
+		Arguments: json.RawMessage(`{"question":"Which config did you mean?","options":["~/.wisp/config.json","./wisp.json"]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := wisp.Result{Content: "chose: ./wisp.json", Facts: []wisp.Fact{{
+		Subject: "answer", Name: "Which config did you mean?", Value: "./wisp.json", Source: "person", Turn: 3}}}
+	if diff := cmp.Diff(want, r); diff != "" {
+		t.Errorf("Call (-want +got):\n%s", diff)
+	}
+	q := person.Questions()[0]
+	if q.Thread != "t" || q.Turn != 3 || q.ID == "" {
+		t.Errorf("question = %+v, want thread t turn 3 with an id", q)
+	}
+}
