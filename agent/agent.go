@@ -171,9 +171,14 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 				Data: map[string]any{"steps": step}})
 			return reply, nil
 		}
-		for _, call := range msg.ToolCalls {
+		for i, call := range msg.ToolCalls {
 			res, err := a.call(ctx, threadID, turn, call)
 			if err != nil {
+				// Every call keeps a result, so the thread stays well formed
+				// for the next turn.
+				for _, c := range msg.ToolCalls[i:] {
+					t.messages = append(t.messages, wisp.Message{Role: wisp.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: LineStopped})
+				}
 				return a.fail(ctx, reply, err)
 			}
 			for _, f := range res.Facts {
@@ -243,6 +248,10 @@ func (a *Agent) prompt(t *thread) []wisp.Message {
 	}
 	return append(msgs, t.messages...)
 }
+
+// LineStopped is the result a tool call keeps when its turn ended before
+// the call finished.
+const LineStopped = "error: the turn ended before this call finished; nothing was done"
 
 // factsHeader opens the message that carries a thread's facts.
 const factsHeader = "Facts of this thread (kept when the conversation is condensed):"

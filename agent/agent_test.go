@@ -262,3 +262,28 @@ func TestConcurrentThreads(t *testing.T) {
 		}
 	}
 }
+
+// A turn stopped in the middle of its tool calls leaves a result for every
+// call, so the next turn's request is well formed.
+func TestStoppedTurnKeepsResults(t *testing.T) {
+	m := script.New("t", []script.Step{
+		{ToolCalls: []script.ToolCall{{Name: "echo", Arguments: json.RawMessage(`{"text":"a"}`)}, {Name: "echo", Arguments: json.RawMessage(`{"text":"b"}`)}}},
+		{Content: "next turn"},
+	})
+	a := agent.New(m, &agent.Options{Tools: set(t, echo{fail: wisp.ErrInterrupted}), NewID: ids()})
+	if _, err := a.Respond(context.Background(), "t", "go"); !errors.Is(err, wisp.ErrInterrupted) {
+		t.Fatalf("Respond = %v, want ErrInterrupted", err)
+	}
+	if _, err := a.Respond(context.Background(), "t", "again"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := m.Requests()[1].Messages
+	var got []string
+	for _, msg := range msgs {
+		got = append(got, string(msg.Role)+" "+msg.ToolCallID+" "+msg.Content)
+	}
+	want := []string{"user  go", "assistant  ", "tool call_" + "1 " + agent.LineStopped, "tool call_2 " + agent.LineStopped, "user  again"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("next turn's messages (-want +got):\n%s", diff)
+	}
+}

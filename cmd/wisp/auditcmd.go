@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +32,10 @@ breaks it; a torn last line (a crash while writing) is reported as such.`,
 			out := cmd.OutOrStdout()
 			if verify {
 				r, err := audit.Verify(h.audit())
+				if errors.Is(err, fs.ErrNotExist) {
+					fmt.Fprintln(out, "audit: no records yet")
+					return nil
+				}
 				if err != nil {
 					return err
 				}
@@ -40,6 +46,9 @@ breaks it; a torn last line (a crash while writing) is reported as such.`,
 				return nil
 			}
 			records, err := audit.Read(h.audit(), f)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // nothing recorded yet
+			}
 			if err != nil {
 				return err
 			}

@@ -81,7 +81,7 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 			fmt.Fprintln(f.out, "\n(no answer in time; the question ended)")
 			return wisp.Answer{}, err
 		case errors.Is(err, wisp.ErrInterrupted):
-			fmt.Fprintln(f.out, "\n(stopped)")
+			fmt.Fprintln(f.out)
 			return wisp.Answer{}, err
 		case err != nil:
 			fmt.Fprintln(f.out)
