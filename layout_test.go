@@ -1,0 +1,94 @@
+package wisp_test
+
+import (
+	"go/build"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/wisp-agent/wisp"
+
+// The dependency direction of docs/architecture.md: each package may import
+// only the module's packages listed for it (and any package below those it
+// names with a trailing "/..."). A rule that moves into the wrong package
+// shows up here.
+var allowed = map[string][]string{
+	"":                    {},
+	"agent":               {"", "tools"},
+	"tools":               {""},
+	"tools/ask":           {"", "inquiry"},
+	"inquiry":             {"", "policy/secrets"},
+	"inquiry/escape":      {},
+	"inquiry/terminal":    {"", "inquiry", "inquiry/escape"},
+	"inquiry/unattended":  {""},
+	"inquiry/facetest":    {"", "inquiry/escape"},
+	"policy/secrets":      {},
+	"audit":               {},
+	"config":              {"internal/fsx"},
+	"internal/fsx":        {},
+	"models/script":       {""},
+	"wisptest":            {""},
+	"cmd/wisp":            {"", "agent", "audit", "config", "inquiry/...", "internal/fsx", "models/...", "policy/...", "tools/..."},
+	"examples/customface": {"", "agent", "inquiry/...", "models/...", "tools/..."},
+}
+
+func TestDependencyDirection(t *testing.T) {
+	seen := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(path, 0)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				return nil
+			}
+			return err
+		}
+		rel := filepath.ToSlash(path)
+		if rel == "." {
+			rel = ""
+		}
+		seen[rel] = true
+		rules, ok := allowed[rel]
+		if !ok {
+			t.Errorf("package %q has no entry in the dependency rules; add it with what it may import", rel)
+			return nil
+		}
+		for _, imp := range pkg.Imports {
+			if imp != module && !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			dep := strings.TrimPrefix(strings.TrimPrefix(imp, module), "/")
+			if !permitted(rules, dep) {
+				t.Errorf("package %q imports %q, which the dependency rules do not allow", rel, dep)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range allowed {
+		if !seen[p] {
+			t.Errorf("the dependency rules name %q, which is not a package", p)
+		}
+	}
+}
+
+func permitted(rules []string, dep string) bool {
+	for _, r := range rules {
+		if r == dep || (strings.HasSuffix(r, "/...") && (dep == strings.TrimSuffix(r, "/...") || strings.HasPrefix(dep, strings.TrimSuffix(r, "...")))) {
+			return true
+		}
+	}
+	return false
+}
