@@ -24,11 +24,18 @@ func (a Actor) String() string {
 type ModelInfo struct {
 	Name         string // "ollama:qwen3:4b", "mlx:Qwen3-4B-4bit"
 	Runtime      string // "ollama", "mlx"
-	Parameters   string // "4B"
+	Parameters   string // "4.0B"
+	Quantization string // "Q4_K_M", "4-bit"
 	Size         int64  // bytes on disk
-	Context      int    // tokens
+	Context      int    // tokens; 0 when unknown
 	Enabled      bool
-	Capabilities []string // "tools", "vision", …
+	// Capabilities are what the model can do: "completion", "tools",
+	// "thinking", "vision", "embedding".
+	Capabilities []string
+	// Repo is where an MLX model came from ("mlx-community/Qwen3-4B-4bit").
+	Repo string
+	// Licence names the model's licence, when it states one.
+	Licence string
 	// Usable is false when the model cannot run here; Why says why.
 	Usable bool
 	Why    string
