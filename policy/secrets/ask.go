@@ -2,8 +2,6 @@ package secrets
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -28,11 +26,12 @@ const (
 // which kind: one of the Kind constants.
 //
 // The question is read after folding: NFKC normalisation (so full-width and
-// other compatibility letters become plain ones), removal of invisible
-// default-ignorable characters, Cyrillic and Greek look-alike letters mapped
-// to Latin, and lower case. Spaces, dashes, dots and underscores inside a word
-// do not hide it ("pass word", "p-a-s-s-w-o-r-d", "api_key"), nor do digits
-// and symbols written for letters ("p@ssw0rd").
+// other compatibility letters become plain ones), Cyrillic and Greek
+// look-alike letters mapped to Latin, invisible default-ignorable characters
+// removed, and lower case. Separators inside a word do not hide it ("pass
+// word", "p-a-s-s-w-o-r-d", "api_key"), nor do digits and symbols written for
+// letters ("p@ssw0rd"), nor an invisible character between two words
+// ("your\u200bpassword").
 //
 // Strong terms always count: password, passphrase, API key, private key,
 // secret key, client secret, credentials, login details, access key,
@@ -45,11 +44,17 @@ const (
 //
 // The word lists are English only.
 func AsksForSecret(question string) (kind string, ok bool) {
-	cased := foldHomoglyphs(stripIgnorable(norm.NFKC.String(question)))
-	if k, ok := strongTerm(strings.ToLower(cased)); ok {
-		return k, true
+	folded := foldHomoglyphs(norm.NFKC.String(question))
+	// Strong terms are looked for twice: with invisible characters taken out
+	// ("pass\u200bword") and read as spaces ("your\u200bpassword"). Weak
+	// words, whose company matters, are read with them taken out.
+	cased := stripIgnorable(folded)
+	for _, text := range []string{cased, ignorableToSpace(folded)} {
+		if k, ok := strongTerm(strings.ToLower(text)); ok {
+			return k, true
+		}
 	}
-	words := splitWords(cased)
+	words := splitWords(symbolLetters(cased))
 	if k, ok := capitalPIN(words); ok {
 		return k, true
 	}
@@ -113,223 +118,6 @@ func strongTerm(lower string) (string, bool) {
 	return "", false
 }
 
-// squeezed is a text's letters and digits with everything else taken out,
-// and where each word started and ended.
-type squeezed struct {
-	letters    string
-	start, end []bool
-}
-
-func squeeze(text string) squeezed {
-	var s squeezed
-	var b strings.Builder
-	inWord := false
-	for _, r := range text {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			// A combining mark stays inside its word and is dropped.
-		case isWordRune(r):
-			for k := range utf8.RuneLen(r) {
-				s.start = append(s.start, !inWord && k == 0)
-				s.end = append(s.end, false)
-			}
-			b.WriteRune(r)
-			inWord = true
-		default:
-			if inWord {
-				s.end[len(s.end)-1] = true
-			}
-			inWord = false
-		}
-	}
-	if inWord {
-		s.end[len(s.end)-1] = true
-	}
-	s.letters = b.String()
-	return s
-}
-
-// find returns where term first occurs in s at word edges, or -1.
-func (s squeezed) find(term string) int {
-	for from := 0; from < len(s.letters); {
-		i := strings.Index(s.letters[from:], term)
-		if i < 0 {
-			return -1
-		}
-		if s.fits(from+i, len(term)) {
-			return from + i
-		}
-		from += i + 1
-	}
-	return -1
-}
-
-// fits reports whether the n bytes at i start at a word start and end at a
-// word end, or one plural "s" before one.
-func (s squeezed) fits(i, n int) bool {
-	if !s.start[i] {
-		return false
-	}
-	last := i + n - 1
-	if s.end[last] {
-		return true
-	}
-	return last+1 < len(s.letters) && s.letters[last+1] == 's' && s.end[last+1]
-}
-
-// A word is a run of letters and digits in a question.
-type word struct {
-	cased, lower string
-	// stop says a sentence ends after the word: the text ends, or a '?', '.',
-	// '!', ':' or ';' follows.
-	stop bool
-	// colon says a ':' follows.
-	colon bool
-	// hyphen says a '-' and a letter follow at once ("PIN-out").
-	hyphen bool
-}
-
-// splitWords splits a folded question into words. Runs of three or more
-// single letters ("p a s s", "t-o-k-e-n") are joined into one word, and so
-// are pieces that make a weak word only together ("to ken").
-func splitWords(text string) []word {
-	type raw struct {
-		w          word
-		start, end int
-	}
-	var ws []raw
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordRune(r) {
-			i += size
-			continue
-		}
-		j := i
-		for j < len(text) {
-			r, size := utf8.DecodeRuneInString(text[j:])
-			if !isWordRune(r) {
-				break
-			}
-			j += size
-		}
-		ws = append(ws, raw{w: word{cased: text[i:j]}, start: i, end: j})
-		i = j
-	}
-	for k := range ws {
-		rest := strings.TrimLeft(text[ws[k].end:], " \t")
-		ws[k].w.stop = rest == "" || strings.IndexByte("?.!:;\n", rest[0]) >= 0
-		ws[k].w.colon = rest != "" && rest[0] == ':'
-		after := text[ws[k].end:]
-		if len(after) >= 2 && after[0] == '-' {
-			r, _ := utf8.DecodeRuneInString(after[1:])
-			ws[k].w.hyphen = unicode.IsLetter(r)
-		}
-	}
-	// gap reports whether the text between words k and k+1 is a short run
-	// of spaces and separators, the kind used to spell a word out.
-	gap := func(k int) bool {
-		g := text[ws[k].end:ws[k+1].start]
-		return len(g) <= 3 && strings.Trim(g, " -._/*|,+~") == ""
-	}
-	single := func(k int) bool { return utf8.RuneCountInString(ws[k].w.cased) == 1 }
-	var out []word
-	for k := 0; k < len(ws); {
-		n := 1
-		if single(k) {
-			for k+n < len(ws) && single(k+n) && gap(k+n-1) {
-				n++
-			}
-		}
-		if n < 3 {
-			n = 1
-			// Pieces that make a weak word only together.
-			for m := 3; m >= 2; m-- {
-				if k+m > len(ws) {
-					continue
-				}
-				joined := ""
-				ok := true
-				for t := k; t < k+m; t++ {
-					joined += strings.ToLower(ws[t].w.cased)
-					if t > k && !gap(t-1) {
-						ok = false
-					}
-				}
-				if ok && isWeakForm(joined) && !isWeakForm(strings.ToLower(ws[k].w.cased)) {
-					n = m
-					break
-				}
-			}
-		}
-		w := ws[k+n-1].w
-		var b strings.Builder
-		for t := k; t < k+n; t++ {
-			b.WriteString(ws[t].w.cased)
-		}
-		w.cased = b.String()
-		w.lower = strings.ToLower(w.cased)
-		out = append(out, splitCompound(unleet(w))...)
-		k += n
-	}
-	return out
-}
-
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// unleet reads a word that mixes letters and digits ("t0k3n", "P1N") as the
-// weak word or qualifier it spells, if it spells one.
-func unleet(w word) word {
-	if !strings.ContainsAny(w.lower, "0134579") || strings.IndexFunc(w.lower, unicode.IsLetter) < 0 {
-		return w
-	}
-	for _, r := range []*strings.Replacer{leetI, leetL} {
-		l := r.Replace(w.lower)
-		if !isWeakForm(l) && !isQualifier(l) && !isWeakCompound(l) {
-			continue
-		}
-		w.lower = l
-		if w.cased == strings.ToUpper(w.cased) {
-			w.cased = strings.ToUpper(l)
-		} else {
-			w.cased = l
-		}
-		return w
-	}
-	return w
-}
-
-// isQualifier reports whether s qualifies any weak word.
-func isQualifier(s string) bool {
-	for _, wk := range weakWords {
-		if wk.qualifiers[s] {
-			return true
-		}
-	}
-	return false
-}
-
-// isWeakCompound reports whether s is a qualifier and a weak word run
-// together.
-func isWeakCompound(s string) bool { return len(splitCompound(word{cased: s, lower: s})) == 2 }
-
-// splitCompound splits a word written as qualifier and weak word run
-// together ("accesstoken", "yourpin") into the two.
-func splitCompound(w word) []word {
-	for _, wk := range weakWords {
-		for _, form := range []string{wk.word + "s", wk.word} {
-			q, ok := strings.CutSuffix(w.lower, form)
-			if !ok || q == "" || !wk.qualifiers[q] || len(w.cased) != len(w.lower) {
-				continue
-			}
-			first := word{cased: w.cased[:len(q)], lower: q}
-			second := w
-			second.cased, second.lower = w.cased[len(q):], form
-			return []word{first, second}
-		}
-	}
-	return []word{w}
-}
-
 // capitalPIN finds "PIN" or "PINs" written in capitals as a word of its own
 // ("PIN-out" is not one).
 func capitalPIN(words []word) (string, bool) {
@@ -357,9 +145,9 @@ type weakEntry struct {
 	// valueAsk says a request verb alone ("paste the token") is enough;
 	// otherwise the word needs a qualifier.
 	valueAsk bool
-	// noTo says "to" after the word does not end a request: "the key to
-	// success".
-	noTo bool
+	// ambiguous says "to" and "you" after the word do not end a request:
+	// "the key to success", "tell me the key you want to sort by".
+	ambiguous bool
 	// source names where a requested value comes from and makes a request
 	// for the word enough: "enter the code from your authenticator".
 	source set
@@ -391,7 +179,7 @@ var weakWords = []weakEntry{
 			library handling storage caching cache claims audience issuer economy economics ids`),
 	},
 	{
-		word: "secret", kind: KindSecret, valueAsk: true, noTo: true,
+		word: "secret", kind: KindSecret, valueAsk: true, ambiguous: true,
 		qualifiers: newSet(`the your my client api app application webhook shared signing jwt oauth
 			aws totp otp session consumer hmac encryption account repo repository github actions
 			ci stripe`),
@@ -402,7 +190,7 @@ var weakWords = []weakEntry{
 			mission formula plan project feature features sharing handshake`),
 	},
 	{
-		word: "key", kind: KindSecret, valueAsk: true, noTo: true,
+		word: "key", kind: KindSecret, valueAsk: true, ambiguous: true,
 		qualified: map[string]string{
 			"api": KindAPIKey, "access": KindAccessKey,
 			"private": KindPrivateKey, "ssh": KindPrivateKey, "gpg": KindPrivateKey, "pgp": KindPrivateKey,
@@ -438,7 +226,7 @@ var weakWords = []weakEntry{
 		source: newSet(`authenticator sms texted emailed inbox phone messages`),
 	},
 	{
-		word: "pin", kind: KindPIN, valueAsk: true, noTo: true,
+		word: "pin", kind: KindPIN, valueAsk: true, ambiguous: true,
 		qualifiers: newSet(`your my card sim atm bank debit credit phone unlock device account security
 			login door alarm safe voicemail wps pairing bluetooth`),
 		benignNext: newSet(`out outs layout header headers mapping configuration config assignment
@@ -460,6 +248,13 @@ func isWeakForm(s string) bool {
 // askVerbs ask for a value when a weak word is their object.
 var askVerbs = newSet(`enter type paste provide share send give tell input supply submit reveal
 	dictate insert fill post drop read write put copy show say text email dm forward`)
+
+// clauseWords after a qualified weak word start another part of the
+// sentence, so the word is talked about rather than asked for, unless a
+// request verb comes before it: "refresh the access token when it expires"
+// but "paste your access token when ready".
+var clauseWords = newSet(`when before after until once while since because now later today tomorrow
+	again or and but`)
 
 // needVerbs ask for a value only when a definite or possessive word comes
 // before it: "I need the pin", not "does the map need a key".
@@ -489,13 +284,13 @@ func weakTerm(words []word) (string, bool) {
 		if !w.stop && i+1 < len(words) {
 			next = words[i+1].lower
 		}
-		if i > 0 && wk.qualifiers[words[i-1].lower] && !wk.benignNext[next] {
+		if i > 0 && wk.qualifiers[words[i-1].lower] && !wk.benignNext[next] && !clauseWords[next] && !subject(words, i) {
 			if k, ok := wk.qualified[words[i-1].lower]; ok {
 				return k, true
 			}
 			return wk.kind, true
 		}
-		if wk.valueAsk && requested(words, i) && (w.stop || followers[next] && !(wk.noTo && next == "to")) {
+		if wk.valueAsk && requested(words, i) && (w.stop || followers[next] && !(wk.ambiguous && (next == "to" || next == "you"))) {
 			return wk.kind, true
 		}
 		if wk.source != nil && requested(words, i) && fromSource(words, i, wk.source) {
@@ -566,4 +361,31 @@ func fromSource(words []word, i int, source set) bool {
 		}
 	}
 	return false
+}
+
+// auxiliaries follow a noun that is the subject of its clause: "should the
+// access token be cached", "which SSH key should I use".
+var auxiliaries = newSet(`is are was were be been being will would should shall can could must might may
+	does do did has have had expires expire gets get stays lives belongs works`)
+
+// asked words after an auxiliary still ask for the value: "your token is
+// required".
+var asked = newSet(`needed required necessary missing mandatory expected wanted`)
+
+// subject reports whether the word at i is the subject of its clause rather
+// than something requested: an auxiliary follows it, not one that says the
+// value is needed, and no request verb comes before it.
+func subject(words []word, i int) bool {
+	if words[i].stop || i+1 >= len(words) || !auxiliaries[words[i+1].lower] || requested(words, i) {
+		return false
+	}
+	for j := i + 2; j < len(words) && j <= i+3; j++ {
+		if asked[words[j].lower] {
+			return false
+		}
+		if words[j].stop {
+			break
+		}
+	}
+	return true
 }

@@ -54,7 +54,7 @@ func pemLabel(text string, i int, keyword string) (int, bool) {
 // findPrivateKeys reports PEM private key blocks from BEGIN line to END line.
 // A BEGIN line followed by base64 but by no END line is a key cut off in the
 // paste: everything from the BEGIN line to the end of the text is reported.
-func findPrivateKeys(text string, emit func(start, end int)) {
+func findPrivateKeys(text string, at []int, emit func(start, end int)) {
 	var ends [][2]int // [start of END line, end of END line]
 	for i := 0; ; {
 		j := strings.Index(text[i:], pemEnd)
@@ -68,15 +68,9 @@ func findPrivateKeys(text string, emit func(start, end int)) {
 		i += len(pemEnd)
 	}
 	done := 0 // text before this offset is already reported
-	for i := 0; ; {
-		j := strings.Index(text[i:], pemBegin)
-		if j < 0 {
-			return
-		}
-		i += j
+	for _, i := range at {
 		headerEnd, ok := pemLabel(text, i, pemBegin)
 		if !ok || i < done {
-			i += len(pemBegin)
 			continue
 		}
 		k := sort.Search(len(ends), func(k int) bool { return ends[k][0] >= headerEnd })
@@ -91,7 +85,6 @@ func findPrivateKeys(text string, emit func(start, end int)) {
 			emit(i, len(text))
 			return
 		}
-		i = max(done, i+len(pemBegin))
 	}
 }
 
@@ -121,22 +114,17 @@ const (
 // start with "eyJ" (base64 of `{"`), separated by dots, and an optional
 // signature, which an unsigned token leaves empty. A JWE, with five parts, is
 // reported whole.
-func findJWTs(text string, emit func(start, end int)) {
-	for i := 0; ; {
-		j := strings.Index(text[i:], "eyJ")
-		if j < 0 {
-			return
-		}
-		start := i + j
-		if start > 0 && isWordByte(text[start-1]) {
-			i = start + 1
+func findJWTs(text string, at []int, emit func(start, end int)) {
+	next := 0
+	for _, start := range at {
+		if start < next || start > 0 && isWordByte(text[start-1]) {
 			continue
 		}
-		end, next := jwtAt(text, start)
+		var end int
+		end, next = jwtAt(text, start)
 		if end > 0 {
 			emit(start, end)
 		}
-		i = next
 	}
 }
 

@@ -74,7 +74,9 @@ func negativeCorpus() []string {
 		lines = append(lines, enc[i:i+76])
 	}
 	add(200, func() string { return "data:image/png;base64," + base64.StdEncoding.EncodeToString(randBytes(120)) })
-	add(200, func() string { return "ssh-ed25519 " + base64.StdEncoding.EncodeToString(randBytes(51)) + " bob@laptop" })
+	add(200, func() string {
+		return "ssh-ed25519 " + base64.StdEncoding.EncodeToString(randBytes(51)) + " bob@laptop"
+	})
 	// Prose.
 	add(1200, sentence)
 	prose := []string{

@@ -120,9 +120,9 @@ func TestRecall(t *testing.T) {
 	if len(syntaxContexts) < 30 {
 		t.Fatalf("%d syntax contexts, want at least 30", len(syntaxContexts))
 	}
-	perRule := 30
+	perRule := 50
 	if testing.Short() || raceEnabled {
-		perRule = 6
+		perRule = 20
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	total, missed, genericTotal, genericMissed := 0, 0, 0, 0

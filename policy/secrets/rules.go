@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -28,30 +29,48 @@ func Rules() []Rule {
 }
 
 // A spec says how a rule finds its values. Every match contains one of the
-// anchors, literal strings that are found with strings.Index before any
-// regular expression runs, so text without them costs almost nothing.
+// rule's anchors, literal strings that one pass over the text finds for all
+// rules at once (see anchorSet). A rule's pattern only runs on the few
+// hundred bytes around each of its anchors, so text without them costs
+// almost nothing, and no input can make a pattern run over all of it.
 type spec struct {
 	// anchors are literal strings; every match contains one.
 	anchors []string
-	// fold says the anchors are lower case and are looked up in an
-	// ASCII-lower-cased copy of the text.
+	// fold says the anchors are lower case and match whatever the case of
+	// the text.
 	fold bool
 	// before is how many bytes a match may start before its anchor.
 	before int
-	// re finds matches near an anchor. Its first capture group that takes
-	// part in a match is the value (the whole match when it has none).
-	re *regexp.Regexp
-	// maxLen is the length of re's longest match, or unboundedWindow when re
-	// has no bound.
+	// The rule's pattern finds matches near an anchor. Its first capture
+	// group that takes part in a match is the value (the whole match when it
+	// has none). anchored is the pattern, captured as group 1, after a lazy
+	// run of 1 to before+1 bytes: run on the bytes around one anchor, with
+	// one byte of context first, it finds the first match that starts no
+	// earlier than the anchor allows. atStart is the same for a run that
+	// starts at the start of the text, where there is no byte of context.
+	anchored, atStart *regexp.Regexp
+	// maxLen is the length of the pattern's longest match, or window when
+	// the pattern has no bound.
 	maxLen int
+	// window, when set, replaces unboundedWindow for this rule.
+	window int
 	// extend, when set, lets a value that runs into the end of the searched
-	// window grow over the bytes it accepts. Only rules whose pattern has no
-	// length bound need it.
+	// window grow over the bytes it accepts. Without it, such a value is
+	// dropped. Only rules whose value has no length bound need it.
 	extend func(c byte) bool
-	// find, when set, replaces re with a hand-written matcher. It reports
-	// value ranges of text.
-	find func(text string, emit func(start, end int))
+	// find, when set, replaces the pattern with a hand-written matcher. It is given
+	// where the anchors start, in order, and reports value ranges of text.
+	find func(text string, at []int, emit func(start, end int))
+	// near, when set, must accept the text after an anchor at p before the
+	// anchor's window is searched: a cheap test that drops most anchors.
+	near func(text string, p int) bool
 
+	// toEnd says a value that runs to the end of a copy of the text runs to
+	// the end of the text itself: a key block cut off in the paste.
+	toEnd bool
+	// minLen is the least length of a value, where the pattern leaves it
+	// out to stay small.
+	minLen int
 	// minEntropy is the least Shannon entropy, in bits per byte, a value
 	// must have.
 	minEntropy float64
@@ -62,19 +81,25 @@ type spec struct {
 }
 
 // unboundedWindow is how far past an anchor a rule without a length bound
-// looks for the end of its match.
-const unboundedWindow = 8 << 10
+// looks for the end of its match. A value that runs on past it grows over
+// the bytes the rule's extend accepts.
+const unboundedWindow = 512
 
 // newSpec finishes a spec whose pattern is a regular expression.
 func newSpec(pattern string, s spec) *spec {
-	s.re = regexp.MustCompile(pattern)
+	n := strconv.Itoa(s.before + 1)
+	s.anchored = regexp.MustCompile(`^[\s\S]{1,` + n + `}?(` + pattern + `)`)
+	s.atStart = regexp.MustCompile(`^[\s\S]{0,` + n + `}?(` + pattern + `)`)
 	parsed, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		panic(err)
 	}
 	s.maxLen = maxLen(parsed)
-	if s.maxLen < 0 || s.maxLen > unboundedWindow {
-		s.maxLen = unboundedWindow
+	if s.window == 0 {
+		s.window = unboundedWindow
+	}
+	if s.maxLen < 0 || s.maxLen > s.window {
+		s.maxLen = s.window
 	}
 	return &s
 }
@@ -155,7 +180,8 @@ const (
 	yamlBlock = `(?:[|>][-+0-9]{0,2}[ \t]*\r?\n\s*)?`
 )
 
-// Byte sets for rules that may extend a value past their search window.
+// Byte sets for rules that may extend a value past their search window (see
+// spec.extend).
 func isBase64URL(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_'
 }
@@ -163,6 +189,16 @@ func isBase64URL(c byte) bool {
 func isBase64Std(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
 }
+
+func isAlnum(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+}
+
+func isLetter(c byte) bool { return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' }
+
+func isAlnumDash(c byte) bool { return isAlnum(c) || c == '-' }
+
+func isWebhookPath(c byte) bool { return isBase64URL(c) || c == '+' || c == '/' }
 
 func isHeaderToken(c byte) bool {
 	return isBase64Std(c) || c == '-' || c == '_' || c == '.' || c == '~'
@@ -237,47 +273,47 @@ var ruleTable = []Rule{
 		`(?i)(?:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key)["']?\s*`+assign+`\s*`+yamlBlock+`["'`+"`"+`]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
 		spec{anchors: []string{"secret"}, fold: true, before: 4, minEntropy: 3.5})},
 	{ID: "github-pat", Description: "GitHub personal access token (ghp_)", spec: newSpec(
-		`\b(ghp_[0-9A-Za-z]{36,251})\b`,
-		spec{anchors: []string{"ghp_"}, minEntropy: 3})},
+		`\b(ghp_[0-9A-Za-z]{36,})\b`,
+		spec{extend: isAlnum, anchors: []string{"ghp_"}, minEntropy: 3})},
 	{ID: "github-oauth", Description: "GitHub OAuth access token (gho_)", spec: newSpec(
-		`\b(gho_[0-9A-Za-z]{36,251})\b`,
-		spec{anchors: []string{"gho_"}, minEntropy: 3})},
+		`\b(gho_[0-9A-Za-z]{36,})\b`,
+		spec{extend: isAlnum, anchors: []string{"gho_"}, minEntropy: 3})},
 	{ID: "github-app-token", Description: "GitHub App user-to-server or server-to-server token (ghu_, ghs_)", spec: newSpec(
-		`\b(gh[us]_[0-9A-Za-z]{36,251})\b`,
-		spec{anchors: []string{"ghu_", "ghs_"}, minEntropy: 3})},
+		`\b(gh[us]_[0-9A-Za-z]{36,})\b`,
+		spec{extend: isAlnum, anchors: []string{"ghu_", "ghs_"}, minEntropy: 3})},
 	{ID: "github-refresh-token", Description: "GitHub refresh token (ghr_)", spec: newSpec(
-		`\b(ghr_[0-9A-Za-z]{36,251})\b`,
-		spec{anchors: []string{"ghr_"}, minEntropy: 3})},
+		`\b(ghr_[0-9A-Za-z]{36,})\b`,
+		spec{extend: isAlnum, anchors: []string{"ghr_"}, minEntropy: 3})},
 	{ID: "github-fine-grained-pat", Description: "GitHub fine-grained personal access token (github_pat_)", spec: newSpec(
-		`\b(github_pat_[0-9A-Za-z_]{82,244})\b`,
-		spec{anchors: []string{"github_pat_"}, minEntropy: 3})},
+		`\b(github_pat_[0-9A-Za-z_]{82,})\b`,
+		spec{extend: isWordByte, anchors: []string{"github_pat_"}, minEntropy: 3})},
 	{ID: "gitlab-pat", Description: "GitLab personal access token (glpat-)", spec: newSpec(
-		`\b(glpat-[0-9A-Za-z_-]{20,64})`+tokenEnd,
-		spec{anchors: []string{"glpat-"}, minEntropy: 3})},
+		`\b(glpat-[0-9A-Za-z_-]{20,})`+tokenEnd,
+		spec{extend: isBase64URL, anchors: []string{"glpat-"}, minEntropy: 3})},
 	{ID: "gitlab-pat-routable", Description: "GitLab routable personal access token (glpat-….xx)", spec: newSpec(
-		`\b(glpat-[0-9A-Za-z_-]{27,300}\.[0-9a-z]{9})\b`,
+		`\b(glpat-[0-9A-Za-z_-]{27,}\.[0-9a-z]{9})\b`,
 		spec{anchors: []string{"glpat-"}, minEntropy: 4})},
 	{ID: "gitlab-trigger-token", Description: "GitLab pipeline trigger token (glptt-)", spec: newSpec(
 		`\b(glptt-[0-9a-f]{40})\b`,
 		spec{anchors: []string{"glptt-"}, minEntropy: 3})},
 	{ID: "gitlab-deploy-token", Description: "GitLab deploy token (gldt-)", spec: newSpec(
-		`\b(gldt-[0-9A-Za-z_-]{20,64})`+tokenEnd,
-		spec{anchors: []string{"gldt-"}, minEntropy: 3})},
+		`\b(gldt-[0-9A-Za-z_-]{20,})`+tokenEnd,
+		spec{extend: isBase64URL, anchors: []string{"gldt-"}, minEntropy: 3})},
 	{ID: "slack-bot-token", Description: "Slack bot token (xoxb-)", spec: newSpec(
-		`\b(xoxb-[0-9]{10,13}-[0-9]{10,13}[A-Za-z0-9-]{0,80})`,
-		spec{anchors: []string{"xoxb-"}, minEntropy: 3})},
+		`\b(xoxb-[0-9]{10,13}-[0-9]{10,13}[A-Za-z0-9-]*)`,
+		spec{extend: isAlnumDash, anchors: []string{"xoxb-"}, minEntropy: 3})},
 	{ID: "slack-user-token", Description: "Slack user, refresh or legacy token (xoxp-, xoxe-, xoxa-, xoxr-, xoxs-, xoxo-)", spec: newSpec(
-		`\b(xox[aeoprs]-[0-9]{1,13}-[0-9A-Za-z-]{20,200})`,
-		spec{anchors: []string{"xoxa-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-"}, minEntropy: 3})},
+		`\b(xox[aeoprs]-[0-9]{1,13}-[0-9A-Za-z-]{20,})`,
+		spec{extend: isAlnumDash, anchors: []string{"xoxa-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-"}, minEntropy: 3})},
 	{ID: "slack-app-token", Description: "Slack app-level token (xapp-)", spec: newSpec(
-		`(?i)\b(xapp-[0-9]-[A-Z0-9]{8,32}-[0-9]{10,16}-[a-z0-9]{32,128})`,
-		spec{anchors: []string{"xapp-"}, fold: true, minEntropy: 2})},
+		`(?i)\b(xapp-[0-9]-[A-Z0-9]{8,}-[0-9]{10,}-[a-z0-9]{32,})`,
+		spec{extend: isAlnum, anchors: []string{"xapp-"}, fold: true, minEntropy: 2})},
 	{ID: "slack-webhook-url", Description: "Slack incoming webhook or workflow URL", spec: newSpec(
-		`(hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{40,160})`,
-		spec{anchors: []string{"hooks.slack.com/"}})},
+		`(hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{40,})`,
+		spec{extend: isWebhookPath, anchors: []string{"hooks.slack.com/"}})},
 	{ID: "openai-api-key", Description: "OpenAI API key (sk-proj-, sk-svcacct-, sk-admin-, legacy sk-…T3BlbkFJ…)", spec: newSpec(
-		`\b(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,250}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})`+tokenEnd,
-		spec{anchors: []string{"sk-"}, minEntropy: 3})},
+		`\b(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})`+tokenEnd,
+		spec{extend: isBase64URL, anchors: []string{"sk-"}, minEntropy: 3})},
 	{ID: "anthropic-api-key", Description: "Anthropic API or admin key (sk-ant-api03-, sk-ant-admin01-)", spec: newSpec(
 		`\b(sk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{93}AA)`+tokenEnd,
 		spec{anchors: []string{"sk-ant-"}})},
@@ -285,23 +321,23 @@ var ruleTable = []Rule{
 		`\b(sk-ant-o[ar]t[0-9]{2}-[A-Za-z0-9_-]{40,})`,
 		spec{anchors: []string{"sk-ant-o"}, extend: isBase64URL, minEntropy: 3})},
 	{ID: "stripe-secret-key", Description: "Stripe secret or restricted key (sk_live_, sk_test_, rk_…)", spec: newSpec(
-		`\b((?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,247})\b`,
-		spec{anchors: []string{"sk_", "rk_"}, minEntropy: 2})},
+		`\b((?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,})\b`,
+		spec{extend: isAlnum, anchors: []string{"sk_", "rk_"}, minEntropy: 2})},
 	{ID: "stripe-webhook-secret", Description: "Stripe webhook signing secret (whsec_)", spec: newSpec(
-		`\b(whsec_[A-Za-z0-9+/]{24,128}={0,2})`,
-		spec{anchors: []string{"whsec_"}, minEntropy: 3})},
+		`\b(whsec_[A-Za-z0-9+/]{24,}={0,2})`,
+		spec{extend: isBase64Std, anchors: []string{"whsec_"}, minEntropy: 3})},
 	{ID: "gcp-api-key", Description: "Google API key (AIza)", spec: newSpec(
 		`\b(AIza[0-9A-Za-z_-]{35})`+tokenEnd,
 		spec{anchors: []string{"AIza"}, minEntropy: 4})},
 	{ID: "google-oauth-client-secret", Description: "Google OAuth client secret (GOCSPX-)", spec: newSpec(
-		`\b(GOCSPX-[A-Za-z0-9_-]{24,40})`+tokenEnd,
-		spec{anchors: []string{"GOCSPX-"}, minEntropy: 3})},
+		`\b(GOCSPX-[A-Za-z0-9_-]{24,})`+tokenEnd,
+		spec{extend: isBase64URL, anchors: []string{"GOCSPX-"}, minEntropy: 3})},
 	{ID: "huggingface-token", Description: "Hugging Face user or organisation token (hf_, api_org_)", spec: newSpec(
-		`\b((?:hf_|api_org_)[A-Za-z]{34,64})\b`,
-		spec{anchors: []string{"hf_", "api_org_"}, minEntropy: 2})},
+		`\b((?:hf_|api_org_)[A-Za-z]{34,})\b`,
+		spec{extend: isLetter, anchors: []string{"hf_", "api_org_"}, minEntropy: 2})},
 	{ID: "npm-token", Description: "npm access token (npm_)", spec: newSpec(
-		`\b(npm_[A-Za-z0-9]{36,64})\b`,
-		spec{anchors: []string{"npm_"}, minEntropy: 2})},
+		`\b(npm_[A-Za-z0-9]{36,})\b`,
+		spec{extend: isAlnum, anchors: []string{"npm_"}, minEntropy: 2})},
 	{ID: "pypi-token", Description: "PyPI upload token (pypi-AgEIcHlwaS5vcmc…)", spec: newSpec(
 		`(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})`,
 		spec{anchors: []string{"pypi-AgEIcHlwaS5vcmc"}, extend: isBase64URL, minEntropy: 3})},
@@ -321,24 +357,24 @@ var ruleTable = []Rule{
 		`(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})`,
 		spec{anchors: []string{"AGE-SECRET-KEY-1"}})},
 	{ID: "private-key", Description: "PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, PGP), whole or cut off before its END line", spec: &spec{
-		anchors: []string{"-----BEGIN"}, find: findPrivateKeys}},
+		anchors: []string{"-----BEGIN"}, find: findPrivateKeys, toEnd: true}},
 	{ID: "jwt", Description: "JSON Web Token (eyJ….eyJ….…)", spec: &spec{
 		anchors: []string{"eyJ"}, find: findJWTs, minEntropy: 3}},
 	{ID: "onepassword-service-token", Description: "1Password service account token (ops_eyJ)", spec: newSpec(
-		`\b(ops_eyJ[A-Za-z0-9+/]{250,}={0,3})`,
-		spec{anchors: []string{"ops_eyJ"}, extend: isBase64Std, minEntropy: 4})},
+		`\b(ops_eyJ[A-Za-z0-9+/]+={0,3})`,
+		spec{anchors: []string{"ops_eyJ"}, extend: isBase64Std, minLen: 7 + 250, minEntropy: 4})},
 	{ID: "vault-token", Description: "HashiCorp Vault service or batch token (hvs., hvb.)", spec: newSpec(
-		`\b(hvs\.[A-Za-z0-9_-]{90,120}|hvb\.[A-Za-z0-9_-]{138,300})`+tokenEnd,
-		spec{anchors: []string{"hvs.", "hvb."}, minEntropy: 3.5})},
+		`\b(hvs\.[A-Za-z0-9_-]{90,}|hvb\.[A-Za-z0-9_-]{138,})`+tokenEnd,
+		spec{extend: isBase64URL, anchors: []string{"hvs.", "hvb."}, minEntropy: 3.5})},
 	{ID: "shopify-token", Description: "Shopify access, custom app, private app or shared secret (shpat_, shpca_, shppa_, shpss_)", spec: newSpec(
 		`\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})\b`,
 		spec{anchors: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, minEntropy: 2})},
 	{ID: "doppler-token", Description: "Doppler token (dp.pt., dp.st., dp.ct., dp.sa., dp.scim., dp.audit.)", spec: newSpec(
-		`\b(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,64})\b`,
-		spec{anchors: []string{"dp."}, minEntropy: 2})},
+		`\b(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,})\b`,
+		spec{extend: isAlnum, anchors: []string{"dp."}, minEntropy: 2})},
 	{ID: "linear-api-key", Description: "Linear API key (lin_api_, lin_oauth_)", spec: newSpec(
-		`\b(lin_(?:api|oauth)_[A-Za-z0-9]{40,64})\b`,
-		spec{anchors: []string{"lin_api_", "lin_oauth_"}, minEntropy: 2})},
+		`\b(lin_(?:api|oauth)_[A-Za-z0-9]{40,})\b`,
+		spec{extend: isAlnum, anchors: []string{"lin_api_", "lin_oauth_"}, minEntropy: 2})},
 	{ID: "pulumi-token", Description: "Pulumi access token (pul-)", spec: newSpec(
 		`\b(pul-[a-f0-9]{40})\b`,
 		spec{anchors: []string{"pul-"}, minEntropy: 2})},
@@ -352,22 +388,22 @@ var ruleTable = []Rule{
 		`\b(glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|glc_[A-Za-z0-9+/]{32,}={0,2})`,
 		spec{anchors: []string{"glsa_", "glc_"}, extend: isBase64Std, minEntropy: 3})},
 	{ID: "gitlab-runner-token", Description: "GitLab runner authentication token (glrt-)", spec: newSpec(
-		`\b(glrt-[0-9A-Za-z_-]{20,300}(?:\.[0-9a-z]{9})?)`+tokenEnd,
-		spec{anchors: []string{"glrt-"}, minEntropy: 3})},
+		`\b(glrt-[0-9A-Za-z_-]{20,}(?:\.[0-9a-z]{9})?)`+tokenEnd,
+		spec{extend: isBase64URL, anchors: []string{"glrt-"}, minEntropy: 3})},
 	{ID: "groq-api-key", Description: "Groq API key (gsk_)", spec: newSpec(
-		`\b(gsk_[A-Za-z0-9]{48,64})\b`,
-		spec{anchors: []string{"gsk_"}, minEntropy: 3})},
+		`\b(gsk_[A-Za-z0-9]{48,})\b`,
+		spec{extend: isAlnum, anchors: []string{"gsk_"}, minEntropy: 3})},
 	{ID: "openrouter-api-key", Description: "OpenRouter API key (sk-or-v1-)", spec: newSpec(
 		`\b(sk-or-v1-[a-f0-9]{64})\b`,
 		spec{anchors: []string{"sk-or-v1-"}, minEntropy: 3})},
 	{ID: "docker-hub-pat", Description: "Docker Hub personal or organisation access token (dckr_pat_, dckr_oat_)", spec: newSpec(
-		`\b(dckr_[op]at_[A-Za-z0-9_-]{20,64})`+tokenEnd,
-		spec{anchors: []string{"dckr_pat_", "dckr_oat_"}, minEntropy: 3})},
+		`\b(dckr_[op]at_[A-Za-z0-9_-]{20,})`+tokenEnd,
+		spec{extend: isBase64URL, anchors: []string{"dckr_pat_", "dckr_oat_"}, minEntropy: 3})},
 	{ID: "azure-storage-key", Description: "Azure storage account key in a connection string (AccountKey=)", spec: newSpec(
-		`(?i)\baccountkey\s*=\s*([A-Za-z0-9+/]{40,100}={0,2})`,
-		spec{anchors: []string{"accountkey"}, fold: true, minEntropy: 3.5})},
+		`(?i)\baccountkey\s*=\s*([A-Za-z0-9+/]{40,}={0,2})`,
+		spec{extend: isBase64Std, anchors: []string{"accountkey"}, fold: true, minEntropy: 3.5})},
 	{ID: "url-password", Description: "password in the user-info part of a URL (scheme://user:password@host)", spec: newSpec(
-		`\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@]{0,64}:([^\s/@]{3,128})@[^\s/@]`,
+		`\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@"'<>`+"`"+`]*:([^\s/"'<>`+"`"+`]{3,})@[^\s/@"'<>`+"`"+`]`,
 		spec{anchors: []string{"://"}, before: 21, keep: func(v, _ string, _ int) bool { return !isPlaceholder(v) }})},
 	{ID: "bearer-token", Description: "credential in an Authorization header or after the word Bearer", spec: newSpec(
 		`(?i)(?:\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key)\s+)?([A-Za-z0-9._~+/=-]{12,})|\bbearer\s+([A-Za-z0-9._~+/=-]{16,}))`,
@@ -376,7 +412,7 @@ var ruleTable = []Rule{
 	{ID: "generic-secret", Generic: true, Description: "value assigned to a name that says it is secret (password, secret, token, API key, …)", spec: newSpec(
 		genericPattern,
 		spec{anchors: []string{"pass", "pwd", "secret", "token", "key", "auth", "credential"}, fold: true, before: 16,
-			extend: isBareValue, minEntropy: 3, keep: keepGeneric})},
+			near: assignsSoon, window: 160, extend: isBareValue, keep: keepGeneric})},
 }
 
 // genericPattern is the generic rule: a name holding a secret word, an
@@ -388,15 +424,15 @@ const genericPattern = `(?i)` +
 	// camel-case part of one ("smtpPass"), so "compass" is not a name.
 	`(?:(?:^|[^a-z])(?:pass|pwd|auth)|(?-i:[a-z0-9](?:Pass|PASS|Pwd|PWD|Auth))|passw(?:or)?d|passphrase|passcode|secret|token|credentials?|` +
 	`(?:api|access|private|encryption|signing|master|licen[cs]e|session|client|app|shared)[_.-]?key)` +
-	`(?:[_.-][a-z0-9]{1,20}){0,3}[0-9]{0,3}` +
+	`(?:[_.-][a-z0-9]+){0,3}[0-9]*` +
 	`(?:` +
 	// An assignment and a value.
 	`["'\]]{0,2}\s*` + assign + `\s*` + yamlBlock + `(?:` +
-	`"((?:[^"\\\r\n]|\\.){8,256})"|'([^'\r\n]{8,256})'|` + "`([^`\\r\\n]{8,256})`" + `|` +
-	"[\"'`]?([^\\s\"'`<>]{7,}[^\\s\"'`<>.,;:!?)\\]}])" +
+	`"((?:[^"\\\r\n]|\\.)+)"|'([^'\r\n]+)'|` + "`([^`\\r\\n]+)`" + `|` +
+	"[\"'`]?([^\\s\"'`<>]*[^\\s\"'`<>.,;:!?)\\]}])" +
 	`)` +
 	// Prose.
-	`|\s+(?:is|was)\s*:?\s+["'` + "`" + `]?([^\s"'` + "`" + `<>]{7,}[^\s"'` + "`" + `<>.,;:!?)\]}])` +
+	`|\s+(?:is|was)\s*:?\s+["'` + "`" + `]?([^\s"'` + "`" + `<>]*[^\s"'` + "`" + `<>.,;:!?)\]}])` +
 	`)`
 
 // genericGroupBare is the capture group of the generic rule that holds an
@@ -414,18 +450,56 @@ var describesSecret = regexp.MustCompile(`(?i)[_.-](?:names?|path|file|dir|url|u
 // or a slice type ("[]string{key}").
 var looksLikeCode = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+[(\[]?|[A-Za-z_$][\w$]*[(\[].*|\[\].*|map\[.*|func\(.*)$`)
 
-// keepGeneric drops placeholders, names that describe a secret instead of
-// holding one, unquoted values that are code, and prose values that are a
-// plain word.
-func keepGeneric(v, lead string, group int) bool {
-	if isPlaceholder(v) || describesSecret.MatchString(lead) {
+// assignsSoon reports whether the name that holds the anchor at p is
+// followed by an assignment, the way the generic rule needs: the rest of the
+// name, up to two closing quotes or brackets, spaces, then an operator or
+// the word "is" or "was". The generic rule's names are common words, and
+// most of them assign nothing, so this saves running its pattern.
+func assignsSoon(text string, p int) bool {
+	i, limit := p, min(len(text), p+96)
+	for i < limit && (isWordByte(text[i]) || text[i] == '.' || text[i] == '-') {
+		i++
+	}
+	for k := 0; k < 2 && i < limit && strings.IndexByte(`"']`, text[i]) >= 0; k++ {
+		i++
+	}
+	name := i
+	for i < limit && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i >= limit {
 		return false
 	}
-	switch group {
-	case genericGroupBare:
-		return !looksLikeCode.MatchString(v)
-	case genericProseGroup:
-		return hasNonLetter(v) && mixed(v)
+	switch text[i] {
+	case '=', ':', '>', '|', '?', '-':
+		return true
+	case 'i', 'I', 'w', 'W':
+		return i > name
 	}
-	return true
+	return false
+}
+
+// namesPassword matches a name for a password, which people choose: such a
+// value may be short and plain ("changeme"), where a token or key is long
+// and random.
+var namesPassword = regexp.MustCompile(`(?i)pass|pwd`)
+
+// keepGeneric drops placeholders, names that describe a secret instead of
+// holding one, unquoted values that are code, and prose values that are a
+// plain word. It then asks a password for 6 bytes and some variety (2.5 bits
+// of entropy per byte, or a byte that is not a letter), and any other secret
+// for 8 bytes and 3 bits per byte.
+func keepGeneric(v, lead string, group int) bool {
+	if len(v) < 6 || isPlaceholder(v) || describesSecret.MatchString(lead) {
+		return false
+	}
+	switch {
+	case group == genericGroupBare && looksLikeCode.MatchString(v):
+		return false
+	case group == genericProseGroup && !(hasNonLetter(v) && mixed(v)):
+		return false
+	case namesPassword.MatchString(lead):
+		return hasNonLetter(v) || entropy(v) >= 2.5
+	}
+	return len(v) >= 8 && entropy(v) >= 3
 }

@@ -297,6 +297,7 @@ func ruleCases() map[string]ruleCase {
 			tp: []fake{
 				{text: "postgres://app:" + "FakePassw0rd-EXAMPLE" + "@db.example.invalid:5432/app", secret: "FakePassw0rd-EXAMPLE"},
 				{text: "redis://:" + "FAKEtest-redis-pw" + "@cache.example.invalid:6379", secret: "FAKEtest-redis-pw"},
+				{text: `"https://bob:` + "FAKE@test-pw" + `@git.example.invalid/r.git", "email": "a@b.invalid"`, secret: "FAKE@test-pw"},
 			},
 			fp: []string{
 				"https://example.invalid:8443/path?q=1",
@@ -325,6 +326,8 @@ func ruleCases() map[string]ruleCase {
 				{text: `{"client_secret": "` + "FAKE test EXAMPLE secret" + `"}`, secret: "FAKE test EXAMPLE secret"},
 				{text: "my password is " + "Tr0ub4dor&3FAKE" + ".", secret: "Tr0ub4dor&3FAKE"},
 				{text: "<password>" + "FAKEtest-xml-1" + "</password>", secret: "FAKEtest-xml-1"},
+				{text: "password: " + "changeme", secret: "changeme"},
+				{text: "the password is " + "hunter2", secret: "hunter2"},
 				gen("generic-secret"),
 			},
 			fp: []string{
@@ -335,6 +338,9 @@ func ruleCases() map[string]ruleCase {
 				`password: "********"`,
 				"token_limit: 4096",
 				"The password is incorrect.",
+				"token: default",
+				"api_key: enabled",
+				"password: short",
 				`password = os.Getenv("DB_PASSWORD")`,
 				"api_key: <your-api-key>",
 			},
@@ -423,15 +429,42 @@ func TestMarkersMatchNoRule(t *testing.T) {
 func TestMaxLen(t *testing.T) {
 	for _, r := range Rules() {
 		s := r.spec
-		if s.re == nil {
+		if s.anchored == nil {
 			continue
 		}
-		if s.maxLen <= 0 || s.maxLen > unboundedWindow {
-			t.Errorf("rule %q: maxLen = %d, want 1..%d", r.ID, s.maxLen, unboundedWindow)
+		if s.maxLen <= 0 || s.maxLen > s.window {
+			t.Errorf("rule %q: maxLen = %d, want 1..%d", r.ID, s.maxLen, s.window)
 		}
-		if s.maxLen == unboundedWindow && s.extend == nil && !r.Generic && r.ID != "bearer-token" {
-			t.Logf("rule %q has no length bound and no extend set", r.ID)
-		}
+	}
+}
+
+// TestLongValues checks values far longer than the bytes a rule's pattern
+// looks at around its anchor: they must be found whole.
+func TestLongValues(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	body := tok(r, "", alnum, 3000)
+	pem := "-----BEGIN RSA PRIVATE KEY-----\n"
+	for range 400 {
+		pem += rnd(r, b64std, 64) + "\n"
+	}
+	pem += "-----END RSA PRIVATE KEY-----"
+	tests := []struct{ rule, text, value string }{
+		{"github-pat", "t=ghp_" + body + " x", "ghp_" + body},
+		{"bearer-token", "Authorization: Bearer " + body + "\n", body},
+		{"generic-secret", "DB_PASSWORD=" + body + " ", body},
+		{"pypi-token", "pypi-AgEIcHlwaS5vcmc" + body, "pypi-AgEIcHlwaS5vcmc" + body},
+		{"onepassword-service-token", "ops_eyJ" + body + " ", "ops_eyJ" + body},
+		{"jwt", "eyJ" + body + ".eyJ" + body + "." + body, "eyJ" + body + ".eyJ" + body + "." + body},
+		{"private-key", pem, pem},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			start := strings.Index(tt.text, tt.value)
+			want := []Match{{tt.rule, start, start + len(tt.value)}}
+			if diff := cmp.Diff(want, Scan(tt.text)); diff != "" {
+				t.Errorf("Scan(%d bytes) mismatch (-want +got):\n%s", len(tt.text), diff)
+			}
+		})
 	}
 }
 

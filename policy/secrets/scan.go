@@ -54,20 +54,23 @@ func scan(text string) []candidate {
 	return settle(text, cands)
 }
 
-// walk scans v, its copy without invisible characters, and the decoded
-// copies of that, down to maxDecodeDepth decodings.
+// walk scans v and its copy without invisible characters, then the decoded
+// copies of both, down to maxDecodeDepth decodings.
 func walk(v *view, depth int, cands *[]candidate) {
 	scanView(v, cands)
+	views := []*view{v}
 	if s := stripView(v); s != nil {
 		scanView(s, cands)
-		v = s
+		views = append(views, s)
 	}
 	if depth >= maxDecodeDepth {
 		return
 	}
-	for _, decode := range decoders {
-		if d := decode(v); d != nil {
-			walk(d, depth+1, cands)
+	for _, w := range views {
+		for _, decode := range decoders {
+			if d := decode(w); d != nil {
+				walk(d, depth+1, cands)
+			}
 		}
 	}
 }
@@ -75,10 +78,18 @@ func walk(v *view, depth int, cands *[]candidate) {
 // scanView runs every rule over one view.
 func scanView(v *view, cands *[]candidate) {
 	lower := asciiLower(v.text)
+	at := make([][]int, len(ruleTable))
+	anchors.find(v.text, lower, func(rule, start int) { at[rule] = append(at[rule], start) })
 	for i := range ruleTable {
+		if len(at[i]) == 0 {
+			continue
+		}
 		s := ruleTable[i].spec
-		s.search(v.text, lower, func(start, end, lead, group int) {
+		s.search(v.text, at[i], func(start, end, lead, group int) {
 			value := v.text[start:end]
+			if len(value) < s.minLen {
+				return
+			}
 			if s.minEntropy > 0 && entropy(value) < s.minEntropy {
 				return
 			}
@@ -86,82 +97,69 @@ func scanView(v *view, cands *[]candidate) {
 				return
 			}
 			ostart, oend := v.orig(start, end)
+			if s.toEnd && end == len(v.text) {
+				oend = v.size()
+			}
 			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: stripIgnorable(value)})
 		})
 	}
 }
 
-// search reports the values of s in text. lower is text with its ASCII
-// letters lower-cased. lead is where the whole match starts, and group the
-// capture group that held the value.
-func (s *spec) search(text, lower string, emit func(start, end, lead, group int)) {
-	hay := text
-	if s.fold {
-		hay = lower
-	}
-	var at []int
-	for _, a := range s.anchors {
-		for i := 0; ; {
-			j := strings.Index(hay[i:], a)
-			if j < 0 {
-				break
-			}
-			at = append(at, i+j)
-			i += j + 1
-		}
-	}
-	if len(at) == 0 {
-		return
+// anchors finds the anchors of every rule.
+var anchors = newAnchorSet(ruleTable)
+
+// search reports the values of s in text, given where its anchors start.
+// lead is where the whole match starts, and group the capture group that
+// held the value.
+func (s *spec) search(text string, at []int, emit func(start, end, lead, group int)) {
+	if !slices.IsSorted(at) {
+		slices.Sort(at)
 	}
 	if s.find != nil {
-		s.find(text, func(start, end int) { emit(start, end, start, 0) })
+		s.find(text, at, func(start, end int) { emit(start, end, start, 0) })
 		return
 	}
-	slices.Sort(at)
-	// Search windows around the anchors, merged where they overlap. Each
-	// window keeps one byte of context on either side for \b and the like.
-	ws, we := -1, -1
+	// Each anchor gets one run of the anchored pattern over the bytes a
+	// match holding it can span, with one byte of context on either side
+	// for \b and the like. Anchors inside the last match are skipped. A
+	// match found may hold an earlier anchor instead; settle drops the copy.
+	done := 0
 	for _, p := range at {
-		lo := max(0, p-s.before-1)
-		hi := min(len(text), p+s.maxLen+1)
-		if ws >= 0 && lo <= we {
-			we = max(we, hi)
+		if p < done || s.near != nil && !s.near(text, p) {
 			continue
 		}
-		if ws >= 0 {
-			s.searchWindow(text, ws, we, emit)
+		lo := max(0, p-s.before-1)
+		hi := min(len(text), p+s.maxLen+1)
+		re := s.anchored
+		if lo == 0 {
+			re = s.atStart
 		}
-		ws, we = lo, hi
-	}
-	s.searchWindow(text, ws, we, emit)
-}
-
-// searchWindow runs s.re over text[ws:we].
-func (s *spec) searchWindow(text string, ws, we int, emit func(start, end, lead, group int)) {
-	for _, m := range s.re.FindAllStringSubmatchIndex(text[ws:we], -1) {
-		if m[0] == 0 && ws > 0 {
-			continue // starts at the cut: not a real match
+		m := re.FindStringSubmatchIndex(text[lo:hi])
+		if m == nil {
+			continue
 		}
-		start, end, group := m[0], m[1], 0
-		for g := 1; 2*g < len(m); g++ {
+		// Group 1 is the rule's whole pattern; its own groups follow.
+		start, end, group := m[2], m[3], 0
+		for g := 2; 2*g < len(m); g++ {
 			if m[2*g] >= 0 {
-				start, end, group = m[2*g], m[2*g+1], g
+				start, end, group = m[2*g], m[2*g+1], g-1
 				break
 			}
 		}
-		start, end = start+ws, end+ws
-		if m[1]+ws == we && we < len(text) {
-			// The match runs into the cut. Only a rule without a length
-			// bound can get here; let its value run on.
-			if s.extend == nil || end != we {
+		start, end = start+lo, end+lo
+		if end == hi && hi < len(text) {
+			// The value runs into the cut. Only a rule whose value has no
+			// length bound gets here; let the value run on.
+			if s.extend == nil {
 				continue
 			}
 			for end < len(text) && s.extend(text[end]) {
 				end++
 			}
 		}
+		done = max(done, lo+m[3], end)
 		if start < end {
-			emit(start, end, m[0]+ws, group)
+			emit(start, end, lo+m[2], group)
 		}
 	}
 }

@@ -9,14 +9,21 @@ import (
 	"unicode/utf8"
 )
 
-// A view is the scanned text or a transformed copy of it. Each byte of a copy
-// remembers the range of original bytes it came from, so a match in the copy
-// can be mapped back onto the original.
+// A view is the scanned text or a transformed copy of part of it. Each byte
+// of a copy remembers the range of original bytes it came from, so a match
+// in the copy can be mapped back onto the original.
+//
+// A copy holds only the stretches of its parent near something to undo (an
+// invisible character, an escape), each stretch transformed and followed by
+// a line break. Far from those places a copy would read like its parent,
+// which is scanned already.
 type view struct {
 	text string
 	// lo[i] and hi[i] bound the original bytes that produced byte i of text.
 	// Both are nil for the original text itself.
 	lo, hi []int32
+	// origLen is the length of the original text.
+	origLen int
 }
 
 // orig maps the byte range [start, end) of v onto the original text.
@@ -34,13 +41,8 @@ type viewBuilder struct {
 	lo, hi []int32
 }
 
-func newViewBuilder(parent *view, n int) *viewBuilder {
-	return &viewBuilder{
-		parent: parent,
-		buf:    make([]byte, 0, n),
-		lo:     make([]int32, 0, n),
-		hi:     make([]int32, 0, n),
-	}
+func newViewBuilder(parent *view) *viewBuilder {
+	return &viewBuilder{parent: parent}
 }
 
 // add appends out, which the parent's bytes [start, end) produced.
@@ -55,42 +57,130 @@ func (b *viewBuilder) add(out string, start, end int) {
 
 // copy appends the parent's bytes [start, end) unchanged, byte for byte.
 func (b *viewBuilder) copy(start, end int) {
-	for i := start; i < end; i++ {
-		b.add(b.parent.text[i:i+1], i, i+1)
+	if b.parent.lo == nil {
+		b.buf = append(b.buf, b.parent.text[start:end]...)
+		for i := start; i < end; i++ {
+			b.lo = append(b.lo, int32(i))
+			b.hi = append(b.hi, int32(i+1))
+		}
+		return
 	}
+	b.buf = append(b.buf, b.parent.text[start:end]...)
+	b.lo = append(b.lo, b.parent.lo[start:end]...)
+	b.hi = append(b.hi, b.parent.hi[start:end]...)
 }
 
 func (b *viewBuilder) view() *view {
-	return &view{text: string(b.buf), lo: b.lo, hi: b.hi}
+	return &view{text: string(b.buf), lo: b.lo, hi: b.hi, origLen: b.parent.size()}
+}
+
+// size returns the length of the original text.
+func (v *view) size() int {
+	if v.lo == nil {
+		return len(v.text)
+	}
+	return v.origLen
 }
 
 // tooLong reports whether a text is too long for a derived view, whose
 // offsets are 32-bit.
 func tooLong(s string) bool { return len(s) >= math.MaxInt32 }
 
-// stripView returns v without its default-ignorable code points, or nil when
-// v has none.
-func stripView(v *view) *view {
-	if tooLong(v.text) || !hasIgnorable(v.text) {
+// reach is how far around something to undo a copy extends. It covers the
+// longest match of any rule with a length bound. A private key block that a
+// copy cuts off still counts whole: see spec.toEnd.
+const reach = 2 << 10
+
+// stretches turns the offsets of things to undo, in order, into the
+// stretches of a text of length n to copy: reach bytes either side, merged
+// when they come within slack bytes of each other, and cut at rune starts.
+func stretches(s string, at []int, slack int) [][2]int {
+	var out [][2]int
+	for _, p := range at {
+		lo, hi := max(0, p-reach), min(len(s), p+reach)
+		for lo > 0 && !utf8.RuneStart(s[lo]) {
+			lo--
+		}
+		for hi < len(s) && !utf8.RuneStart(s[hi]) {
+			hi++
+		}
+		if n := len(out); n > 0 && lo <= out[n-1][1]+slack {
+			out[n-1][1] = max(out[n-1][1], hi)
+			continue
+		}
+		out = append(out, [2]int{lo, hi})
+	}
+	return out
+}
+
+// derive builds a copy of v from the stretches around at: each stretch goes
+// through undo, which appends its transformed bytes to b and returns where
+// it stopped (an escape may run a little past the stretch), then a line
+// break that maps to the stretch's last byte.
+func derive(v *view, at []int, slack int, undo func(b *viewBuilder, start, end int) int) *view {
+	if len(at) == 0 || tooLong(v.text) {
 		return nil
 	}
-	s := v.text
-	b := newViewBuilder(v, len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isIgnorable(r) {
-			b.copy(i, i+size)
+	sts := stretches(v.text, at, slack)
+	n := 0
+	for _, st := range sts {
+		n += st[1] - st[0] + 1
+	}
+	b := newViewBuilder(v)
+	b.buf = make([]byte, 0, n)
+	b.lo = make([]int32, 0, n)
+	b.hi = make([]int32, 0, n)
+	done := 0
+	for _, st := range sts {
+		start := max(st[0], done)
+		if start >= st[1] {
+			continue
 		}
-		i += size
+		done = undo(b, start, st[1])
+		b.add("\n", done-1, done)
 	}
 	return b.view()
+}
+
+// stripView returns a copy of v without its default-ignorable code points,
+// or nil when v has none.
+func stripView(v *view) *view {
+	s := v.text
+	var at []int
+	for i := 0; i < len(s); i++ {
+		if s[i] < utf8.RuneSelf {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if isIgnorable(r) {
+			at = append(at, i)
+		}
+		i += size - 1
+	}
+	return derive(v, at, 0, func(b *viewBuilder, start, end int) int {
+		run := start // start of the bytes not yet copied
+		for i := start; i < end; {
+			if s[i] < utf8.RuneSelf {
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if isIgnorable(r) {
+				b.copy(run, i)
+				run = i + size
+			}
+			i += size
+		}
+		b.copy(run, end)
+		return end
+	})
 }
 
 // A decoder derives a decoded copy of a view, or returns nil when there is
 // nothing to decode.
 type decoder func(v *view) *view
 
-// decoders are applied, in this order, to each view; see scan.
+// decoders are applied, in this order, to each view; see walk.
 var decoders = []decoder{percentView, escapeView, blobView}
 
 func unhex(c byte) (byte, bool) {
@@ -115,40 +205,49 @@ func percentAt(s string, i int) (byte, bool) {
 	return h<<4 | l, ok1 && ok2
 }
 
+// indexAll returns the offsets of c in s at which ok holds.
+func indexAll(s string, c byte, ok func(i int) bool) []int {
+	var at []int
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], c)
+		if j < 0 {
+			return at
+		}
+		i += j
+		if ok(i) {
+			at = append(at, i)
+		}
+		i++
+	}
+}
+
 // percentView decodes percent-escapes ("%2F") and, as in a query string,
 // reads "+" as a space. It returns nil when v holds no percent-escape.
 func percentView(v *view) *view {
 	s := v.text
-	first := -1
-	for i := strings.IndexByte(s, '%'); i >= 0 && i < len(s); {
-		if _, ok := percentAt(s, i); ok {
-			first = i
-			break
+	at := indexAll(s, '%', func(i int) bool { _, ok := percentAt(s, i); return ok })
+	return derive(v, at, 3, func(b *viewBuilder, start, end int) int {
+		i, run := start, start
+		for i < end {
+			c, ok := percentAt(s, i)
+			switch {
+			case ok:
+				b.copy(run, i)
+				b.add(string(c), i, i+3)
+				i += 3
+				run = i
+			case s[i] == '+':
+				b.copy(run, i)
+				b.add(" ", i, i+1)
+				i++
+				run = i
+			default:
+				i++
+			}
 		}
-		j := strings.IndexByte(s[i+1:], '%')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-	}
-	if first < 0 || tooLong(s) {
-		return nil
-	}
-	b := newViewBuilder(v, len(s))
-	for i := 0; i < len(s); {
-		if c, ok := percentAt(s, i); ok {
-			b.add(string(c), i, i+3)
-			i += 3
-			continue
-		}
-		if s[i] == '+' {
-			b.add(" ", i, i+1)
-		} else {
-			b.copy(i, i+1)
-		}
-		i++
-	}
-	return b.view()
+		b.copy(run, i)
+		return i
+	})
 }
 
 // escapeAt decodes the backslash escape at s[i:] as JSON, Go, Python and
@@ -214,32 +313,22 @@ func hexDigits(s string, i, n int) (int, bool) {
 // escapeView decodes backslash escapes. It returns nil when v holds none.
 func escapeView(v *view) *view {
 	s := v.text
-	found := false
-	for i := strings.IndexByte(s, '\\'); i >= 0; {
-		if _, n := escapeAt(s, i); n > 0 {
-			found = true
-			break
+	at := indexAll(s, '\\', func(i int) bool { _, n := escapeAt(s, i); return n > 0 })
+	return derive(v, at, 12, func(b *viewBuilder, start, end int) int {
+		i, run := start, start
+		for i < end {
+			if out, n := escapeAt(s, i); n > 0 {
+				b.copy(run, i)
+				b.add(out, i, i+n)
+				i += n
+				run = i
+				continue
+			}
+			i++
 		}
-		j := strings.IndexByte(s[i+1:], '\\')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-	}
-	if !found || tooLong(s) {
-		return nil
-	}
-	b := newViewBuilder(v, len(s))
-	for i := 0; i < len(s); {
-		if out, n := escapeAt(s, i); n > 0 {
-			b.add(out, i, i+n)
-			i += n
-			continue
-		}
-		b.copy(i, i+1)
-		i++
-	}
-	return b.view()
+		b.copy(run, i)
+		return i
+	})
 }
 
 // Runs of base64 or hex shorter than these are not decoded.
@@ -259,6 +348,9 @@ func isBase64Byte(c byte) bool {
 // returns nil when no run decodes to text.
 func blobView(v *view) *view {
 	s := v.text
+	if tooLong(s) {
+		return nil
+	}
 	var b *viewBuilder
 	for i := 0; i < len(s); {
 		if !isBase64Byte(s[i]) {
@@ -276,10 +368,7 @@ func blobView(v *view) *view {
 		if j-i >= minBase64Run {
 			if out, ok := decodeBlob(s[i:j]); ok {
 				if b == nil {
-					if tooLong(s) {
-						return nil
-					}
-					b = newViewBuilder(v, 0)
+					b = newViewBuilder(v)
 				}
 				b.add(out, i, end)
 				b.add("\n", i, end)
@@ -294,17 +383,18 @@ func blobView(v *view) *view {
 }
 
 // decodeBlob decodes a run of hex or base64 (standard or URL alphabet,
-// padding removed) and reports whether the result reads as text.
+// padding removed) and reports whether the result reads as text. It looks at
+// a short head of the run first, since most runs are not encoded text.
 func decodeBlob(run string) (string, bool) {
 	if len(run) >= minHexRun && len(run)%2 == 0 && isHex(run) {
+		if out, err := hex.DecodeString(run[:min(len(run), 64)]); err != nil || !readsAsText(trimRune(out)) {
+			return "", false
+		}
 		out, err := hex.DecodeString(run)
 		if err == nil && readsAsText(out) {
 			return string(out), true
 		}
 		return "", false
-	}
-	if len(run)%4 == 1 {
-		run = run[:len(run)-1]
 	}
 	enc := base64.RawStdEncoding
 	if strings.ContainsAny(run, "-_") {
@@ -313,11 +403,30 @@ func decodeBlob(run string) (string, bool) {
 		}
 		enc = base64.RawURLEncoding
 	}
+	if head, err := enc.DecodeString(run[:min(len(run), 64)&^3]); err != nil || !readsAsText(trimRune(head)) {
+		return "", false
+	}
+	if len(run)%4 == 1 {
+		run = run[:len(run)-1]
+	}
 	out, err := enc.DecodeString(run)
 	if err != nil || !readsAsText(out) {
 		return "", false
 	}
 	return string(out), true
+}
+
+// trimRune drops a rune that a cut at the end of b left incomplete.
+func trimRune(b []byte) []byte {
+	for k := 1; k <= 3 && k <= len(b); k++ {
+		if utf8.RuneStart(b[len(b)-k]) {
+			if !utf8.FullRune(b[len(b)-k:]) {
+				return b[:len(b)-k]
+			}
+			break
+		}
+	}
+	return b
 }
 
 func isHex(s string) bool {

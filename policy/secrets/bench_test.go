@@ -1,0 +1,110 @@
+package secrets
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// answer10KB returns about 10 KB of a typical answer: prose, a config file
+// and a log excerpt, with two fake credentials in it.
+func answer10KB() string {
+	r := rand.New(rand.NewPCG(13, 14))
+	var b strings.Builder
+	for b.Len() < 10<<10 {
+		switch r.IntN(6) {
+		case 0:
+			b.WriteString("I ran the migration again and it failed on the second step; the logs say the lock was held.\n")
+		case 1:
+			b.WriteString("database:\n  host: db.example.invalid\n  port: 5432\n  user: app\n  pool: 20\n")
+		case 2:
+			b.WriteString("2026-01-01T12:00:00Z level=info msg=\"request done\" duration=42ms request_id=" + rnd(r, hexLower, 32) + "\n")
+		case 3:
+			b.WriteString("commit " + rnd(r, hexLower, 40) + "\n")
+		case 4:
+			b.WriteString("func (s *Server) Handle(w http.ResponseWriter, r *http.Request) { token := r.Header.Get(\"X-Token\") }\n")
+		case 5:
+			b.WriteString("- name: build\n  run: go test ./...\n")
+		}
+	}
+	b.WriteString("GITHUB_TOKEN=" + fakers["github-pat"](r).text + "\n")
+	b.WriteString("DB_PASSWORD=" + "FAKEtest" + rnd(r, alnum, 12) + "\n")
+	return b.String()
+}
+
+// adversarial returns about n bytes built to make a scanner work hard: long
+// runs of token alphabets, prefixes of every rule followed by values that
+// just fail, invisible characters and escapes.
+func adversarial(n int) string {
+	r := rand.New(rand.NewPCG(15, 16))
+	nearMisses := []func() string{
+		func() string { return rnd(r, alnum, 4096) },
+		func() string { return rnd(r, b64std, 2048) + "=" },
+		func() string { return rnd(r, hexLower, 1024) },
+		func() string { return "ghp_" + rnd(r, alnum, 35) + " " },
+		func() string { return "AKIA" + rnd(r, base32, 15) + " " },
+		func() string { return "eyJ" + rnd(r, b64url, 300) + ".e" },
+		func() string { return "eyJ" + rnd(r, b64url, 20) + ".eyJ" + rnd(r, b64url, 10) + " " },
+		func() string { return "-----BEGIN RSA PRIVATE KEY----- " },
+		func() string { return "-----END RSA PRIVATE KEY-----" },
+		func() string { return "-----BEGIN " + rnd(r, upper+" ", 90) + "\n" },
+		func() string { return "password=abc " },
+		func() string { return "secret_token: " + rnd(r, "ab", 40) + "\n" },
+		func() string { return "https://user:" + rnd(r, alnum, 2) + "@" },
+		func() string { return "sk-ant-api03-" + rnd(r, b64url, 92) + "AB " },
+		func() string { return "xoxb-" + rnd(r, digits, 9) + "-" },
+		func() string { return "Authorization: Bearer abc " },
+		func() string { return "%4" + rnd(r, hexLower, 1) + "%zz\\u00" },
+		func() string { return "a\u200bb\u200c" },
+		func() string { return "glpat-" + rnd(r, alnum, 19) + " " },
+		func() string { return "sk-proj-" + rnd(r, b64url, 20) + " " },
+		func() string { return "ops_eyJ" + rnd(r, b64std, 100) + " " },
+		func() string { return "token=" + rnd(r, alnum, 5) + " api_key: x " },
+	}
+	var b strings.Builder
+	for b.Len() < n {
+		b.WriteString(nearMisses[r.IntN(len(nearMisses))]())
+	}
+	return b.String()[:n]
+}
+
+// denseAnchors returns n bytes of every rule's anchor, one after another.
+func denseAnchors(n int) string {
+	var anchors []string
+	for _, rule := range Rules() {
+		anchors = append(anchors, rule.spec.anchors...)
+	}
+	all := strings.Join(anchors, "")
+	return strings.Repeat(all, n/len(all)+1)[:n]
+}
+
+func BenchmarkRedact(b *testing.B) {
+	inputs := []struct {
+		name string
+		text string
+	}{
+		{"answer-10KB", answer10KB()},
+		{"adversarial-1KB", adversarial(1 << 10)},
+		{"adversarial-10KB", adversarial(10 << 10)},
+		{"adversarial-100KB", adversarial(100 << 10)},
+		{"adversarial-1MB", adversarial(1 << 20)},
+		{"dense-anchors-1MB", denseAnchors(1 << 20)},
+		{"token-run-1MB", rnd(rand.New(rand.NewPCG(17, 18)), alnum, 1<<20)},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			r := NewRedactor()
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				r.Redact(in.text)
+			}
+		})
+	}
+}
+
+func BenchmarkAsksForSecret(b *testing.B) {
+	q := "Could you paste the GitHub token for the staging deploy here, please?"
+	for b.Loop() {
+		AsksForSecret(q)
+	}
+}
