@@ -32,6 +32,8 @@ var allowed = map[string][]string{
 	"models/script":            {""},
 	"models/ollama":            {"", "models"},
 	"models/ollama/ollamatest": {},
+	"models/mlx":               {"", "models"},
+	"models/mlx/mlxtest":       {},
 	"wisptest":                 {""},
 	"cmd/wisp":                 {"", "agent", "audit", "config", "inquiry/...", "internal/fsx", "models/...", "policy/...", "tools/..."},
 	"examples/customface":      {"", "agent", "inquiry/...", "models/...", "tools/..."},
