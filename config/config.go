@@ -8,8 +8,30 @@ import "time"
 // A Config is a plain value: copy it freely, but note that copies share
 // the backing array of Tools.Disabled.
 type Config struct {
-	Tools   Tools   `json:"tools"`
-	Inquiry Inquiry `json:"inquiry"`
+	Tools    Tools    `json:"tools"`
+	Inquiry  Inquiry  `json:"inquiry"`
+	Models   Models   `json:"models"`
+	Approval Approval `json:"approval"`
+}
+
+// Models holds the person's decisions about models.
+type Models struct {
+	// Enabled is models.enabled: the models wisp may run, by their full
+	// names (ollama:qwen3:4b, mlx:Qwen3-4B-4bit), sorted. Written by
+	// enable and disable; a model not listed is disabled.
+	Enabled []string `json:"enabled"`
+	// Trusted is models.trusted: the publishers the person trusts to pull
+	// from. Only the person writes it.
+	Trusted []string `json:"trusted"`
+}
+
+// Approval holds the settings of the approval gate.
+type Approval struct {
+	// Threshold is approval.threshold: the lowest rating of a command
+	// that asks the person ("safe", "moderate" or "dangerous"; default
+	// "moderate"). Some requests, such as every change to the models the
+	// model asks for, are asked whatever it says.
+	Threshold string `json:"threshold"`
 }
 
 // Tools holds the settings that decide which tools a conversation gets.
@@ -17,6 +39,9 @@ type Tools struct {
 	// Ask is tools.ask: whether a conversation given every tool also
 	// gets ask. Off by default.
 	Ask bool `json:"ask"`
+	// Models is tools.models: whether a conversation given every tool
+	// also gets models. Off by default.
+	Models bool `json:"models"`
 	// Disabled is tools.disabled: tool names removed from every
 	// conversation, sorted, without duplicates. Empty by default.
 	Disabled []string `json:"disabled"`

@@ -19,7 +19,8 @@ const (
 	msgUnknownKey  = "unknown key %q; valid keys: %s"
 	msgBadBool     = "%s takes true, false, on or off; got %s"
 	msgBadInt      = "%s must be %s; got %s"
-	msgBadList     = "%s takes tool names separated by commas (lower-case letters, digits, _); got %s"
+	msgBadList     = "%s takes %s; got %s"
+	msgBadEnum     = "%s takes %s; got %s"
 	msgBadJSON     = "%s: not valid JSON at line %d, column %d: %s; fix or remove the file"
 	msgNotObject   = `%s: the file must hold one JSON object, like {"tools": {"ask": true}}; fix or remove the file`
 	msgNotSection  = "%s must be a JSON object; got %s"

@@ -30,7 +30,11 @@ func ExampleKeys() {
 		fmt.Printf("%s (%s, default %q)\n", k.Name, k.Kind, k.Default)
 	}
 	// Output:
+	// approval.threshold (enum, default "moderate")
 	// inquiry.timeoutSeconds (int, default "0")
+	// models.enabled (list, default "")
+	// models.trusted (list, default "")
 	// tools.ask (bool, default "false")
 	// tools.disabled (list, default "")
+	// tools.models (bool, default "false")
 }

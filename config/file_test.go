@@ -42,9 +42,9 @@ func TestLoad(t *testing.T) {
 		{name: "one setting", file: ptr(`{"tools":{"ask":true}}`),
 			want: withDefaults(func(c *config.Config) { c.Tools.Ask = true })},
 		{name: "every setting", file: ptr("{\n \"tools\": {\"ask\": true, \"disabled\": [\"shell\", \"ask\", \"shell\"]},\n \"inquiry\": {\"timeoutSeconds\": 600}\n}\n"),
-			want: config.Config{Tools: config.Tools{Ask: true, Disabled: []string{"ask", "shell"}}, Inquiry: config.Inquiry{TimeoutSeconds: 600}}},
+			want: filled(config.Config{Tools: config.Tools{Ask: true, Disabled: []string{"ask", "shell"}}, Inquiry: config.Inquiry{TimeoutSeconds: 600}})},
 		{name: "values spelled as on the command line", file: ptr(`{"tools":{"ask":"On","disabled":"shell, ask"},"inquiry":{"timeoutSeconds":"30"}}`),
-			want: config.Config{Tools: config.Tools{Ask: true, Disabled: []string{"ask", "shell"}}, Inquiry: config.Inquiry{TimeoutSeconds: 30}}},
+			want: filled(config.Config{Tools: config.Tools{Ask: true, Disabled: []string{"ask", "shell"}}, Inquiry: config.Inquiry{TimeoutSeconds: 30}})},
 		{name: "empty list", file: ptr(`{"tools":{"disabled":[]}}`), want: config.Default()},
 
 		{name: "empty file", file: ptr(""),
@@ -229,8 +229,9 @@ func TestLoadUnreadable(t *testing.T) {
 func TestSaveLoadRoundTrip(t *testing.T) {
 	tests := []config.Config{
 		config.Default(),
-		{Tools: config.Tools{Ask: true, Disabled: []string{"ask", "run_command", "shell"}}, Inquiry: config.Inquiry{TimeoutSeconds: 10}},
-		{Tools: config.Tools{Disabled: []string{"x"}}, Inquiry: config.Inquiry{TimeoutSeconds: 86400}},
+		filled(config.Config{Tools: config.Tools{Ask: true, Disabled: []string{"ask", "run_command", "shell"}}, Inquiry: config.Inquiry{TimeoutSeconds: 10}}),
+		{Tools: config.Tools{Models: true, Disabled: []string{"x"}}, Inquiry: config.Inquiry{TimeoutSeconds: 86400},
+			Models: config.Models{Enabled: []string{"mlx:Qwen3-4B-4bit", "ollama:qwen3:4b"}, Trusted: []string{"mlx-community"}}, Approval: config.Approval{Threshold: "safe"}},
 	}
 	for _, c := range tests {
 		path := filepath.Join(t.TempDir(), "config.json")
@@ -363,4 +364,11 @@ func TestSaveGolden(t *testing.T) {
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("saved default config (-want +got):\n%s", diff)
 	}
+}
+
+// filled fills the sections a case leaves out with their defaults.
+func filled(c config.Config) config.Config {
+	d := config.Default()
+	c.Models, c.Approval = d.Models, d.Approval
+	return c
 }

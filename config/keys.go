@@ -49,11 +49,31 @@ func settings() []setting {
 			Default: "false",
 			Doc:     "give ask, the tool that puts questions to you, to conversations that get every tool",
 		}, func(c *Config) *bool { return &c.Tools.Ask }),
+		boolSetting(Key{
+			Name:    "tools.models",
+			Default: "false",
+			Doc:     "give models, the tool that lists models and asks you to change them, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.Models }),
 		listSetting(Key{
 			Name:    "tools.disabled",
 			Default: "",
 			Doc:     "tools taken out of every conversation, as comma-separated names",
-		}, func(c *Config) *[]string { return &c.Tools.Disabled }),
+		}, toolNames, isToolName, func(c *Config) *[]string { return &c.Tools.Disabled }),
+		listSetting(Key{
+			Name:    "models.enabled",
+			Default: "",
+			Doc:     "the models wisp may run, as comma-separated names (set by wisp models enable and disable)",
+		}, modelNames, isModelName, func(c *Config) *[]string { return &c.Models.Enabled }),
+		listSetting(Key{
+			Name:    "models.trusted",
+			Default: "",
+			Doc:     "publishers you trust to pull models from (set by wisp models trust)",
+		}, publisherNames, isPublisher, func(c *Config) *[]string { return &c.Models.Trusted }),
+		enumSetting(Key{
+			Name:    "approval.threshold",
+			Default: "moderate",
+			Doc:     "the lowest rating of a command that asks your approval: safe, moderate or dangerous",
+		}, []string{"safe", "moderate", "dangerous"}, func(c *Config) *string { return &c.Approval.Threshold }),
 		intSetting(Key{
 			Name:    "inquiry.timeoutSeconds",
 			Default: "0",
@@ -208,10 +228,11 @@ func intSetting(k Key, rule string, ok func(int) bool, field func(*Config) *int)
 	}
 }
 
-// listSetting builds a row for a list of tool names.
-func listSetting(k Key, field func(*Config) *[]string) setting {
+// listSetting builds a row for a list of names that valid accepts; what
+// says what they are, for the error.
+func listSetting(k Key, what string, valid func(string) bool, field func(*Config) *[]string) setting {
 	k.Kind = "list"
-	bad := func(shown string) error { return badValue(fmt.Sprintf(msgBadList, k.Name, shown)) }
+	bad := func(shown string) error { return badValue(fmt.Sprintf(msgBadList, k.Name, what, shown)) }
 	parse := func(text string) ([]string, error) {
 		names := []string{}
 		if strings.TrimSpace(text) == "" {
@@ -219,7 +240,7 @@ func listSetting(k Key, field func(*Config) *[]string) setting {
 		}
 		for item := range strings.SplitSeq(text, ",") {
 			item = strings.TrimSpace(item)
-			if !isToolName(item) {
+			if !valid(item) {
 				return nil, bad(quote(item))
 			}
 			names = append(names, item)
@@ -253,7 +274,7 @@ func listSetting(k Key, field func(*Config) *[]string) setting {
 				if !isString {
 					return bad(showJSON(item))
 				}
-				if !isToolName(name) {
+				if !valid(name) {
 					return bad(quote(name))
 				}
 				names = append(names, name)
@@ -265,11 +286,90 @@ func listSetting(k Key, field func(*Config) *[]string) setting {
 		check: func(c *Config) error {
 			names := *field(c)
 			for _, name := range names {
-				if !isToolName(name) {
+				if !valid(name) {
 					return bad(quote(name))
 				}
 			}
 			*field(c) = tidy(slices.Clone(names))
+			return nil
+		},
+	}
+}
+
+// What each list holds, for its error.
+const (
+	toolNames      = "tool names separated by commas (lower-case letters, digits, _)"
+	modelNames     = "model names separated by commas (ollama:NAME[:TAG] or mlx:NAME)"
+	publisherNames = "publishers separated by commas (Hugging Face organisations or users, like mlx-community)"
+)
+
+// isModelName reports whether s is a model name as wisp writes it:
+// ollama:NAME[:TAG] or mlx:NAME, with no spaces or control characters.
+func isModelName(s string) bool {
+	runtime, rest, ok := strings.Cut(s, ":")
+	if !ok || (runtime != "ollama" && runtime != "mlx") || rest == "" || len(rest) > 200 {
+		return false
+	}
+	for _, r := range rest {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("._-:/", r)) {
+			return false
+		}
+	}
+	return !strings.Contains(rest, "..")
+}
+
+// isPublisher reports whether s is a Hugging Face organisation or user
+// name.
+func isPublisher(s string) bool {
+	if s == "" || len(s) > 96 || s[0] == '-' || s[0] == '.' {
+		return false
+	}
+	for _, r := range s {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return !strings.Contains(s, "..")
+}
+
+// enumSetting builds a row for a string that takes one of values.
+func enumSetting(k Key, values []string, field func(*Config) *string) setting {
+	k.Kind = "enum"
+	bad := func(shown string) error {
+		return badValue(fmt.Sprintf(msgBadEnum, k.Name, strings.Join(values[:len(values)-1], ", ")+" or "+values[len(values)-1], shown))
+	}
+	parse := func(text, shown string) (string, error) {
+		v := asciiLower(strings.TrimSpace(text))
+		if !slices.Contains(values, v) {
+			return "", bad(shown)
+		}
+		return v, nil
+	}
+	return setting{
+		Key: k,
+		parse: func(c *Config, text string) error {
+			v, err := parse(text, quote(text))
+			if err == nil {
+				*field(c) = v
+			}
+			return err
+		},
+		decode: func(c *Config, raw json.RawMessage) error {
+			text, isString := jsonString(raw)
+			if !isString {
+				return bad(showJSON(raw))
+			}
+			v, err := parse(text, quote(text))
+			if err == nil {
+				*field(c) = v
+			}
+			return err
+		},
+		format: func(c Config) string { return *field(&c) },
+		check: func(c *Config) error {
+			if !slices.Contains(values, *field(c)) {
+				return bad(quote(*field(c)))
+			}
 			return nil
 		},
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 )
 
-const validKeys = "inquiry.timeoutSeconds, tools.ask, tools.disabled"
+const validKeys = "approval.threshold, inquiry.timeoutSeconds, models.enabled, models.trusted, tools.ask, tools.disabled, tools.models"
 
 // setCases are good and bad values for every key, typed as on the command
 // line. want is what Get prints afterwards; wantErr the exact error text.
@@ -76,6 +76,26 @@ var setCases = []struct {
 	{key: "inquiry.timeoutSeconds", value: "1e3", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "1e3"`, is: config.ErrBadValue},
 	{key: "inquiry.timeoutSeconds", value: "86,400", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "86,400"`, is: config.ErrBadValue},
 	{key: "inquiry.timeoutSeconds", value: "0x10", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "0x10"`, is: config.ErrBadValue},
+
+	{key: "tools.models", value: "on", want: "true"},
+	{key: "tools.models", value: "off", want: "false"},
+	{key: "tools.models", value: "1", wantErr: `tools.models takes true, false, on or off; got "1"`, is: config.ErrBadValue},
+
+	{key: "models.enabled", value: "ollama:qwen3:4b,mlx:Qwen3-4B-4bit", want: "mlx:Qwen3-4B-4bit,ollama:qwen3:4b"},
+	{key: "models.enabled", value: "ollama:hf.co/org/repo:Q4_K_M", want: "ollama:hf.co/org/repo:Q4_K_M"},
+	{key: "models.enabled", value: "", want: ""},
+	{key: "models.enabled", value: "qwen3:4b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "qwen3:4b"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "mlx:", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "mlx:a b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:a b"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "mlx:../x", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:../x"`, is: config.ErrBadValue},
+
+	{key: "models.trusted", value: "mlx-community,Qwen", want: "Qwen,mlx-community"},
+	{key: "models.trusted", value: "-bad", wantErr: `models.trusted takes publishers separated by commas (Hugging Face organisations or users, like mlx-community); got "-bad"`, is: config.ErrBadValue},
+	{key: "models.trusted", value: "a/b", wantErr: `models.trusted takes publishers separated by commas (Hugging Face organisations or users, like mlx-community); got "a/b"`, is: config.ErrBadValue},
+
+	{key: "approval.threshold", value: "safe", want: "safe"},
+	{key: "approval.threshold", value: "Dangerous", want: "dangerous"},
+	{key: "approval.threshold", value: "never", wantErr: `approval.threshold takes safe, moderate or dangerous; got "never"`, is: config.ErrBadValue},
 
 	{key: "tools.foo", value: "true", wantErr: `unknown key "tools.foo"; valid keys: ` + validKeys, is: config.ErrUnknownKey},
 	{key: "Tools.Ask", value: "true", wantErr: `unknown key "Tools.Ask"; valid keys: ` + validKeys, is: config.ErrUnknownKey},
@@ -145,9 +165,13 @@ func TestGetUnknownKey(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	want := []config.Key{
+		{Name: "approval.threshold", Kind: "enum", Default: "moderate", Doc: "the lowest rating of a command that asks your approval: safe, moderate or dangerous"},
 		{Name: "inquiry.timeoutSeconds", Kind: "int", Default: "0", Doc: "seconds a question waits for your answer; 0 waits for ever, otherwise 10 to 86,400"},
+		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names (set by wisp models enable and disable)"},
+		{Name: "models.trusted", Kind: "list", Default: "", Doc: "publishers you trust to pull models from (set by wisp models trust)"},
 		{Name: "tools.ask", Kind: "bool", Default: "false", Doc: "give ask, the tool that puts questions to you, to conversations that get every tool"},
 		{Name: "tools.disabled", Kind: "list", Default: "", Doc: "tools taken out of every conversation, as comma-separated names"},
+		{Name: "tools.models", Kind: "bool", Default: "false", Doc: "give models, the tool that lists models and asks you to change them, to conversations that get every tool"},
 	}
 	if diff := cmp.Diff(want, config.Keys()); diff != "" {
 		t.Errorf("Keys() (-want +got):\n%s", diff)
@@ -163,8 +187,8 @@ func TestKeyTable(t *testing.T) {
 	}
 	def := config.Default()
 	for _, k := range keys {
-		if k.Kind != "bool" && k.Kind != "int" && k.Kind != "list" {
-			t.Errorf("%s: kind %q, want bool, int or list", k.Name, k.Kind)
+		if k.Kind != "bool" && k.Kind != "int" && k.Kind != "list" && k.Kind != "enum" {
+			t.Errorf("%s: kind %q, want bool, int, list or enum", k.Name, k.Kind)
 		}
 		if k.Doc == "" || strings.Contains(k.Doc, "\n") {
 			t.Errorf("%s: doc %q, want one line", k.Name, k.Doc)
@@ -212,8 +236,10 @@ func TestKeyTable(t *testing.T) {
 
 func TestDefault(t *testing.T) {
 	want := config.Config{
-		Tools:   config.Tools{Ask: false, Disabled: []string{}},
-		Inquiry: config.Inquiry{TimeoutSeconds: 0},
+		Tools:    config.Tools{Ask: false, Disabled: []string{}},
+		Inquiry:  config.Inquiry{TimeoutSeconds: 0},
+		Models:   config.Models{Enabled: []string{}, Trusted: []string{}},
+		Approval: config.Approval{Threshold: "moderate"},
 	}
 	if diff := cmp.Diff(want, config.Default()); diff != "" {
 		t.Errorf("Default() (-want +got):\n%s", diff)
