@@ -1,6 +1,9 @@
 package wisp
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Scope is how far an approval reaches.
 type Scope int
@@ -32,6 +35,10 @@ type ApprovalRequest struct {
 	Turn    int
 	// Kind names what is asked: "command", "modelAction".
 	Kind string
+	// Command is what the classifier judged, such as
+	// "models enable ollama:qwen3:4b", shown to the person as it is
+	// (escaped). Parts of it may come from the model.
+	Command string
 	// Pattern is how the request is judged and remembered, such as
 	// "models enable *".
 	Pattern string
@@ -39,6 +46,9 @@ type ApprovalRequest struct {
 	Text string
 	// Scopes are the answers the request allows, narrowest first.
 	Scopes []Scope
+	// Deadline is when the request ends refused if unanswered; zero means
+	// it waits for as long as the person takes.
+	Deadline time.Time
 }
 
 // A Decision is the person's answer to an ApprovalRequest. The zero
@@ -49,6 +59,10 @@ type Decision struct {
 	Reason string
 	// DowngradedFrom is set when a wider answer was narrowed.
 	DowngradedFrom Scope
+	// Provenance says who answered. The zero value, FromPerson, is a
+	// person's answer; a face with no person (wisp respond, --yes) sets
+	// FromUnattended.
+	Provenance Provenance
 }
 
 // Approved reports whether d allows the request.

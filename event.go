@@ -8,14 +8,17 @@ import (
 // Event kinds recorded by this version of wisp. The names are a contract:
 // audit readers filter on them.
 const (
-	KindToolCall         = "tool.call"
-	KindToolResult       = "tool.result"
-	KindInquiryRequested = "inquiry.requested"
-	KindInquirySettled   = "inquiry.settled"
-	KindVerificationFlag = "verification.flagged"
-	KindModelMessage     = "model.message"
-	KindTurnStarted      = "turn.started"
-	KindTurnEnded        = "turn.ended"
+	KindToolCall          = "tool.call"
+	KindToolResult        = "tool.result"
+	KindInquiryRequested  = "inquiry.requested"
+	KindInquirySettled    = "inquiry.settled"
+	KindVerificationFlag  = "verification.flagged"
+	KindModelMessage      = "model.message"
+	KindTurnStarted       = "turn.started"
+	KindTurnEnded         = "turn.ended"
+	KindClassifierVerdict = "classifier.verdict"
+	KindApprovalRequested = "approval.requested"
+	KindApprovalDecided   = "approval.decided"
 )
 
 // Sources of events: who caused what an event records.

@@ -308,3 +308,19 @@ func unwrapPath(err error) error {
 func oneLine(s string) string {
 	return strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(s)
 }
+
+// A Store is config.json at Path, updated under the lock at LockPath. It
+// is what a long-lived part of wisp holds to read the settings and to
+// change them; the zero Store is not usable.
+type Store struct {
+	Path     string
+	LockPath string
+}
+
+// Load reads the settings.
+func (s Store) Load() (Config, error) { return Load(s.Path) }
+
+// Update changes the settings under the lock, as [Update] does.
+func (s Store) Update(ctx context.Context, fn func(*Config) error) error {
+	return Update(ctx, s.Path, s.LockPath, fn)
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/models"
 )
 
 func newChatCmd(env environ) *cobra.Command {
@@ -143,12 +144,13 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	in := terminal.NewInput(stdin)
 	face := terminal.New(in, stdout)
 	var asker wisp.Inquirer = face
+	var approver wisp.Approver = face
 	if yes {
-		asker = unattended.Face{}
+		asker, approver = unattended.Face{}, nil
 	}
 	out := &lockedWriter{w: stdout}
 	conv, err := newConversation(env, convOptions{
-		model: model, named: named, face: asker, notify: face,
+		model: model, named: named, face: asker, approve: approver, notify: face,
 		display: &display{out: out, calls: true},
 	})
 	if err != nil {
@@ -206,6 +208,12 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		}
 		if !interactive {
 			fmt.Fprintf(stdout, "› %s\n", showText(line))
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "/") {
+			if err := slash(ctx, out, conv, strings.TrimSpace(line)); err != nil {
+				fmt.Fprintf(out, "! wisp: %s\n", escape.Terminal(oneLine(err.Error())))
+			}
+			continue
 		}
 		turnCtx, cancel := context.WithCancelCause(ctx)
 		mu.Lock()
@@ -307,4 +315,74 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// slash runs a command the person typed in chat: /models ACTION [NAME].
+// It is the person's own action, through the same rules as everywhere.
+func slash(ctx context.Context, out io.Writer, conv *conversation, line string) error {
+	f := strings.Fields(line)
+	if f[0] != "/models" {
+		return fmt.Errorf("unknown command %s; chat knows /models list|show|enable|disable|check|trust", f[0])
+	}
+	if len(f) < 2 {
+		return fmt.Errorf("/models needs an action: list [PAGE], show NAME, enable NAME, disable NAME, check NAME or trust PUBLISHER")
+	}
+	a := conv.actions
+	arg := ""
+	if len(f) > 2 {
+		arg = f[2]
+	}
+	needs := func() error {
+		if arg == "" {
+			return fmt.Errorf("/models %s needs a name", f[1])
+		}
+		return nil
+	}
+	var text string
+	switch f[1] {
+	case "list":
+		page := 1
+		if arg != "" {
+			if _, err := fmt.Sscan(arg, &page); err != nil {
+				return fmt.Errorf("/models list takes a page number; got %q", arg)
+			}
+		}
+		l, err := a.List(ctx, page)
+		if err != nil {
+			return err
+		}
+		text = models.FormatListing(l, conv.model)
+	case "show":
+		if err := needs(); err != nil {
+			return err
+		}
+		m, err := a.Show(ctx, arg)
+		if err != nil {
+			return err
+		}
+		text = models.FormatInfo(m)
+	case "enable", "disable", "check":
+		if err := needs(); err != nil {
+			return err
+		}
+		do := map[string]func(context.Context, string, wisp.Actor) (wisp.Change, error){
+			"enable": a.Enable, "disable": a.Disable, "check": a.Check}[f[1]]
+		ch, err := do(ctx, arg, wisp.ActorPerson)
+		if err != nil {
+			return err
+		}
+		text = models.FormatChange(ch)
+	case "trust":
+		if err := needs(); err != nil {
+			return err
+		}
+		if err := a.Trust(ctx, arg, wisp.ActorPerson); err != nil {
+			return err
+		}
+		text = arg + " is trusted\n"
+	default:
+		return fmt.Errorf("unknown action %q; /models takes list, show, enable, disable, check or trust", f[1])
+	}
+	fmt.Fprint(out, showText(strings.TrimSuffix(text, "\n"))+"\n")
+	return nil
 }

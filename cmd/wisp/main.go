@@ -112,6 +112,7 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newRespondCmd(env),
 		newConfigCmd(env),
 		newAuditCmd(env),
+		newModelsCmd(env),
 	)
 	return root
 }

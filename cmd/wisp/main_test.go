@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/wisp-agent/wisp/models/mlx/mlxtest"
+	"github.com/wisp-agent/wisp/models/ollama/ollamatest"
 )
 
 // TestMain lets the scripts run wisp as a command: the test binary itself,
@@ -31,9 +34,37 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("WISP_HOME", e.WorkDir+"/home")
+			// Every script has an Ollama of its own: the fake, speaking the
+			// real API on loopback.
+			srv, stop := ollamatest.Start(scriptOllamaModels...)
+			e.Defer(stop)
+			e.Setenv("OLLAMA_HOST", srv.URL)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// mlxmodel ORG NAME [notools] puts an MLX model under the wisp home.
+			"mlxmodel": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: mlxmodel ORG NAME [notools]")
+				}
+				repo := mlxtest.Qwen3Tools(args[0], args[1])
+				if len(args) > 2 && args[2] == "notools" {
+					repo = mlxtest.NoTools(args[0], args[1])
+				}
+				mlxtest.Write(t, ts.Getenv("WISP_HOME"), repo)
+			},
+			// ollamadown points OLLAMA_HOST at a port where nothing listens.
+			"ollamadown": func(ts *testscript.TestScript, neg bool, args []string) {
+				ts.Setenv("OLLAMA_HOST", "127.0.0.1:1")
+			},
+		},
 	})
+}
+
+// scriptOllamaModels are the models of the scripts' fake Ollama.
+var scriptOllamaModels = []ollamatest.Model{
+	{Name: "qwen3:4b", Size: 2_500_000_000, Family: "qwen3", ParameterSize: "4.0B", Quantization: "Q4_K_M", ContextLength: 40960, Capabilities: []string{"completion", "tools", "thinking"}, License: "Apache License 2.0"},
+	{Name: "gemma3:latest", Size: 3_300_000_000, Family: "gemma3", ParameterSize: "4.3B", Quantization: "Q4_K_M", ContextLength: 131072, Capabilities: []string{"completion", "vision"}},
 }
 
 // Exit status: 0 on success, 1 on a failure, 2 on a usage error.

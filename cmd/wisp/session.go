@@ -16,10 +16,13 @@ import (
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/script"
+	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/policy/secrets"
 	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/tools/ask"
+	"github.com/wisp-agent/wisp/tools/modelstool"
 )
 
 // home is the wisp home folder and the paths in it.
@@ -52,6 +55,7 @@ type conversation struct {
 	tools   *tools.Set
 	model   string
 	log     *audit.Log
+	actions *models.Actions
 }
 
 func (c *conversation) Close() error { return c.log.Close() }
@@ -61,6 +65,7 @@ type convOptions struct {
 	model   string
 	named   []string // --tool; nil for every tool
 	face    wisp.Inquirer
+	approve wisp.Approver  // nil: no person can approve
 	display wisp.EventSink // nil: none
 	notify  wisp.Notifier  // nil: none
 }
@@ -100,14 +105,33 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		Events:   sink,
 		Redactor: redactor,
 	})
-	reg := tools.NewRegistry()
-	if err := reg.AddOptIn(ask.New(desk)); err != nil {
+	threshold, err := policy.ParseRating(cfg.Approval.Threshold)
+	if err != nil {
 		log.Close()
 		return nil, err
 	}
+	gate := policy.NewGate(&policy.GateOptions{
+		Approver:  o.approve,
+		Events:    sink,
+		Session:   session,
+		Threshold: threshold,
+		Timeout:   cfg.Timeout(),
+	})
+	actions, err := newActions(env, h, &models.Options{Approvals: gate, Events: sink, Session: session, Current: o.model})
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	reg := tools.NewRegistry()
+	for _, t := range []wisp.Tool{ask.New(desk), modelstool.New(actions, o.model)} {
+		if err := reg.AddOptIn(t); err != nil {
+			log.Close()
+			return nil, err
+		}
+	}
 	set, err := reg.Select(tools.Selection{
 		Named:    o.named,
-		Enabled:  map[string]bool{ask.Name: cfg.Tools.Ask},
+		Enabled:  map[string]bool{ask.Name: cfg.Tools.Ask, modelstool.Name: cfg.Tools.Models},
 		Disabled: cfg.Tools.Disabled,
 	})
 	if err != nil {
@@ -120,7 +144,7 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		Notifier: o.notify,
 		Session:  session,
 	})
-	return &conversation{session: session, thread: "t-" + newID(), agent: a, tools: set, model: o.model, log: log}, nil
+	return &conversation{session: session, thread: "t-" + newID(), agent: a, tools: set, model: o.model, log: log, actions: actions}, nil
 }
 
 // openModel resolves a model reference: script:PATH plays a script.
@@ -179,3 +203,20 @@ func newID() string {
 }
 
 var _ io.Closer = (*conversation)(nil)
+
+// lazyAudit appends each event to the audit log, opening it for the
+// write, for commands that record a few events and exit.
+type lazyAudit struct{ dir string }
+
+func (l lazyAudit) Record(ctx context.Context, e wisp.Event) error {
+	redactor := secrets.NewRedactor()
+	log, err := audit.Open(l.dir, &audit.Options{Redact: func(s string) string {
+		out, _ := redactor.Redact(s)
+		return out
+	}})
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	return auditSink{log}.Record(ctx, e)
+}

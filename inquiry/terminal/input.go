@@ -113,3 +113,24 @@ func (in *Input) Interrupt() bool {
 		return false
 	}
 }
+
+// Discard drops the lines the Input has read that nobody has taken yet and
+// returns how many, so that keys typed before a prompt appeared cannot
+// answer it. It does not block.
+//
+// Lines the operating system still holds are not the Input's: on a
+// terminal, flush its input queue first (TCIFLUSH), then call Discard.
+// On a terminal in line mode each read returns one line, so the Input holds
+// at most one; from a pipe, lines read in the same chunk as a dropped one
+// may still arrive.
+func (in *Input) Discard() int {
+	n := 0
+	for {
+		select {
+		case <-in.lines:
+			n++
+		default:
+			return n
+		}
+	}
+}

@@ -34,6 +34,8 @@ type Face struct {
 	in  *Input
 	out io.Writer
 	mu  sync.Mutex
+
+	flushTypeAhead func() // see Options
 }
 
 var (

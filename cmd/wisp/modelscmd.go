@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/models"
+	"github.com/wisp-agent/wisp/models/mlx"
+	"github.com/wisp-agent/wisp/models/ollama"
+)
+
+// newActions builds the one ModelActions every face uses: the Ollama
+// backend at OLLAMA_HOST and the MLX models under the wisp home.
+func newActions(env environ, h home, o *models.Options) (*models.Actions, error) {
+	ol, err := ollama.New(env.getenv("OLLAMA_HOST"), nil)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	opts := models.Options{}
+	if o != nil {
+		opts = *o
+	}
+	opts.Backends = []models.Backend{ol, mlx.New(h.dir)}
+	opts.Settings = config.Store{Path: h.config(), LockPath: h.configLock()}
+	return models.New(&opts), nil
+}
+
+func newModelsCmd(env environ) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "models list [--page N] | show NAME | enable NAME | disable NAME | check NAME | trust PUBLISHER",
+		Short: "The models wisp can run: list them, read one's facts, enable, disable, check, trust a publisher",
+		Long: `The models wisp can run: Ollama's (at OLLAMA_HOST, default 127.0.0.1:11434) and the MLX
+models under $WISP_HOME/models/mlx. A name is ollama:NAME[:TAG] or mlx:NAME; any case,
+a missing :latest, or the name without its runtime when only one has it will do, and an
+MLX model can be named by its repository, ORGANISATION/NAME.
+
+enable checks the model first and refuses one that cannot call tools; check verifies it
+again and disables it if it fails. Your own actions need no approval; the model's do.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return usagef("models needs a subcommand: list, show, enable, disable, check or trust")
+		},
+	}
+	run := func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error {
+		h, err := openHome(env)
+		if err != nil {
+			return err
+		}
+		a, err := newActions(env, h, personEvents(h))
+		if err != nil {
+			return err
+		}
+		return f(cmd.Context(), a, cmd.OutOrStdout())
+	}
+	var page int
+	list := &cobra.Command{
+		Use:   "list [--page N]",
+		Short: "List the models, 20 a page",
+		Args:  exactArgs(0, "list takes no arguments (use --page N)"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
+				l, err := a.List(ctx, page)
+				if err != nil {
+					return usageError{err}
+				}
+				fmt.Fprint(out, showText(strings.TrimSuffix(models.FormatListing(l, ""), "\n"))+"\n")
+				return nil
+			})
+		},
+	}
+	list.Flags().IntVar(&page, "page", 1, "the page, from 1")
+	show := &cobra.Command{
+		Use:   "show NAME",
+		Short: "Every fact of one model, and whether it is usable",
+		Args:  exactArgs(1, "show takes one NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
+				m, err := a.Show(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				fmt.Fprint(out, showText(strings.TrimSuffix(models.FormatInfo(m), "\n"))+"\n")
+				return nil
+			})
+		},
+	}
+	change := func(use, short string, do func(a *models.Actions) func(context.Context, string, wisp.Actor) (wisp.Change, error)) *cobra.Command {
+		return &cobra.Command{
+			Use:   use + " NAME",
+			Short: short,
+			Args:  exactArgs(1, use+" takes one NAME"),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
+					ch, err := do(a)(ctx, args[0], wisp.ActorPerson)
+					if err != nil {
+						return err
+					}
+					fmt.Fprint(out, showText(strings.TrimSuffix(models.FormatChange(ch), "\n"))+"\n")
+					return nil
+				})
+			},
+		}
+	}
+	trust := &cobra.Command{
+		Use:   "trust PUBLISHER",
+		Short: "Trust a publisher to pull models from (yours alone to decide)",
+		Args:  exactArgs(1, "trust takes one PUBLISHER"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
+				if err := a.Trust(ctx, args[0], wisp.ActorPerson); err != nil {
+					return configErr(err)
+				}
+				fmt.Fprintf(out, "%s is trusted: pulls from it are not flagged\n", escape.Terminal(args[0]))
+				return nil
+			})
+		},
+	}
+	c.AddCommand(list, show,
+		change("enable", "Check a model and let wisp run it", func(a *models.Actions) func(context.Context, string, wisp.Actor) (wisp.Change, error) {
+			return a.Enable
+		}),
+		change("disable", "Stop wisp from running a model", func(a *models.Actions) func(context.Context, string, wisp.Actor) (wisp.Change, error) {
+			return a.Disable
+		}),
+		change("check", "Verify a model again; an enabled model that fails is disabled", func(a *models.Actions) func(context.Context, string, wisp.Actor) (wisp.Change, error) {
+			return a.Check
+		}),
+		trust)
+	return c
+}
+
+// personEvents records the person's model actions in the audit log.
+func personEvents(h home) *models.Options {
+	return &models.Options{Events: lazyAudit{dir: h.audit()}, Session: newID()}
+}

@@ -1,0 +1,531 @@
+package models
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/policy"
+)
+
+// PageSize is how many models one page of the listing holds.
+const PageSize = 20
+
+// MaxReply bounds every reply the models tool gives the model.
+const MaxReply = 4096
+
+// Settings is where the person's decisions about models live:
+// config.json's models.enabled and models.trusted. config.Store is one.
+type Settings interface {
+	Load() (config.Config, error)
+	Update(ctx context.Context, fn func(*config.Config) error) error
+}
+
+// Approvals asks the person to allow what the model asks for. A
+// *policy.Gate is one.
+type Approvals interface {
+	Ask(ctx context.Context, r policy.Request) (policy.Outcome, error)
+}
+
+// Options configure Actions. A nil *Options or a zero field means the
+// default given beside the field.
+type Options struct {
+	// Backends are the runtimes whose models are listed, in order.
+	Backends []Backend
+	// Settings hold models.enabled and models.trusted. Required.
+	Settings Settings
+	// Approvals asks the person when the model asks for a change; nil
+	// refuses every change the model asks for.
+	Approvals Approvals
+	// Events receives config.change, model.verified and model.publisher;
+	// nil drops them.
+	Events wisp.EventSink
+	// Session names the session in events.
+	Session string
+	// Current is this conversation's model, marked * in the listing.
+	Current string
+}
+
+// Actions is the one place for model rules, for the person and, with the
+// person's approval, for the model: names under any spelling, disabled
+// models refused, the capability check on enable, trust the person's
+// alone. It implements wisp.ModelActions. Safe for concurrent use.
+type Actions struct {
+	opts Options
+	mu   sync.Mutex // serialises changes
+}
+
+var _ wisp.ModelActions = (*Actions)(nil)
+
+// Errors callers can branch on. Their texts are what the model and the
+// person read.
+var (
+	// ErrPersonOnly refuses trust to anyone but the person.
+	ErrPersonOnly = errors.New("trusting a publisher is the person's alone: ask the person to run wisp models trust PUBLISHER if they want it")
+	// ErrNotApproved refuses a change the person did not approve.
+	ErrNotApproved = wisp.ErrNotApproved
+	// ErrBadName refuses a name that is not a model or a repository.
+	ErrBadName = errors.New("a model is named ollama:NAME[:TAG] or mlx:NAME as models list shows it, or an MLX repository as ORGANISATION/NAME")
+	// ErrDisabled refuses to run a disabled model.
+	ErrDisabled = errors.New("disabled")
+	// ErrPullUnavailable: this version of wisp does not pull models.
+	ErrPullUnavailable = errors.New("pulling models is not available in this version of wisp")
+)
+
+// New returns Actions over opts.
+func New(opts *Options) *Actions {
+	a := &Actions{}
+	if opts != nil {
+		a.opts = *opts
+	}
+	return a
+}
+
+// listing asks every backend at once.
+type listing struct {
+	models      []wisp.ModelInfo
+	unreachable []string
+}
+
+func (a *Actions) listAll(ctx context.Context) (listing, error) {
+	type result struct {
+		models []wisp.ModelInfo
+		err    error
+	}
+	results := make([]result, len(a.opts.Backends))
+	var wg sync.WaitGroup
+	for i, b := range a.opts.Backends {
+		wg.Go(func() {
+			ms, err := b.List(ctx)
+			results[i] = result{ms, err}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return listing{}, context.Cause(ctx)
+	}
+	cfg, err := a.settings()
+	if err != nil {
+		return listing{}, err
+	}
+	var l listing
+	for i, r := range results {
+		b := a.opts.Backends[i]
+		if r.err != nil {
+			l.unreachable = append(l.unreachable, b.Runtime()+": "+oneLine(r.err.Error()))
+			continue
+		}
+		for _, m := range r.models {
+			m.Runtime = b.Runtime()
+			m.Name = b.Runtime() + ":" + m.Name
+			m.Enabled = slices.Contains(cfg.Models.Enabled, m.Name)
+			l.models = append(l.models, m)
+		}
+	}
+	slices.SortFunc(l.models, func(x, y wisp.ModelInfo) int { return cmp.Compare(x.Name, y.Name) })
+	return l, nil
+}
+
+func (a *Actions) settings() (config.Config, error) {
+	if a.opts.Settings == nil {
+		return config.Default(), nil
+	}
+	return a.opts.Settings.Load()
+}
+
+// List returns one page of the models every backend has, 20 a page,
+// sorted by name. A backend that did not answer is named in
+// Listing.Unreachable; the others still list.
+func (a *Actions) List(ctx context.Context, page int) (wisp.Listing, error) {
+	l, err := a.listAll(ctx)
+	if err != nil {
+		return wisp.Listing{}, err
+	}
+	pages := max(1, (len(l.models)+PageSize-1)/PageSize)
+	if page < 1 || page > pages {
+		return wisp.Listing{}, fmt.Errorf("there is no page %d; pages run from 1 to %d", page, pages)
+	}
+	lo := (page - 1) * PageSize
+	hi := min(lo+PageSize, len(l.models))
+	ms := slices.Clone(l.models[lo:hi])
+	a.fillIn(ctx, ms)
+	return wisp.Listing{Models: ms, Page: page, Pages: pages, Unreachable: l.unreachable}, nil
+}
+
+// fillIn completes the facts a backend's listing leaves out (Ollama lists
+// no capabilities or context) from each model's own facts, at once.
+func (a *Actions) fillIn(ctx context.Context, ms []wisp.ModelInfo) {
+	var wg sync.WaitGroup
+	for i := range ms {
+		m := &ms[i]
+		if len(m.Capabilities) > 0 && m.Context > 0 {
+			continue
+		}
+		b := a.backend(m.Runtime)
+		wg.Go(func() {
+			info, err := b.Show(ctx, strings.TrimPrefix(m.Name, m.Runtime+":"))
+			if err != nil {
+				return
+			}
+			if len(m.Capabilities) == 0 {
+				m.Capabilities = info.Capabilities
+			}
+			if m.Context == 0 {
+				m.Context = info.Context
+			}
+			if m.Licence == "" {
+				m.Licence = info.Licence
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// Resolve finds the model a name means, under any spelling a person would
+// try: any case, a missing ":latest", the runtime prefix left off when only
+// one backend has the model, an MLX repository as ORGANISATION/NAME. It
+// returns the model's facts with its full name.
+func (a *Actions) Resolve(ctx context.Context, name string) (wisp.ModelInfo, error) {
+	raw := strings.TrimSpace(name)
+	if raw == "" || strings.ContainsAny(raw, " \t\r\n") || len(raw) > 300 {
+		return wisp.ModelInfo{}, fmt.Errorf("%q is not a model name: %w", raw, ErrBadName)
+	}
+	l, err := a.listAll(ctx)
+	if err != nil {
+		return wisp.ModelInfo{}, err
+	}
+	runtime, rest := "", raw
+	if r, after, ok := strings.Cut(raw, ":"); ok {
+		for _, b := range a.opts.Backends {
+			if strings.EqualFold(r, b.Runtime()) {
+				runtime, rest = b.Runtime(), after
+			}
+		}
+	}
+	var found []wisp.ModelInfo
+	for _, m := range l.models {
+		if runtime != "" && m.Runtime != runtime {
+			continue
+		}
+		if sameName(m, rest) {
+			found = append(found, m)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		why := ""
+		if len(l.unreachable) > 0 {
+			why = " (" + strings.Join(l.unreachable, "; ") + ")"
+		}
+		return wisp.ModelInfo{}, fmt.Errorf("no model is named %q%s; %w", raw, why, ErrBadName)
+	default:
+		names := make([]string, len(found))
+		for i, m := range found {
+			names[i] = m.Name
+		}
+		return wisp.ModelInfo{}, fmt.Errorf("%q could be %s; name it with its runtime", raw, strings.Join(names, " or "))
+	}
+}
+
+// sameName reports whether a person's spelling rest names m.
+func sameName(m wisp.ModelInfo, rest string) bool {
+	local := strings.TrimPrefix(m.Name, m.Runtime+":")
+	switch {
+	case strings.EqualFold(local, rest):
+		return true
+	case m.Runtime == "ollama" && !strings.Contains(rest, ":") && strings.EqualFold(local, rest+":latest"):
+		return true
+	case m.Repo != "" && strings.EqualFold(m.Repo, rest):
+		return true
+	}
+	return false
+}
+
+// Show returns one model's facts, the same the listing has.
+func (a *Actions) Show(ctx context.Context, name string) (wisp.ModelInfo, error) {
+	m, err := a.Resolve(ctx, name)
+	if err != nil {
+		return wisp.ModelInfo{}, err
+	}
+	b := a.backend(m.Runtime)
+	info, err := b.Show(ctx, strings.TrimPrefix(m.Name, m.Runtime+":"))
+	if err != nil {
+		return wisp.ModelInfo{}, err
+	}
+	info.Name, info.Runtime, info.Enabled = m.Name, m.Runtime, m.Enabled
+	if info.Size == 0 {
+		info.Size = m.Size
+	}
+	return info, nil
+}
+
+// Runnable resolves name and refuses it, under every spelling, when it is
+// disabled or cannot be used.
+func (a *Actions) Runnable(ctx context.Context, name string) (wisp.ModelInfo, error) {
+	m, err := a.Resolve(ctx, name)
+	if err != nil {
+		return wisp.ModelInfo{}, err
+	}
+	if !m.Enabled {
+		return wisp.ModelInfo{}, fmt.Errorf("%s is %w; wisp models enable %s checks it and turns it on", m.Name, ErrDisabled, m.Name)
+	}
+	if !m.Usable && m.Why != "" {
+		return wisp.ModelInfo{}, fmt.Errorf("%s cannot be used: %s", m.Name, m.Why)
+	}
+	return m, nil
+}
+
+func (a *Actions) backend(runtime string) Backend {
+	for _, b := range a.opts.Backends {
+		if b.Runtime() == runtime {
+			return b
+		}
+	}
+	return nil
+}
+
+// Pull is not available in this version of wisp.
+func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.PullStarted, error) {
+	return wisp.PullStarted{}, ErrPullUnavailable
+}
+
+// Enable checks a model and, when it can call tools, adds it to
+// models.enabled. Asked for by the model, it first asks the person.
+func (a *Actions) Enable(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
+	m, err := a.Resolve(ctx, name)
+	if err != nil {
+		return wisp.Change{}, err
+	}
+	if m.Enabled {
+		return wisp.Change{Name: m.Name, Lines: []string{m.Name + " is already enabled; nothing changed"}}, nil
+	}
+	approval, err := a.approve(ctx, by, "enable", m.Name,
+		"adds "+m.Name+" to models.enabled in config.json, after checking that it can call tools")
+	if err != nil {
+		return wisp.Change{}, err
+	}
+	rep, err := a.check(ctx, m, by, approval)
+	if err != nil {
+		return wisp.Change{}, err
+	}
+	if why := unfit(rep); why != "" {
+		return wisp.Change{}, fmt.Errorf("%s %s, so it cannot serve the agent; nothing changed", m.Name, why)
+	}
+	if err := a.setEnabled(ctx, m.Name, true, by, approval); err != nil {
+		return wisp.Change{}, err
+	}
+	return wisp.Change{Name: m.Name, Lines: []string{
+		m.Name + " is enabled: wisp may run it",
+		"checked: " + strings.Join(rep.Findings, "; "),
+	}}, nil
+}
+
+// Disable removes a model from models.enabled. Asked for by the model, it
+// first asks the person.
+func (a *Actions) Disable(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
+	m, err := a.Resolve(ctx, name)
+	if err != nil {
+		return wisp.Change{}, err
+	}
+	if !m.Enabled {
+		return wisp.Change{Name: m.Name, Lines: []string{m.Name + " is already disabled; nothing changed"}}, nil
+	}
+	approval, err := a.approve(ctx, by, "disable", m.Name, "removes "+m.Name+" from models.enabled in config.json")
+	if err != nil {
+		return wisp.Change{}, err
+	}
+	if err := a.setEnabled(ctx, m.Name, false, by, approval); err != nil {
+		return wisp.Change{}, err
+	}
+	return wisp.Change{Name: m.Name, Lines: []string{m.Name + " is disabled: wisp will not run it"}}, nil
+}
+
+// Check verifies a model; an enabled model that fails is disabled. Asked
+// for by the model, it first asks the person.
+func (a *Actions) Check(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
+	m, err := a.Resolve(ctx, name)
+	if err != nil {
+		return wisp.Change{}, err
+	}
+	text := "checks " + m.Name + "; config.json does not change unless it fails"
+	if m.Enabled {
+		text = "checks " + m.Name + "; if it fails, removes it from models.enabled in config.json"
+	}
+	approval, err := a.approve(ctx, by, "check", m.Name, text)
+	if err != nil {
+		return wisp.Change{}, err
+	}
+	rep, err := a.check(ctx, m, by, approval)
+	if err != nil {
+		return wisp.Change{}, err
+	}
+	c := wisp.Change{Name: m.Name}
+	why := unfit(rep)
+	if why == "" {
+		c.Lines = append(c.Lines, m.Name+" passed its check")
+	} else {
+		c.Lines = append(c.Lines, m.Name+" failed its check: it "+why)
+	}
+	c.Lines = append(c.Lines, "checked: "+strings.Join(rep.Findings, "; "))
+	if why != "" && m.Enabled {
+		if err := a.setEnabled(ctx, m.Name, false, by, approval); err != nil {
+			return wisp.Change{}, err
+		}
+		c.Lines = append(c.Lines, m.Name+" is now disabled: wisp will not run it")
+	}
+	return c, nil
+}
+
+// unfit says why a checked model cannot serve the agent, or "".
+func unfit(rep CheckReport) string {
+	switch {
+	case !rep.OK:
+		return "did not pass its check"
+	case !slices.Contains(rep.Info.Capabilities, "tools"):
+		return "cannot call tools"
+	}
+	return ""
+}
+
+// check runs the backend's check and records model.verified.
+func (a *Actions) check(ctx context.Context, m wisp.ModelInfo, by wisp.Actor, approval string) (CheckReport, error) {
+	rep, err := a.backend(m.Runtime).Check(ctx, strings.TrimPrefix(m.Name, m.Runtime+":"))
+	if err != nil {
+		return CheckReport{}, err
+	}
+	a.record(ctx, by, approval, "model.verified", map[string]any{
+		"name": m.Name, "ok": rep.OK, "findings": rep.Findings, "capabilities": rep.Info.Capabilities,
+	})
+	return rep, nil
+}
+
+// Trust records that the person trusts a publisher. Only the person may.
+func (a *Actions) Trust(ctx context.Context, publisher string, by wisp.Actor) error {
+	if by != wisp.ActorPerson {
+		return ErrPersonOnly
+	}
+	p := strings.TrimSpace(publisher)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var before []string
+	err := a.opts.Settings.Update(ctx, func(c *config.Config) error {
+		before = slices.Clone(c.Models.Trusted)
+		if slices.Contains(c.Models.Trusted, p) {
+			return nil
+		}
+		return c.Set("models.trusted", strings.Join(append(slices.Clone(c.Models.Trusted), p), ","))
+	})
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(before, p) {
+		a.record(ctx, by, "", "config.change", map[string]any{"key": "models.trusted", "added": p})
+		a.record(ctx, by, "", "model.publisher", map[string]any{"publisher": p, "trusted": true})
+	}
+	return nil
+}
+
+// approve asks the person when the model asks for a change; the person's
+// own actions need no approval. It returns the approval's id.
+func (a *Actions) approve(ctx context.Context, by wisp.Actor, action, name, text string) (string, error) {
+	if by == wisp.ActorPerson {
+		return "", nil
+	}
+	if a.opts.Approvals == nil {
+		return "", fmt.Errorf("%w: no person can approve here", ErrNotApproved)
+	}
+	where := callFrom(ctx)
+	out, err := a.opts.Approvals.Ask(ctx, policy.Request{
+		Thread:    where.thread,
+		Turn:      where.turn,
+		Kind:      "modelAction",
+		Command:   "models " + action + " " + name,
+		Pattern:   "models " + action + " *",
+		Text:      text,
+		Scopes:    []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession},
+		AlwaysAsk: true,
+	})
+	if err != nil {
+		return "", err
+	}
+	if !out.Approved {
+		return "", fmt.Errorf("%w: %s", ErrNotApproved, out.Reason)
+	}
+	return out.ID, nil
+}
+
+// setEnabled adds or removes name in models.enabled and records it.
+func (a *Actions) setEnabled(ctx context.Context, name string, on bool, by wisp.Actor, approval string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	changed := false
+	err := a.opts.Settings.Update(ctx, func(c *config.Config) error {
+		list := slices.Clone(c.Models.Enabled)
+		has := slices.Contains(list, name)
+		switch {
+		case on && !has:
+			list = append(list, name)
+		case !on && has:
+			list = slices.DeleteFunc(list, func(s string) bool { return s == name })
+		default:
+			return nil
+		}
+		changed = true
+		return c.Set("models.enabled", strings.Join(list, ","))
+	})
+	if err != nil {
+		return err
+	}
+	if changed {
+		verb := "removed"
+		if on {
+			verb = "added"
+		}
+		a.record(ctx, by, approval, "config.change", map[string]any{"key": "models.enabled", verb: name})
+	}
+	return nil
+}
+
+func (a *Actions) record(ctx context.Context, by wisp.Actor, approval, kind string, data map[string]any) {
+	if a.opts.Events == nil {
+		return
+	}
+	source := wisp.SourcePerson
+	if by == wisp.ActorModel {
+		source = wisp.SourceTool
+	}
+	where := callFrom(ctx)
+	_ = a.opts.Events.Record(context.WithoutCancel(ctx), wisp.Event{
+		Kind: kind, Session: a.opts.Session, Thread: where.thread, Turn: where.turn,
+		Source: source, Approval: approval, Data: data,
+	})
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// call is where in a conversation an action was asked for.
+type call struct {
+	thread string
+	turn   int
+}
+
+type callKey struct{}
+
+// WithCall returns a context that places the actions taken under it in a
+// thread and turn, for approvals and events. The models tool sets it.
+func WithCall(ctx context.Context, thread string, turn int) context.Context {
+	return context.WithValue(ctx, callKey{}, call{thread, turn})
+}
+
+func callFrom(ctx context.Context) call {
+	c, _ := ctx.Value(callKey{}).(call)
+	return c
+}

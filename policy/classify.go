@@ -1,0 +1,98 @@
+package policy
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A Verdict is how the classifier rated a command, and why.
+type Verdict struct {
+	// Command is the command as it was given.
+	Command string
+	Rating  Rating
+	// Reason says why, in plain words, for the audit and the person.
+	Reason string
+}
+
+// The classifier's reasons. They are recorded in classifier.verdict.
+const (
+	ReasonReads         = "only reads what wisp knows about models"
+	ReasonPull          = "downloads a model from Hugging Face"
+	ReasonChangesModels = "changes the models wisp can run"
+	ReasonTrust         = "trusting a publisher is the person's alone"
+	ReasonUnknown       = "not a command wisp knows"
+	ReasonControl       = "has control or invisible characters"
+	ReasonNonASCII      = "has characters outside ASCII, which can pass for others"
+	ReasonMeta          = "has shell metacharacters"
+)
+
+// metacharacters are the characters a shell gives a meaning to, anywhere
+// in a word. No command wisp knows has any of them.
+const metacharacters = "|&;<>()$`\\\"'*?[]{}#~!=%^"
+
+// Classify rates a command wisp is asked to run on the model's behalf.
+//
+// It knows wisp's own commands, split into words at spaces:
+//
+//	models list …, models show …             safe
+//	models pull REPO                          moderate
+//	models enable|disable|check NAME          moderate
+//	models trust …                            dangerous
+//
+// Anything else is dangerous: a command it does not know (including a known
+// one with a missing or extra word, or a word that starts with "-"), and any
+// command with control or invisible characters, characters outside ASCII,
+// or shell metacharacters. Unknown is never safe.
+func Classify(command string) Verdict {
+	v := Verdict{Command: command, Rating: Dangerous}
+	if reason := badCharacters(command); reason != "" {
+		v.Reason = reason
+		return v
+	}
+	f := strings.Fields(command)
+	v.Reason = ReasonUnknown
+	if len(f) < 2 || f[0] != "models" {
+		return v
+	}
+	for _, w := range f[1:] {
+		if strings.HasPrefix(w, "-") {
+			return v
+		}
+	}
+	switch verb, args := f[1], f[2:]; {
+	case verb == "list" || verb == "show":
+		v.Rating, v.Reason = Safe, ReasonReads
+	case verb == "pull" && len(args) == 1:
+		v.Rating, v.Reason = Moderate, ReasonPull
+	case (verb == "enable" || verb == "disable" || verb == "check") && len(args) == 1:
+		v.Rating, v.Reason = Moderate, ReasonChangesModels
+	case verb == "trust":
+		v.Reason = ReasonTrust
+	}
+	return v
+}
+
+// badCharacters returns the reason a command's characters make it
+// dangerous, or "" when every character is one a known command may have:
+// printable ASCII and the space.
+func badCharacters(s string) string {
+	reason := ""
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError, // a byte that is not UTF-8, or U+FFFD itself
+			r < 0x20, r == 0x7f,
+			r > 0x7f && (!unicode.IsGraphic(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r)):
+			return ReasonControl // the worst finding; nothing outranks it
+		case r > 0x7f:
+			if reason == "" {
+				reason = ReasonNonASCII
+			}
+		case strings.ContainsRune(metacharacters, r):
+			if reason == "" {
+				reason = ReasonMeta
+			}
+		}
+	}
+	return reason
+}

@@ -1,0 +1,138 @@
+package policy_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp/policy"
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		command string
+		rating  policy.Rating
+		reason  string
+	}{
+		// wisp's own commands
+		{"models list", policy.Safe, policy.ReasonReads},
+		{"models list 2", policy.Safe, policy.ReasonReads},
+		{"  models   list  ", policy.Safe, policy.ReasonReads},
+		{"models show ollama:qwen3:4b", policy.Safe, policy.ReasonReads},
+		{"models show", policy.Safe, policy.ReasonReads},
+		{"models pull mlx-community/Qwen3-4B-4bit", policy.Moderate, policy.ReasonPull},
+		{"models enable ollama:qwen3:4b", policy.Moderate, policy.ReasonChangesModels},
+		{"models disable mlx:Qwen3-4B-4bit", policy.Moderate, policy.ReasonChangesModels},
+		{"models check ollama:granite4.1:8b", policy.Moderate, policy.ReasonChangesModels},
+		{"models trust mlx-community", policy.Dangerous, policy.ReasonTrust},
+		{"models trust", policy.Dangerous, policy.ReasonTrust},
+
+		// known words, unknown shape
+		{"models pull", policy.Dangerous, policy.ReasonUnknown},
+		{"models pull a/b c/d", policy.Dangerous, policy.ReasonUnknown},
+		{"models enable", policy.Dangerous, policy.ReasonUnknown},
+		{"models enable a b", policy.Dangerous, policy.ReasonUnknown},
+		{"models disable", policy.Dangerous, policy.ReasonUnknown},
+		{"models check a b", policy.Dangerous, policy.ReasonUnknown},
+		{"models enable --all", policy.Dangerous, policy.ReasonUnknown},
+		{"models list -a", policy.Dangerous, policy.ReasonUnknown},
+		{"models pull -", policy.Dangerous, policy.ReasonUnknown},
+		{"models", policy.Dangerous, policy.ReasonUnknown},
+		{"models switch ollama:qwen3:4b", policy.Dangerous, policy.ReasonUnknown},
+		{"models cancel", policy.Dangerous, policy.ReasonUnknown},
+		{"Models list", policy.Dangerous, policy.ReasonUnknown},
+		{"models LIST", policy.Dangerous, policy.ReasonUnknown},
+		{"list", policy.Dangerous, policy.ReasonUnknown},
+		{"", policy.Dangerous, policy.ReasonUnknown},
+		{"   ", policy.Dangerous, policy.ReasonUnknown},
+		{"ls", policy.Dangerous, policy.ReasonUnknown},
+		{"rm -rf /", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp models list", policy.Dangerous, policy.ReasonUnknown},
+
+		// shell metacharacters
+		{"models list; rm -rf ~", policy.Dangerous, policy.ReasonMeta},
+		{"models list && curl x", policy.Dangerous, policy.ReasonMeta},
+		{"models list | sh", policy.Dangerous, policy.ReasonMeta},
+		{"models show $(id)", policy.Dangerous, policy.ReasonMeta},
+		{"models show `id`", policy.Dangerous, policy.ReasonMeta},
+		{"models show a>b", policy.Dangerous, policy.ReasonMeta},
+		{"models pull a/*", policy.Dangerous, policy.ReasonMeta},
+		{"models enable 'x'", policy.Dangerous, policy.ReasonMeta},
+		{"models enable x#y", policy.Dangerous, policy.ReasonMeta},
+		{"PATH=/tmp models list", policy.Dangerous, policy.ReasonMeta},
+
+		// control, invisible and lookalike characters
+		{"models list\nrm -rf ~", policy.Dangerous, policy.ReasonControl},
+		{"models list\r", policy.Dangerous, policy.ReasonControl},
+		{"models\tlist", policy.Dangerous, policy.ReasonControl},
+		{"models list\x1b[2J", policy.Dangerous, policy.ReasonControl},
+		{"models list\x00", policy.Dangerous, policy.ReasonControl},
+		{"models list\x7f", policy.Dangerous, policy.ReasonControl},
+		{"models list \xff", policy.Dangerous, policy.ReasonControl},
+		{"models list \ufffd", policy.Dangerous, policy.ReasonControl},
+		{"models list \u0085", policy.Dangerous, policy.ReasonControl},
+		{"models enable a\u202eb", policy.Dangerous, policy.ReasonControl},
+		{"models enable a\u200bb", policy.Dangerous, policy.ReasonControl},
+		{"models\u00a0list", policy.Dangerous, policy.ReasonControl},
+		{"models list\u2028", policy.Dangerous, policy.ReasonControl},
+		{"models list é;\n", policy.Dangerous, policy.ReasonControl},
+		{"models enable qwén", policy.Dangerous, policy.ReasonNonASCII},
+		{"models \u0435nable x", policy.Dangerous, policy.ReasonNonASCII}, // Cyrillic е
+		{"models list é;", policy.Dangerous, policy.ReasonNonASCII},
+	}
+	for _, tc := range tests {
+		got := policy.Classify(tc.command)
+		want := policy.Verdict{Command: tc.command, Rating: tc.rating, Reason: tc.reason}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Classify(%q) (-want +got):\n%s", tc.command, diff)
+		}
+	}
+}
+
+// Every shell metacharacter, anywhere in a word, makes a command
+// dangerous, even in a command that would be safe without it.
+func TestClassifyEveryMetacharacter(t *testing.T) {
+	for _, c := range "|&;<>()$`\\\"'*?[]{}#~!=%^" {
+		cmd := "models list a" + string(c) + "b"
+		if got := policy.Classify(cmd); got.Rating != policy.Dangerous || got.Reason != policy.ReasonMeta {
+			t.Errorf("Classify(%q) = %v, %q; want dangerous, %q", cmd, got.Rating, got.Reason, policy.ReasonMeta)
+		}
+	}
+}
+
+// Appending to a command never lowers its rating.
+func TestClassifyAppendingNeverLowers(t *testing.T) {
+	commands := []string{"models list", "models show x", "models pull a/b", "models enable x", "models trust p", "ls", ""}
+	suffixes := []string{"", " x", " x y", "; rm -rf ~", " && models list", "\nmodels list", " --yes", " # models list", "\x1b[1A"}
+	for _, c := range commands {
+		base := policy.Classify(c).Rating
+		for _, s := range suffixes {
+			if got := policy.Classify(c + s).Rating; got < base {
+				t.Errorf("Classify(%q) = %v, lower than Classify(%q) = %v", c+s, got, c, base)
+			}
+		}
+	}
+}
+
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"models list", "models enable x", "models pull a/b", "models trust p", "a;b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := policy.Classify(s)
+		if v.Command != s || v.Reason == "" {
+			t.Fatalf("Classify(%q) = %+v: want the command back and a reason", s, v)
+		}
+		if v.Rating < policy.Safe || v.Rating > policy.Dangerous {
+			t.Fatalf("Classify(%q) = %v, not a rating", s, v.Rating)
+		}
+		// Only the models commands are ever below dangerous.
+		if v.Rating < policy.Dangerous {
+			for _, r := range s {
+				if r < 0x20 || r > 0x7e {
+					t.Fatalf("Classify(%q) = %v with character %U", s, v.Rating, r)
+				}
+			}
+		}
+	})
+}

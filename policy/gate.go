@@ -1,0 +1,342 @@
+package policy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/wisp-agent/wisp"
+)
+
+// GateOptions configure a Gate. A nil *GateOptions or a zero field means
+// the default given beside the field.
+type GateOptions struct {
+	// Approver puts requests to the person. nil: no person can approve
+	// here, and every request that must be asked is refused.
+	Approver wisp.Approver
+	// Events receives classifier.verdict, approval.requested and
+	// approval.decided; nil drops them.
+	Events wisp.EventSink
+	// Session names the session in events and requests. Answers of "this
+	// session" last as long as the Gate.
+	Session string
+	// Threshold is approval.threshold: a request whose command is rated
+	// below it is allowed without asking, unless Request.AlwaysAsk. The
+	// zero value, Safe, asks about everything; Dangerous is always asked.
+	Threshold Rating
+	// Timeout is how long a request waits for the person before it is
+	// refused; 0 (the default) or less waits for ever.
+	Timeout time.Duration
+	// Now and NewID make time and approval ids injectable; nil: the clock
+	// and 32 random bits in hex.
+	Now   func() time.Time
+	NewID func() string
+}
+
+// A Gate decides whether what the model asks for may go ahead: it rates
+// the command, allows what is rated below the threshold, lets an earlier
+// answer of "this session" cover the same pattern, and otherwise asks the
+// person through the Approver, narrowing the answer to the scopes the
+// request allows. Every step is recorded.
+//
+// A Gate is one session: what the person allowed for the session is
+// forgotten with it. It is safe for concurrent use; it does not serialise
+// requests (the face does, if it must).
+type Gate struct {
+	opts GateOptions
+
+	mu      sync.Mutex
+	session map[string]remembered // by pattern
+}
+
+// remembered is an answer that covers a pattern for the session.
+type remembered struct {
+	id    string
+	scope wisp.Scope
+}
+
+// NewGate returns a gate with the given options.
+func NewGate(opts *GateOptions) *Gate {
+	g := &Gate{session: make(map[string]remembered)}
+	if opts != nil {
+		g.opts = *opts
+	}
+	if g.opts.Threshold > Dangerous {
+		// Nothing is rated above Dangerous; a higher threshold must not let
+		// dangerous commands through unasked.
+		g.opts.Threshold = Dangerous
+	}
+	if g.opts.Now == nil {
+		g.opts.Now = time.Now
+	}
+	if g.opts.NewID == nil {
+		g.opts.NewID = randomID
+	}
+	return g
+}
+
+// A Request is something the model asked for that needs the gate.
+type Request struct {
+	// Thread and Turn say where it was asked.
+	Thread string
+	Turn   int
+	// Kind names the request's kind, such as "modelAction".
+	Kind string
+	// Command is what the classifier judges and the person sees, such as
+	// "models enable ollama:qwen3:4b".
+	Command string
+	// Pattern is what an answer of "this session" covers, such as
+	// "models enable *"; requests with the same Pattern (compared exactly)
+	// are covered. A request without one is never covered and may be
+	// answered only once.
+	Pattern string
+	// Text is what the person needs to know, in lines.
+	Text string
+	// Scopes are the answers the request allows, such as
+	// {ScopeOnce, ScopeSession}. nil or empty means {ScopeOnce}; unknown
+	// scopes and ScopeNone are dropped. A request that allows only
+	// ScopeOnce is always asked, never covered.
+	Scopes []wisp.Scope
+	// AlwaysAsk asks the person whatever the threshold says (model
+	// actions). An earlier answer of "this session" still covers it.
+	AlwaysAsk bool
+}
+
+// An Outcome is how the gate decided a request.
+type Outcome struct {
+	// Approved reports whether the request may go ahead.
+	Approved bool
+	// ID is the approval's id, which records of what the change does
+	// carry; for a covered request, the id of the answer that covered it.
+	ID string
+	// Scope is how far the approval reaches after narrowing; ScopeNone
+	// when refused.
+	Scope wisp.Scope
+	// DowngradedFrom is the answer the person gave when it was wider than
+	// the request allows and Scope is what it was narrowed to.
+	DowngradedFrom wisp.Scope
+	// Covered reports that an earlier answer of "this session" allowed the
+	// request without asking.
+	Covered bool
+	// Reason says why a request was refused (for the model, after
+	// LineNotApproved), or why it was allowed without asking.
+	Reason string
+}
+
+// Ask decides r. It records classifier.verdict, then either approval.decided
+// at once (covered, or below the threshold), or approval.requested, the
+// question to the Approver under GateOptions.Timeout, and approval.decided.
+//
+// A refusal (declined, timed out, no person, an Approver that failed, an
+// answer the request does not allow, an audit that could not record) is an
+// Outcome with Approved false and a nil error. Ask returns an error only
+// when the turn cannot go on: ctx was cancelled by the caller (its cause),
+// or the person stopped the turn at the prompt (wisp.ErrInterrupted). The
+// Outcome then says the request was refused. A cancelled request is never
+// an approval, and nothing refused is remembered.
+func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
+	if err := ctx.Err(); err != nil {
+		return Outcome{Reason: context.Cause(ctx).Error()}, context.Cause(ctx)
+	}
+	v := Classify(r.Command)
+	scopes := allowed(r)
+
+	if earlier, ok := g.covering(r.Pattern, scopes); ok {
+		out := Outcome{Approved: true, ID: earlier.id, Scope: min(earlier.scope, scopes[len(scopes)-1]), Covered: true}
+		if err := g.record(ctx, r, wisp.KindClassifierVerdict, wisp.SourceWisp, out.ID, verdictData(v)); err != nil {
+			return auditFailed(out.ID, err), nil
+		}
+		data := decidedData(out)
+		data["covered"] = true
+		if err := g.record(ctx, r, wisp.KindApprovalDecided, wisp.SourceWisp, out.ID, data); err != nil {
+			return auditFailed(out.ID, err), nil
+		}
+		return out, nil
+	}
+
+	id := g.opts.NewID()
+	if err := g.record(ctx, r, wisp.KindClassifierVerdict, wisp.SourceWisp, id, verdictData(v)); err != nil {
+		return auditFailed(id, err), nil
+	}
+	if v.Rating < g.opts.Threshold && !r.AlwaysAsk {
+		out := Outcome{Approved: true, ID: id, Scope: wisp.ScopeOnce, Reason: ReasonBelowThreshold}
+		if err := g.record(ctx, r, wisp.KindApprovalDecided, wisp.SourceWisp, id, decidedData(out)); err != nil {
+			return auditFailed(id, err), nil
+		}
+		return out, nil
+	}
+
+	req := wisp.ApprovalRequest{
+		ID: id, Session: g.opts.Session, Thread: r.Thread, Turn: r.Turn,
+		Kind: r.Kind, Command: r.Command, Pattern: r.Pattern, Text: r.Text, Scopes: slices.Clone(scopes),
+	}
+	askCtx := ctx
+	if g.opts.Timeout > 0 {
+		req.Deadline = g.opts.Now().Add(g.opts.Timeout)
+		var cancel context.CancelFunc
+		askCtx, cancel = context.WithTimeout(ctx, g.opts.Timeout)
+		defer cancel()
+	}
+	if err := g.record(ctx, r, wisp.KindApprovalRequested, wisp.SourceWisp, id, requestedData(req, v, g.opts.Timeout > 0)); err != nil {
+		return auditFailed(id, err), nil
+	}
+
+	out, source, stop := g.decide(ctx, askCtx, req)
+	if err := g.record(ctx, r, wisp.KindApprovalDecided, source, id, decidedData(out)); err != nil {
+		return auditFailed(id, err), stop
+	}
+	if out.Approved && out.Scope >= wisp.ScopeSession {
+		g.remember(r.Pattern, remembered{id: id, scope: out.Scope})
+	}
+	return out, stop
+}
+
+// decide puts req to the Approver and turns what comes back into an
+// Outcome, the source of the approval.decided record, and the error that
+// ends the turn, if any.
+func (g *Gate) decide(ctx, askCtx context.Context, req wisp.ApprovalRequest) (Outcome, string, error) {
+	refused := func(reason string) Outcome { return Outcome{ID: req.ID, Reason: reason} }
+	if g.opts.Approver == nil {
+		return refused(ReasonNoPerson), wisp.SourceWisp, nil
+	}
+	d, err := g.opts.Approver.Approve(askCtx, req)
+	switch {
+	case ctx.Err() != nil:
+		// The caller gave up; whatever the face said, it is not an approval.
+		cause := context.Cause(ctx)
+		return refused(cause.Error()), wisp.SourceWisp, cause
+	case askCtx.Err() != nil:
+		// The deadline passed; an answer that raced it does not count.
+		return refused(ReasonTimedOut(g.opts.Timeout)), wisp.SourceWisp, nil
+	case errors.Is(err, wisp.ErrInterrupted):
+		return refused(err.Error()), wisp.SourcePerson, wisp.ErrInterrupted
+	case err != nil:
+		return refused(err.Error()), wisp.SourceWisp, nil
+	}
+	source := wisp.SourceWisp
+	if d.Provenance == wisp.FromPerson {
+		source = wisp.SourcePerson
+	}
+	switch {
+	case d.Scope <= wisp.ScopeNone:
+		reason := d.Reason
+		if reason == "" {
+			reason = ReasonDeclined
+		}
+		return refused(reason), source, nil
+	case d.Scope > wisp.ScopeAlways:
+		return refused(ReasonNotOffered), source, nil
+	}
+	// Narrow to the widest allowed scope no wider than the answer.
+	var scope wisp.Scope
+	for _, s := range req.Scopes {
+		if s <= d.Scope {
+			scope = s
+		}
+	}
+	if scope == wisp.ScopeNone {
+		return refused(ReasonNotOffered), source, nil
+	}
+	out := Outcome{Approved: true, ID: req.ID, Scope: scope}
+	switch {
+	case scope != d.Scope:
+		out.DowngradedFrom = d.Scope
+	case d.DowngradedFrom > d.Scope && d.DowngradedFrom <= wisp.ScopeAlways:
+		// The face narrowed it already; keep what the person said.
+		out.DowngradedFrom = d.DowngradedFrom
+	}
+	return out, source, nil
+}
+
+// covering returns the earlier answer that covers pattern, if the request
+// allows an answer that could have covered it.
+func (g *Gate) covering(pattern string, scopes []wisp.Scope) (remembered, bool) {
+	if pattern == "" || scopes[len(scopes)-1] < wisp.ScopeSession {
+		return remembered{}, false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	m, ok := g.session[pattern]
+	return m, ok
+}
+
+func (g *Gate) remember(pattern string, m remembered) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.session[pattern] = m
+}
+
+// auditFailed refuses a request the audit could not record.
+func auditFailed(id string, err error) Outcome {
+	return Outcome{ID: id, Reason: ReasonAuditFailed(err)}
+}
+
+// record writes one event. Audit is lossless: a cancelled turn still
+// records how its request ended.
+func (g *Gate) record(ctx context.Context, r Request, kind, source, id string, data map[string]any) error {
+	if g.opts.Events == nil {
+		return nil
+	}
+	return g.opts.Events.Record(context.WithoutCancel(ctx), wisp.Event{
+		Kind: kind, Time: g.opts.Now(), Session: g.opts.Session, Thread: r.Thread, Turn: r.Turn,
+		Source: source, Approval: id, Data: data,
+	})
+}
+
+// allowed returns the scopes r allows, narrowest first, without repeats.
+func allowed(r Request) []wisp.Scope {
+	var out []wisp.Scope
+	for s := wisp.ScopeOnce; s <= wisp.ScopeAlways; s++ {
+		if slices.Contains(r.Scopes, s) && (s == wisp.ScopeOnce || r.Pattern != "") {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		out = []wisp.Scope{wisp.ScopeOnce}
+	}
+	return out
+}
+
+func verdictData(v Verdict) map[string]any {
+	return map[string]any{"command": v.Command, "rating": v.Rating.String(), "reason": v.Reason}
+}
+
+func requestedData(req wisp.ApprovalRequest, v Verdict, deadline bool) map[string]any {
+	names := make([]string, len(req.Scopes))
+	for i, s := range req.Scopes {
+		names[i] = s.String()
+	}
+	m := map[string]any{
+		"id": req.ID, "kind": req.Kind, "command": req.Command, "pattern": req.Pattern,
+		"text": req.Text, "scopes": names, "rating": v.Rating.String(),
+	}
+	if deadline {
+		m["deadline"] = req.Deadline.UTC().Format(time.RFC3339)
+	}
+	return m
+}
+
+func decidedData(out Outcome) map[string]any {
+	decision := "refused"
+	if out.Approved {
+		decision = "approved"
+	}
+	m := map[string]any{"approvalID": out.ID, "decision": decision, "scope": out.Scope.String()}
+	if out.DowngradedFrom != wisp.ScopeNone {
+		m["downgradedFrom"] = out.DowngradedFrom.String()
+	}
+	if out.Reason != "" {
+		m["reason"] = out.Reason
+	}
+	return m
+}
+
+func randomID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
