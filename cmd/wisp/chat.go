@@ -142,7 +142,18 @@ func interruptible(ctx context.Context, env environ) (context.Context, func()) {
 func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {
 	interactive := isTerminal(stdin) && isTerminal(stdout)
 	in := terminal.NewInput(stdin)
-	face := terminal.New(in, stdout)
+	var faceOpts terminal.Options
+	if interactive {
+		// At a terminal, keys typed before an approval prompt appeared
+		// must not answer it; a pipe is the person's script and is read
+		// as it comes.
+		tty := stdin.(*os.File)
+		faceOpts.FlushTypeAhead = func() {
+			flushInput(tty)
+			in.Discard()
+		}
+	}
+	face := terminal.NewWithOptions(in, stdout, &faceOpts)
 	var asker wisp.Inquirer = face
 	var approver wisp.Approver = face
 	if yes {
@@ -282,7 +293,14 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 		}
 	case wisp.KindToolResult:
 		if content, _ := e.Data["content"].(string); content != "" {
-			fmt.Fprintf(d.out, "↳ %s\n", escape.Terminal(content))
+			lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+			for i, l := range lines {
+				lead := "  "
+				if i == 0 {
+					lead = "↳ "
+				}
+				fmt.Fprintf(d.out, "%s%s\n", lead, escape.Terminal(l))
+			}
 		}
 	}
 	return nil
