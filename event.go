@@ -19,6 +19,7 @@ const (
 	KindClassifierVerdict = "classifier.verdict"
 	KindApprovalRequested = "approval.requested"
 	KindApprovalDecided   = "approval.decided"
+	KindNotice            = "thread.notice"
 )
 
 // Sources of events: who caused what an event records.

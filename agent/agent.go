@@ -67,6 +67,9 @@ type Agent struct {
 var _ wisp.Agent = (*Agent)(nil)
 
 type thread struct {
+	notesMu sync.Mutex
+	notes   []string // notices not yet in the thread's messages
+
 	busy     chan struct{} // holds a token while a turn runs
 	turn     int
 	messages []wisp.Message
@@ -106,6 +109,29 @@ func (a *Agent) thread(id string) *thread {
 	return t
 }
 
+// Note posts a notice to a thread: wisp's word to the model, such as the
+// end of a background pull. It is no turn of its own; the model reads it
+// with the thread's next model step. Note never waits for a running turn.
+func (a *Agent) Note(threadID, text string) {
+	t := a.thread(threadID)
+	t.notesMu.Lock()
+	t.notes = append(t.notes, text)
+	t.notesMu.Unlock()
+	a.record(context.Background(), wisp.Event{Kind: wisp.KindNotice, Thread: threadID, Source: wisp.SourceWisp,
+		Data: map[string]any{"text": text}})
+}
+
+// takeNotes moves the thread's pending notices into its messages.
+func (t *thread) takeNotes() {
+	t.notesMu.Lock()
+	notes := t.notes
+	t.notes = nil
+	t.notesMu.Unlock()
+	for _, n := range notes {
+		t.messages = append(t.messages, wisp.Message{Role: wisp.RoleUser, Content: n})
+	}
+}
+
 // Facts returns the facts a thread has learned.
 func (a *Agent) Facts(threadID string) []wisp.Fact {
 	t := a.thread(threadID)
@@ -136,6 +162,7 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 	reply := wisp.Reply{Thread: threadID, Turn: turn}
 	a.record(ctx, wisp.Event{Kind: wisp.KindTurnStarted, Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
 		Data: map[string]any{"input": input}})
+	t.takeNotes()
 	t.messages = append(t.messages, wisp.Message{Role: wisp.RoleUser, Content: input})
 
 	answered := false

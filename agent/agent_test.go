@@ -287,3 +287,28 @@ func TestStoppedTurnKeepsResults(t *testing.T) {
 		t.Errorf("next turn's messages (-want +got):\n%s", diff)
 	}
 }
+
+// A notice is no turn of its own: the model reads it with the next turn.
+func TestNote(t *testing.T) {
+	m := script.New("t", []script.Step{{Content: "a"}, {Content: "b"}})
+	rec := &wisptest.Recorder{}
+	a := agent.New(m, &agent.Options{Events: rec})
+	if _, err := a.Respond(context.Background(), "t", "one"); err != nil {
+		t.Fatal(err)
+	}
+	a.Note("t", "[wisp: the pull finished]")
+	r, err := a.Respond(context.Background(), "t", "two")
+	if err != nil || r.Turn != 2 {
+		t.Fatalf("Respond = %+v, %v; want turn 2 (a notice is no turn)", r, err)
+	}
+	var got []string
+	for _, msg := range m.Requests()[1].Messages {
+		got = append(got, msg.Content)
+	}
+	if diff := cmp.Diff([]string{"one", "a", "[wisp: the pull finished]", "two"}, got); diff != "" {
+		t.Errorf("second request (-want +got):\n%s", diff)
+	}
+	if n := len(rec.Events(wisp.KindNotice)); n != 1 {
+		t.Errorf("%d thread.notice events, want 1", n)
+	}
+}

@@ -50,6 +50,8 @@ type Options struct {
 	Session string
 	// Current is this conversation's model, marked * in the listing.
 	Current string
+	// Pull configures pulls from Hugging Face; nil: Pull is not available.
+	Pull *PullOptions
 }
 
 // Actions is the one place for model rules, for the person and, with the
@@ -59,6 +61,9 @@ type Options struct {
 type Actions struct {
 	opts Options
 	mu   sync.Mutex // serialises changes
+
+	jobsMu sync.Mutex
+	jobs   map[string]*pullJob // background pulls by lower-case repository
 }
 
 var _ wisp.ModelActions = (*Actions)(nil)
@@ -74,8 +79,8 @@ var (
 	ErrBadName = errors.New("a model is named ollama:NAME[:TAG] or mlx:NAME as models list shows it, or an MLX repository as ORGANISATION/NAME")
 	// ErrDisabled refuses to run a disabled model.
 	ErrDisabled = errors.New("disabled")
-	// ErrPullUnavailable: this version of wisp does not pull models.
-	ErrPullUnavailable = errors.New("pulling models is not available in this version of wisp")
+	// ErrPullUnavailable: no Hub was configured for pulls.
+	ErrPullUnavailable = errors.New("pulling models is not set up here")
 )
 
 // New returns Actions over opts.
@@ -290,11 +295,6 @@ func (a *Actions) backend(runtime string) Backend {
 		}
 	}
 	return nil
-}
-
-// Pull is not available in this version of wisp.
-func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.PullStarted, error) {
-	return wisp.PullStarted{}, ErrPullUnavailable
 }
 
 // Enable checks a model and, when it can call tools, adds it to

@@ -340,10 +340,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func slash(ctx context.Context, out io.Writer, conv *conversation, line string) error {
 	f := strings.Fields(line)
 	if f[0] != "/models" {
-		return fmt.Errorf("unknown command %s; chat knows /models list|show|enable|disable|check|trust", f[0])
+		return fmt.Errorf("unknown command %s; chat knows /models list|show|pull|cancel|enable|disable|check|trust", f[0])
 	}
 	if len(f) < 2 {
-		return fmt.Errorf("/models needs an action: list [PAGE], show NAME, enable NAME, disable NAME, check NAME or trust PUBLISHER")
+		return fmt.Errorf("/models needs an action: list [PAGE], show NAME, pull REPO, cancel REPO, enable NAME, disable NAME, check NAME or trust PUBLISHER")
 	}
 	a := conv.actions
 	arg := ""
@@ -390,6 +390,27 @@ func slash(ctx context.Context, out io.Writer, conv *conversation, line string) 
 			return err
 		}
 		text = models.FormatChange(ch)
+	case "pull":
+		if err := needs(); err != nil {
+			return err
+		}
+		p, err := a.Pull(ctx, arg, wisp.ActorPerson)
+		if err != nil {
+			return err
+		}
+		text = fmt.Sprintf("pulling %s in the background: about %s in %d of %d files; its end will arrive here\n", p.Repo, models.Size(p.Bytes), p.Files, p.Total)
+	case "cancel":
+		if err := needs(); err != nil {
+			return err
+		}
+		running, err := a.RequestCancel(arg)
+		if err != nil {
+			return err
+		}
+		if !running {
+			return fmt.Errorf("no pull of %s is running", arg)
+		}
+		text = "asked the pull of " + arg + " to stop; what arrived is kept\n"
 	case "trust":
 		if err := needs(); err != nil {
 			return err
@@ -399,7 +420,7 @@ func slash(ctx context.Context, out io.Writer, conv *conversation, line string) 
 		}
 		text = arg + " is trusted\n"
 	default:
-		return fmt.Errorf("unknown action %q; /models takes list, show, enable, disable, check or trust", f[1])
+		return fmt.Errorf("unknown action %q; /models takes list, show, pull, cancel, enable, disable, check or trust", f[1])
 	}
 	fmt.Fprint(out, showText(strings.TrimSuffix(text, "\n"))+"\n")
 	return nil

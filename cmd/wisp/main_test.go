@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/wisp-agent/wisp/models/hf/hubtest"
 	"github.com/wisp-agent/wisp/models/mlx/mlxtest"
 	"github.com/wisp-agent/wisp/models/ollama/ollamatest"
 )
@@ -39,6 +40,10 @@ func TestScripts(t *testing.T) {
 			srv, stop := ollamatest.Start(scriptOllamaModels...)
 			e.Defer(stop)
 			e.Setenv("OLLAMA_HOST", srv.URL)
+			// And a Hugging Face Hub of its own.
+			hub, stopHub := hubtest.Start(scriptHubRepos()...)
+			e.Defer(stopHub)
+			e.Setenv("HF_ENDPOINT", hub.URL)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -65,6 +70,22 @@ func TestScripts(t *testing.T) {
 var scriptOllamaModels = []ollamatest.Model{
 	{Name: "qwen3:4b", Size: 2_500_000_000, Family: "qwen3", ParameterSize: "4.0B", Quantization: "Q4_K_M", ContextLength: 40960, Capabilities: []string{"completion", "tools", "thinking"}, License: "Apache License 2.0"},
 	{Name: "gemma3:latest", Size: 3_300_000_000, Family: "gemma3", ParameterSize: "4.3B", Quantization: "Q4_K_M", ContextLength: 131072, Capabilities: []string{"completion", "vision"}},
+}
+
+// scriptHubRepos are the repositories of the scripts' fake Hub.
+func scriptHubRepos() []hubtest.Repo {
+	toHub := func(r mlxtest.Repo, licence string) hubtest.Repo {
+		h := hubtest.Repo{ID: r.Org + "/" + r.Name, License: licence}
+		for _, f := range r.Files {
+			h.Files = append(h.Files, hubtest.File{Path: f.Path, Data: f.Data, LFS: f.LFS})
+		}
+		return h
+	}
+	return []hubtest.Repo{
+		toHub(mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"), "apache-2.0"),
+		toHub(mlxtest.Qwen3Tools("someone", "Other-4bit"), ""),
+		{ID: "org/not-mlx", Files: []hubtest.File{{Path: "README.md", Data: []byte("# not mlx\n")}, {Path: "pytorch_model.bin", Data: []byte("weights"), LFS: true}}},
+	}
 }
 
 // Exit status: 0 on success, 1 on a failure, 2 on a usage error.

@@ -12,6 +12,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/models"
+	"github.com/wisp-agent/wisp/models/hf"
 	"github.com/wisp-agent/wisp/models/mlx"
 	"github.com/wisp-agent/wisp/models/ollama"
 )
@@ -29,6 +30,15 @@ func newActions(env environ, h home, o *models.Options) (*models.Actions, error)
 	}
 	opts.Backends = []models.Backend{ol, mlx.New(h.dir)}
 	opts.Settings = config.Store{Path: h.config(), LockPath: h.configLock()}
+	hub, err := hf.NewClient(&hf.ClientOptions{Endpoint: env.getenv("HF_ENDPOINT"), Token: env.getenv("HF_TOKEN")})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	pull := models.PullOptions{Hub: hub, Store: hf.Store{Home: h.dir}}
+	if opts.Pull != nil {
+		pull.Notify, pull.Progress = opts.Pull.Notify, opts.Pull.Progress
+	}
+	opts.Pull = &pull
 	return models.New(&opts), nil
 }
 
@@ -122,6 +132,7 @@ again and disables it if it fails. Your own actions need no approval; the model'
 			})
 		},
 	}
+	c.AddCommand(newPullCmd(env, run), newCancelCmd(env, run))
 	c.AddCommand(list, show,
 		change("enable", "Check a model and let wisp run it", func(a *models.Actions) func(context.Context, string, wisp.Actor) (wisp.Change, error) {
 			return a.Enable

@@ -58,7 +58,12 @@ type conversation struct {
 	actions *models.Actions
 }
 
-func (c *conversation) Close() error { return c.log.Close() }
+// Close ends the conversation: its background pulls are cancelled (what
+// arrived is kept) and the audit log closed.
+func (c *conversation) Close() error {
+	c.actions.Close()
+	return c.log.Close()
+}
 
 // convOptions are what a command asks of a conversation.
 type convOptions struct {
@@ -117,7 +122,15 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		Threshold: threshold,
 		Timeout:   cfg.Timeout(),
 	})
-	actions, err := newActions(env, h, &models.Options{Approvals: gate, Events: sink, Session: session, Current: o.model})
+	var a *agent.Agent // set below; a pull ends long after it starts
+	notify := func(thread, note string) {
+		a.Note(thread, note)
+		if o.notify != nil {
+			_ = o.notify.Notify(context.Background(), wisp.Notice{Kind: "pull", Thread: thread, Text: note})
+		}
+	}
+	actions, err := newActions(env, h, &models.Options{Approvals: gate, Events: sink, Session: session, Current: o.model,
+		Pull: &models.PullOptions{Notify: notify}})
 	if err != nil {
 		log.Close()
 		return nil, err
@@ -138,7 +151,7 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		log.Close()
 		return nil, usageError{fmt.Errorf("%w (use --tool with one of the known tools)", err)}
 	}
-	a := agent.New(model, &agent.Options{
+	a = agent.New(model, &agent.Options{
 		Tools:    set,
 		Events:   sink,
 		Notifier: o.notify,

@@ -99,7 +99,13 @@ func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 			out = models.FormatInfo(m)
 		}
 	case "pull":
-		_, err = t.actions.Pull(ctx, a.Name, wisp.ActorModel)
+		if a.Name == "" {
+			return wisp.ErrorResult("pull needs the repository, as ORGANISATION/NAME (an MLX model on Hugging Face)"), nil
+		}
+		var p wisp.PullStarted
+		if p, err = t.actions.Pull(ctx, a.Name, wisp.ActorModel); err == nil {
+			out = models.LinePullStarted(p)
+		}
 	case "enable", "disable", "check":
 		if r, ok := needName(); !ok {
 			return r, nil

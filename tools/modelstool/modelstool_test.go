@@ -72,7 +72,7 @@ func TestReplies(t *testing.T) {
 		{"unknown action", `{"action":"delete","name":"x"}`, approved, `error: unknown action "delete"; action is list, show, pull, enable, disable or check`, true},
 		{"show without a name", `{"action":"show"}`, approved, "error: show needs a name: a model is named ollama:NAME[:TAG] or mlx:NAME", true},
 		{"a name that is no model", `{"action":"show","name":"nope"}`, approved, `error: no model is named "nope"; a model is named`, true},
-		{"pull", `{"action":"pull","name":"mlx-community/Qwen3-4B-4bit"}`, approved, "error: pulling models is not available in this version of wisp", true},
+		{"pull", `{"action":"pull","name":"mlx-community/Qwen3-4B-4bit"}`, approved, "error: pulling models is not set up here", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

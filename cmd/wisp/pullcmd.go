@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/models"
+	"github.com/wisp-agent/wisp/models/hf"
+)
+
+type modelsRun func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error
+
+func newPullCmd(env environ, run modelsRun) *cobra.Command {
+	var yes, dryRun, replace bool
+	c := &cobra.Command{
+		Use:   "pull ORGANISATION/NAME [--dry-run] [--yes] [--replace]",
+		Short: "Pull an MLX model from Hugging Face: planned, verified as it streams, resumable",
+		Long: `Pull an MLX model from Hugging Face (HF_ENDPOINT, with HF_TOKEN when set) into
+$WISP_HOME/hub, pinned to the repository's current commit, and link it as mlx:NAME.
+Only the files an MLX model needs are fetched; each is checked against its digest as
+it streams. Ctrl-C keeps what arrived: pull again to resume.
+
+A publisher you have not trusted is asked about first: [y]once [t]rust [n]o.
+--yes pulls it this once without asking; --dry-run prints the plan and fetches
+nothing; --replace lets wisp move aside a folder of your own at the model's link.`,
+		Args: exactArgs(1, "pull takes one repository, as ORGANISATION/NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
+				pp, err := a.PlanPull(ctx, args[0])
+				if err != nil {
+					if errors.Is(err, hf.ErrBadRepo) {
+						return usageError{err}
+					}
+					return err
+				}
+				fmt.Fprintf(out, "%s at %s\n  %s\n  %s\n  %s\n", escape.Terminal(pp.Plan.Repo), pp.Plan.Commit[:min(12, len(pp.Plan.Commit))],
+					escape.Terminal(pp.Download()), escape.Terminal(pp.Publisher()), escape.Terminal(pp.Licence()))
+				if dryRun {
+					return nil
+				}
+				if !pp.Trusted && !yes {
+					ok, err := askPublisher(ctx, cmd.InOrStdin(), out, a, pp)
+					if err != nil || !ok {
+						return err
+					}
+				}
+				ctx, stop := interruptible(ctx, env)
+				defer stop()
+				bar := newBar(cmd.ErrOrStderr(), pp)
+				started := time.Now()
+				link, err := pullWithProgress(ctx, a, pp, replace, bar)
+				_ = bar.Finish()
+				fmt.Fprintln(cmd.ErrOrStderr())
+				switch {
+				case err != nil && ctx.Err() != nil:
+					return fmt.Errorf("stopped: what arrived is kept; run wisp models pull %s again to resume", pp.Plan.Repo)
+				case err != nil:
+					return err
+				}
+				fmt.Fprintf(out, "%s is ready (%s fetched in %s, linked at %s); wisp models enable %s checks it and turns it on\n",
+					pp.Name(), models.Size(pp.Bytes), time.Since(started).Round(time.Second), escape.Terminal(link), pp.Name())
+				return nil
+			})
+		},
+	}
+	c.Flags().BoolVar(&yes, "yes", false, "pull from a publisher you have not trusted, this once, without asking")
+	c.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan (what would be fetched) and fetch nothing")
+	c.Flags().BoolVar(&replace, "replace", false, "move aside a folder of your own at the model's link and link the model there")
+	return c
+}
+
+// askPublisher asks about a publisher the person has not trusted.
+func askPublisher(ctx context.Context, in io.Reader, out io.Writer, a *models.Actions, pp models.PullPlan) (bool, error) {
+	fmt.Fprintf(out, "%s is not a publisher you trust. Pull it? [y]once [t]rust [n]o › ", escape.Terminal(pp.Plan.Publisher))
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(out)
+		return false, fmt.Errorf("not pulled: no answer (pass --yes to pull it this once)")
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "once":
+		return true, nil
+	case "t", "trust":
+		if err := a.Trust(ctx, pp.Plan.Publisher, wisp.ActorPerson); err != nil {
+			return false, err
+		}
+		fmt.Fprintf(out, "%s is trusted\n", escape.Terminal(pp.Plan.Publisher))
+		return true, nil
+	default:
+		return false, exitError{code: 1}
+	}
+}
+
+func newBar(w io.Writer, pp models.PullPlan) *progressbar.ProgressBar {
+	return progressbar.NewOptions64(pp.Bytes,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(24),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionSetDescription(fmt.Sprintf("0 of %d files", len(pp.Missing))),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionShowElapsedTimeOnFinish(),
+		progressbar.OptionUseANSICodes(isTerminal(w)),
+		progressbar.OptionSetVisibility(isTerminal(w)),
+	)
+}
+
+func pullWithProgress(ctx context.Context, a *models.Actions, pp models.PullPlan, replace bool, bar *progressbar.ProgressBar) (string, error) {
+	return a.RunPullWith(ctx, pp, replace, func(p hf.Progress) {
+		bar.Describe(fmt.Sprintf("%d of %d files", p.FilesDone, p.Files))
+		_ = bar.Set64(p.Done)
+	})
+}
+
+func newCancelCmd(env environ, run modelsRun) *cobra.Command {
+	return &cobra.Command{
+		Use:   "cancel ORGANISATION/NAME",
+		Short: "Stop a pull running anywhere on this machine, keeping what arrived",
+		Args:  exactArgs(1, "cancel takes one repository, as ORGANISATION/NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
+				running, err := a.RequestCancel(args[0])
+				if err != nil {
+					return err
+				}
+				if !running {
+					return fmt.Errorf("no pull of %s is running", args[0])
+				}
+				fmt.Fprintf(out, "asked the pull of %s to stop; what arrived is kept\n", escape.Terminal(args[0]))
+				return nil
+			})
+		},
+	}
+}

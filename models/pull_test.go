@@ -1,0 +1,198 @@
+package models_test
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/models"
+	"github.com/wisp-agent/wisp/models/hf"
+	"github.com/wisp-agent/wisp/models/hf/hubtest"
+	"github.com/wisp-agent/wisp/models/mlx"
+	"github.com/wisp-agent/wisp/models/mlx/mlxtest"
+	"github.com/wisp-agent/wisp/policy"
+	"github.com/wisp-agent/wisp/wisptest"
+)
+
+// hubRepo turns an MLX fixture into a repository on the fake Hub.
+func hubRepo(r mlxtest.Repo, licence string) hubtest.Repo {
+	h := hubtest.Repo{ID: r.Org + "/" + r.Name, License: licence}
+	for _, f := range r.Files {
+		h.Files = append(h.Files, hubtest.File{Path: f.Path, Data: f.Data, LFS: f.LFS})
+	}
+	return h
+}
+
+type pullFixture struct {
+	actions   *models.Actions
+	hub       *hubtest.Server
+	home      string
+	approvals *approvals
+	events    *wisptest.Recorder
+	mu        sync.Mutex
+	notes     map[string][]string
+	noted     chan struct{}
+}
+
+func newPullFixture(t *testing.T, trusted ...string) *pullFixture {
+	t.Helper()
+	home := t.TempDir()
+	hub := hubtest.NewServer(t, hubRepo(mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"), "apache-2.0"))
+	client, err := hf.NewClient(&hf.ClientOptions{Endpoint: hub.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := config.Store{Path: filepath.Join(home, "config.json"), LockPath: filepath.Join(home, "config.lock")}
+	if len(trusted) > 0 {
+		if err := store.Update(context.Background(), func(c *config.Config) error {
+			return c.Set("models.trusted", strings.Join(trusted, ","))
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := &pullFixture{hub: hub, home: home, events: &wisptest.Recorder{}, notes: map[string][]string{}, noted: make(chan struct{}, 10),
+		approvals: &approvals{answer: policy.Outcome{Approved: true, ID: "7f3a2c1d", Scope: wisp.ScopeOnce}}}
+	f.actions = models.New(&models.Options{
+		Backends:  []models.Backend{mlx.New(home)},
+		Settings:  store,
+		Approvals: f.approvals,
+		Events:    f.events,
+		Pull: &models.PullOptions{Hub: client, Store: hf.Store{Home: home}, Notify: func(thread, note string) {
+			f.mu.Lock()
+			f.notes[thread] = append(f.notes[thread], note)
+			f.mu.Unlock()
+			f.noted <- struct{}{}
+		}},
+	})
+	t.Cleanup(f.actions.Close)
+	return f
+}
+
+func (f *pullFixture) waitNote(t *testing.T, thread string) string {
+	t.Helper()
+	select {
+	case <-f.noted:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no note arrived")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := f.notes[thread]
+	if len(n) == 0 {
+		t.Fatalf("notes = %v; none for thread %s", f.notes, thread)
+	}
+	return n[len(n)-1]
+}
+
+func TestPullPlanWords(t *testing.T) {
+	f := newPullFixture(t)
+	pp, err := f.actions.PlanPull(context.Background(), "mlx-community/Qwen3-4B-4bit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(pp.Plan.Files)
+	want := []string{
+		"downloads " + models.Size(pp.Plan.Bytes()) + " in " + strconv.Itoa(n) + " of " + strconv.Itoa(n) + " files from Hugging Face, as mlx:Qwen3-4B-4bit",
+		"publisher mlx-community: not trusted: approving pulls it this once, and only the person can trust it, with /models trust",
+		"licence: apache-2.0",
+	}
+	if diff := cmp.Diff(want, strings.Split(pp.Text(), "\n")); diff != "" {
+		t.Errorf("approval text (-want +got):\n%s", diff)
+	}
+	f2 := newPullFixture(t, "mlx-community")
+	pp2, _ := f2.actions.PlanPull(context.Background(), "mlx-community/Qwen3-4B-4bit")
+	if pp2.Publisher() != "publisher mlx-community: trusted" {
+		t.Errorf("trusted publisher line = %q", pp2.Publisher())
+	}
+}
+
+// The model's pull asks the person (once only), returns at once with the
+// spec's words, runs in the background, and ends with a note to the
+// conversation that asked.
+func TestModelPullInTheBackground(t *testing.T) {
+	f := newPullFixture(t)
+	ctx := models.WithCall(context.Background(), "t1", 2)
+	p, err := f.actions.Pull(ctx, "mlx-community/qwen3-4b-4bit", wisp.ActorModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := models.LinePullStarted(p)
+	wantPrefix := "pulling mlx-community/Qwen3-4B-4bit in the background (approval 7f3a2c1d): about "
+	if !strings.HasPrefix(line, wantPrefix) || !strings.HasSuffix(line, "files. Its end will arrive as a note in this conversation; do not call models to check on it.") {
+		t.Errorf("started line = %q", line)
+	}
+	req := f.approvals.requests[0]
+	if req.Command != "models pull mlx-community/Qwen3-4B-4bit" || !cmp.Equal(req.Scopes, []wisp.Scope{wisp.ScopeOnce}) || !req.AlwaysAsk || req.Thread != "t1" {
+		t.Errorf("approval request = %+v", req)
+	}
+	note := f.waitNote(t, "t1")
+	want := "[wisp: the pull of mlx-community/Qwen3-4B-4bit you asked for (approval 7f3a2c1d) finished: fetched " + models.Size(p.Bytes) +
+		"; it is mlx:Qwen3-4B-4bit. Its capabilities are undeclared until it is checked: models enable mlx:Qwen3-4B-4bit asks to turn it on and check it]"
+	if note != want {
+		t.Errorf("note =\n %q\nwant\n %q", note, want)
+	}
+	m, err := f.actions.Show(context.Background(), "mlx:Qwen3-4B-4bit")
+	if err != nil || !m.Usable || m.Enabled {
+		t.Errorf("after the pull, Show = %+v, %v; want a usable, disabled model", m, err)
+	}
+	pulls := f.events.Events("model.pull")
+	if len(pulls) != 1 || pulls[0].Approval != "7f3a2c1d" || pulls[0].Source != wisp.SourceTool || pulls[0].Data["outcome"] != "finished" {
+		t.Errorf("model.pull events = %+v", pulls)
+	}
+	// Again: nothing needs fetching.
+	pp, _ := f.actions.PlanPull(context.Background(), "mlx-community/Qwen3-4B-4bit")
+	if !strings.HasPrefix(pp.Download(), "nothing needs fetching") {
+		t.Errorf("second plan = %q", pp.Download())
+	}
+}
+
+func TestModelPullDeclined(t *testing.T) {
+	f := newPullFixture(t)
+	f.approvals.answer = policy.Outcome{Reason: "the person declined"}
+	_, err := f.actions.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel)
+	if err == nil || err.Error() != "not approved: the person declined" {
+		t.Errorf("Pull declined = %v", err)
+	}
+	for _, r := range f.hub.Requests() {
+		if strings.Contains(r.Path, "/resolve/") || r.Host == "cdn" {
+			t.Errorf("a declined pull fetched %s %s", r.Host, r.Path)
+		}
+	}
+}
+
+func TestPullCancelledKeepsWhatArrived(t *testing.T) {
+	f := newPullFixture(t)
+	f.hub.Throttle(20_000) // slow enough to cancel half-way
+	if _, err := f.actions.Pull(models.WithCall(context.Background(), "t9", 1), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err != nil {
+		t.Fatal(err)
+	}
+	// A second asker while it runs gets the answer that one is running.
+	_, err := f.actions.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorPerson)
+	if err == nil || !strings.Contains(err.Error(), "already running") {
+		t.Errorf("second pull = %v, want already running", err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if !f.actions.Cancel("mlx-community/qwen3-4b-4bit") {
+		t.Fatal("Cancel found no pull")
+	}
+	note := f.waitNote(t, "t9")
+	if !strings.Contains(note, "was cancelled; what arrived is kept, and pulling it again resumes]") {
+		t.Errorf("note = %q", note)
+	}
+	f.hub.Throttle(0)
+	pp, err := f.actions.PlanPull(context.Background(), "mlx-community/Qwen3-4B-4bit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.actions.RunPull(context.Background(), pp, false); err != nil {
+		t.Fatalf("resumed pull = %v", err)
+	}
+}
