@@ -41,6 +41,7 @@ var allowed = map[string][]string{
 	"models/mlx/mlxtest":       {},
 	"wisptest":                 {""},
 	"cmd/wisp":                 {"", "agent", "audit", "config", "inquiry/...", "internal/fsx", "models/...", "policy/...", "tools/..."},
+	"scripts/benchpull":        {"models/hf/hubtest"},
 	"examples/customface":      {"", "agent", "inquiry/...", "models/...", "tools/..."},
 }
 
