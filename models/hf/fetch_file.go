@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -279,13 +280,17 @@ func openPartial(blobs string, f File) (*partial, error) {
 		return nil, err
 	}
 	pt := &partial{f: f, base: base, file: file, hash: newHash(f), savedAt: time.Now()}
+	_, statErr := os.Lstat(base + stateSuffix)
+	noState := errors.Is(statErr, fs.ErrNotExist)
 	if st, ok := readState(base+stateSuffix, f); ok && st.Bytes <= fi.Size() && st.Bytes <= f.Size {
 		h := newHash(f)
 		if u, ok := h.(encoding.BinaryUnmarshaler); ok && u.UnmarshalBinary(st.Hash) == nil {
 			pt.hash, pt.off, pt.saved, pt.kept = h, st.Bytes, st.Bytes, st.Bytes
 		}
 	}
-	if tail := min(fi.Size(), f.Size) - pt.off; pt.off > 0 && tail > 0 {
+	// A partial with no state at all is what a run killed before its
+	// first save leaves: its bytes are hashed from the file too.
+	if tail := min(fi.Size(), f.Size) - pt.off; (pt.off > 0 || noState) && tail > 0 {
 		// Bytes a killed run wrote after its last save are on disk in
 		// order: hash them from the file rather than fetch them again.
 		// Only these unsaved bytes are read; what the state covers is not.
