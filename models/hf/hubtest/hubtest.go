@@ -36,6 +36,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // The tokens the fake Hub knows. Any other token is invalid, and every
@@ -180,6 +181,8 @@ type Server struct {
 	corrupt  map[string]bool
 	noRange  bool
 	rate     int64
+
+	digests sync.Map // digestKey → SHA-256 hex
 }
 
 // history is a repository's commits: main and every commit pushed.
@@ -530,9 +533,9 @@ func (s *Server) serveResolve(w http.ResponseWriter, r *http.Request, id, rev, p
 	h.Set("X-Repo-Commit", repo.Sha())
 	h.Set("ETag", strconv.Quote(f.BlobID()))
 	if f.LFS {
-		h.Set("X-Linked-Etag", strconv.Quote(f.SHA256()))
+		h.Set("X-Linked-Etag", strconv.Quote(s.digest(f)))
 		h.Set("X-Linked-Size", strconv.Itoa(len(f.Data)))
-		h.Set("Location", s.CDNURL+"/repos/"+f.SHA256()+"/"+escape(repo.ID)+"/"+escape(f.Path))
+		h.Set("Location", s.CDNURL+"/repos/"+s.digest(f)+"/"+escape(repo.ID)+"/"+escape(f.Path))
 		w.WriteHeader(http.StatusFound)
 		return
 	}
@@ -564,7 +567,7 @@ func (s *Server) serveCDN(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/octet-stream")
-	w.Header().Set("ETag", strconv.Quote(f.SHA256()))
+	w.Header().Set("ETag", strconv.Quote(s.digest(f)))
 	s.send(w, r, []string{f.Path, id + "/" + f.Path}, f.Data, true)
 }
 
@@ -579,12 +582,29 @@ func (s *Server) blob(id, sha, path string) (File, bool) {
 	}
 	for _, repo := range h.commits {
 		for _, f := range repo.Files {
-			if f.LFS && f.Path == path && f.SHA256() == sha {
+			if f.LFS && f.Path == path && s.digest(f) == sha {
 				return f, true
 			}
 		}
 	}
 	return File{}, false
+}
+
+// digest is f's SHA-256, computed once per file's data: serving a large
+// file must not cost a hash of it per request.
+func (s *Server) digest(f File) string {
+	key := digestKey{unsafe.SliceData(f.Data), len(f.Data)}
+	if d, ok := s.digests.Load(key); ok {
+		return d.(string)
+	}
+	d := f.SHA256()
+	s.digests.Store(key, d)
+	return d
+}
+
+type digestKey struct {
+	data *byte
+	n    int
 }
 
 // escape escapes each element of a slash-separated path.
