@@ -230,7 +230,7 @@ func (a *Actions) fetchAndLink(ctx context.Context, pp PullPlan, by wisp.Actor, 
 	}
 	outcome := "finished"
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case errors.Is(err, context.Canceled):
 		outcome = "cancelled"
 	case err != nil:
 		outcome = "failed"
@@ -258,7 +258,7 @@ func (a *Actions) runPull(ctx context.Context, pp PullPlan, by wisp.Actor, appro
 	case err == nil:
 		return fmt.Sprintf("[wisp: %s finished: fetched %s; it is %s. Its capabilities are undeclared until it is checked: models enable %s asks to turn it on and check it]",
 			head, Size(pp.Bytes), pp.Name(), pp.Name())
-	case ctx.Err() != nil:
+	case errors.Is(err, context.Canceled):
 		return fmt.Sprintf("[wisp: %s was cancelled; what arrived is kept, and pulling it again resumes]", head)
 	default:
 		return fmt.Sprintf("[wisp: %s failed: %s; what arrived is kept, and pulling it again resumes]", head, oneLine(err.Error()))

@@ -104,3 +104,56 @@ func TestPullKilledAndResumed(t *testing.T) {
 		t.Errorf("check after the resumed pull = %v:\n%s", err, b)
 	}
 }
+
+// wisp models cancel stops a pull running in another process; what arrived
+// is kept, and the stopped pull says how to resume.
+func TestCancelFromAnotherProcess(t *testing.T) {
+	bin, err := exec.LookPath("wisp")
+	if err != nil {
+		t.Fatal("the wisp test command is not on PATH:", err)
+	}
+	rng := rand.NewChaCha8([32]byte{9})
+	data := make([]byte, 8<<20)
+	rng.Read(data)
+	repo := hubtest.Repo{ID: "org/Slow-4bit", Files: []hubtest.File{
+		{Path: "config.json", Data: []byte(`{"model_type":"qwen3"}`)},
+		{Path: "tokenizer_config.json", Data: []byte(`{}`)},
+		{Path: "model.safetensors", Data: data, LFS: true},
+	}}
+	hub := hubtest.NewServer(t, repo)
+	hub.Throttle(1 << 20)
+	env := append(os.Environ(), "WISP_HOME="+t.TempDir(), "HF_ENDPOINT="+hub.URL, "OLLAMA_HOST=127.0.0.1:1")
+	pull := exec.Command(bin, "models", "pull", repo.ID, "--yes")
+	pull.Env = env
+	var out bytes.Buffer
+	pull.Stdout, pull.Stderr = &out, &out
+	if err := pull.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- pull.Wait() }()
+	var said []byte
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		cancel := exec.Command(bin, "models", "cancel", "ORG/slow-4bit")
+		cancel.Env = env
+		said, err = cancel.CombinedOutput()
+		if err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("wisp models cancel = %v: %s", err, said)
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatalf("the cancelled pull succeeded:\n%s", out.String())
+		}
+	case <-time.After(15 * time.Second):
+		pull.Process.Kill()
+		t.Fatal("the pull did not stop")
+	}
+	if !strings.Contains(out.String(), "stopped: what arrived is kept; run wisp models pull org/Slow-4bit again to resume") {
+		t.Errorf("the stopped pull said:\n%s", out.String())
+	}
+}

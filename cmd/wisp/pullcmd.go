@@ -62,7 +62,7 @@ nothing; --replace lets wisp move aside a folder of your own at the model's link
 				_ = bar.Finish()
 				fmt.Fprintln(cmd.ErrOrStderr())
 				switch {
-				case err != nil && ctx.Err() != nil:
+				case errors.Is(err, context.Canceled), errors.Is(err, wisp.ErrInterrupted):
 					return fmt.Errorf("stopped: what arrived is kept; run wisp models pull %s again to resume", pp.Plan.Repo)
 				case err != nil:
 					return err
