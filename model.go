@@ -40,14 +40,19 @@ type ChatRequest struct {
 	Tools    []ToolSpec
 }
 
-// A ChatDelta is a piece of a reply as it streams.
+// A ChatDelta is a piece of a reply as it streams: text of the reply, or
+// of the model's thinking, which is kept apart from the reply.
 type ChatDelta struct {
-	Content string
+	Content  string
+	Thinking string
 }
 
 // A ChatResponse is a model's whole answer to one request.
 type ChatResponse struct {
 	Message Message
+	// Thinking is the model's reasoning, apart from Message.Content; it is
+	// shown, never sent back as the reply.
+	Thinking string
 }
 
 // A Model is one chat backend.
