@@ -16,6 +16,9 @@ type Config struct {
 
 // Models holds the person's decisions about models.
 type Models struct {
+	// Default is models.default: the model chat and respond use when no
+	// --model is given; empty for none.
+	Default string `json:"default"`
 	// Enabled is models.enabled: the models wisp may run, by their full
 	// names (ollama:qwen3:4b, mlx:Qwen3-4B-4bit), sorted. Written by
 	// enable and disable; a model not listed is disabled.

@@ -32,6 +32,7 @@ func ExampleKeys() {
 	// Output:
 	// approval.threshold (enum, default "moderate")
 	// inquiry.timeoutSeconds (int, default "0")
+	// models.default (string, default "")
 	// models.enabled (list, default "")
 	// models.trusted (list, default "")
 	// tools.ask (bool, default "false")

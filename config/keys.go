@@ -59,6 +59,11 @@ func settings() []setting {
 			Default: "",
 			Doc:     "tools taken out of every conversation, as comma-separated names",
 		}, toolNames, isToolName, func(c *Config) *[]string { return &c.Tools.Disabled }),
+		stringSetting(Key{
+			Name:    "models.default",
+			Default: "",
+			Doc:     "the model chat and respond use when --model is not given (ollama:NAME[:TAG] or mlx:NAME)",
+		}, "a model name (ollama:NAME[:TAG] or mlx:NAME), or nothing to have none", isModelName, func(c *Config) *string { return &c.Models.Default }),
 		listSetting(Key{
 			Name:    "models.enabled",
 			Default: "",
@@ -330,6 +335,40 @@ func isPublisher(s string) bool {
 		}
 	}
 	return !strings.Contains(s, "..")
+}
+
+// stringSetting builds a row for a string that valid accepts, or that is
+// empty; what says what it must be, for the error.
+func stringSetting(k Key, what string, valid func(string) bool, field func(*Config) *string) setting {
+	k.Kind = "string"
+	ok := func(v string) bool { return v == "" || valid(v) }
+	bad := func(shown string) error { return badValue(fmt.Sprintf(msgBadEnum, k.Name, what, shown)) }
+	return setting{
+		Key: k,
+		parse: func(c *Config, text string) error {
+			v := strings.TrimSpace(text)
+			if !ok(v) {
+				return bad(quote(text))
+			}
+			*field(c) = v
+			return nil
+		},
+		decode: func(c *Config, raw json.RawMessage) error {
+			text, isString := jsonString(raw)
+			if !isString || !ok(text) {
+				return bad(showJSON(raw))
+			}
+			*field(c) = text
+			return nil
+		},
+		format: func(c Config) string { return *field(&c) },
+		check: func(c *Config) error {
+			if !ok(*field(c)) {
+				return bad(quote(*field(c)))
+			}
+			return nil
+		},
+	}
 }
 
 // enumSetting builds a row for a string that takes one of values.

@@ -14,7 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 )
 
-const validKeys = "approval.threshold, inquiry.timeoutSeconds, models.enabled, models.trusted, tools.ask, tools.disabled, tools.models"
+const validKeys = "approval.threshold, inquiry.timeoutSeconds, models.default, models.enabled, models.trusted, tools.ask, tools.disabled, tools.models"
 
 // setCases are good and bad values for every key, typed as on the command
 // line. want is what Get prints afterwards; wantErr the exact error text.
@@ -88,6 +88,10 @@ var setCases = []struct {
 	{key: "models.enabled", value: "mlx:", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:"`, is: config.ErrBadValue},
 	{key: "models.enabled", value: "mlx:a b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:a b"`, is: config.ErrBadValue},
 	{key: "models.enabled", value: "mlx:../x", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:../x"`, is: config.ErrBadValue},
+
+	{key: "models.default", value: "ollama:qwen3:4b", want: "ollama:qwen3:4b"},
+	{key: "models.default", value: "", want: ""},
+	{key: "models.default", value: "qwen3", wantErr: `models.default takes a model name (ollama:NAME[:TAG] or mlx:NAME), or nothing to have none; got "qwen3"`, is: config.ErrBadValue},
 
 	{key: "models.trusted", value: "mlx-community,Qwen", want: "Qwen,mlx-community"},
 	{key: "models.trusted", value: "-bad", wantErr: `models.trusted takes publishers separated by commas (Hugging Face organisations or users, like mlx-community); got "-bad"`, is: config.ErrBadValue},
@@ -167,6 +171,7 @@ func TestKeys(t *testing.T) {
 	want := []config.Key{
 		{Name: "approval.threshold", Kind: "enum", Default: "moderate", Doc: "the lowest rating of a command that asks your approval: safe, moderate or dangerous"},
 		{Name: "inquiry.timeoutSeconds", Kind: "int", Default: "0", Doc: "seconds a question waits for your answer; 0 waits for ever, otherwise 10 to 86,400"},
+		{Name: "models.default", Kind: "string", Default: "", Doc: "the model chat and respond use when --model is not given (ollama:NAME[:TAG] or mlx:NAME)"},
 		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names (set by wisp models enable and disable)"},
 		{Name: "models.trusted", Kind: "list", Default: "", Doc: "publishers you trust to pull models from (set by wisp models trust)"},
 		{Name: "tools.ask", Kind: "bool", Default: "false", Doc: "give ask, the tool that puts questions to you, to conversations that get every tool"},
@@ -187,7 +192,7 @@ func TestKeyTable(t *testing.T) {
 	}
 	def := config.Default()
 	for _, k := range keys {
-		if k.Kind != "bool" && k.Kind != "int" && k.Kind != "list" && k.Kind != "enum" {
+		if k.Kind != "bool" && k.Kind != "int" && k.Kind != "list" && k.Kind != "enum" && k.Kind != "string" {
 			t.Errorf("%s: kind %q, want bool, int, list or enum", k.Name, k.Kind)
 		}
 		if k.Doc == "" || strings.Contains(k.Doc, "\n") {
