@@ -20,6 +20,7 @@ const (
 	KindApprovalRequested = "approval.requested"
 	KindApprovalDecided   = "approval.decided"
 	KindNotice            = "thread.notice"
+	KindCondensed         = "thread.condensed"
 )
 
 // Sources of events: who caused what an event records.

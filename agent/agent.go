@@ -46,6 +46,10 @@ type Options struct {
 	// MaxHistory is how many messages a thread keeps before it is
 	// condensed (DefaultMaxHistory); facts are always kept.
 	MaxHistory int
+	// ContextTokens is the model's context length (from its facts); when
+	// a request would not fit three quarters of it, older turns are
+	// condensed. 0: only MaxHistory applies.
+	ContextTokens int
 	// Session names the session in events and tool calls.
 	Session string
 	// Now and NewID make time and ids injectable; nil: the clock and
@@ -163,11 +167,12 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 	a.record(ctx, wisp.Event{Kind: wisp.KindTurnStarted, Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
 		Data: map[string]any{"input": input}})
 	t.takeNotes()
+	turnStart := len(t.messages)
 	t.messages = append(t.messages, wisp.Message{Role: wisp.RoleUser, Content: input})
 
 	answered := false
 	for step := 1; step <= a.opts.MaxSteps; step++ {
-		a.condense(t)
+		turnStart = a.condense(ctx, threadID, t, turnStart)
 		req := wisp.ChatRequest{Messages: a.prompt(t)}
 		if a.opts.Tools != nil {
 			req.Tools = a.opts.Tools.Specs()
@@ -286,27 +291,88 @@ const factsHeader = "Facts of this thread (kept when the conversation is condens
 // condensedNote stands where condensed messages were.
 const condensedNote = "[wisp: %d earlier messages of this thread were condensed away; the facts above keep what was learned]"
 
-// condense drops the oldest messages of a thread once it holds more than
-// MaxHistory, keeping the newest half, starting at a message the person
-// wrote so no tool result loses its call. Facts live apart and are kept.
-func (a *Agent) condense(t *thread) {
-	if len(t.messages) <= a.opts.MaxHistory {
-		return
+// estimateTokens guesses how many tokens a text takes: about four bytes a
+// token for the languages models are mostly trained on. It only decides
+// when to condense, so a rough figure serves.
+func estimateTokens(s string) int { return len(s)/4 + 1 }
+
+func messagesTokens(ms []wisp.Message) int {
+	n := 0
+	for _, m := range ms {
+		n += estimateTokens(m.Content) + 4
+		for _, c := range m.ToolCalls {
+			n += estimateTokens(c.Name) + estimateTokens(string(c.Arguments))
+		}
 	}
-	cut := len(t.messages) - a.opts.MaxHistory/2
-	for cut < len(t.messages) && t.messages[cut].Role != wisp.RoleUser {
-		cut++
+	return n
+}
+
+// condense drops a thread's oldest turns when it holds more than
+// MaxHistory messages, or when its request would not fit the model's
+// context (ContextTokens, with a quarter kept for the reply). It drops
+// whole turns from the front, starting each kept part at a message the
+// person wrote so no tool result loses its call; the system prompt, the
+// facts, the notices and the current turn are always kept. Each
+// condensing is recorded as thread.condensed.
+func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnStart int) int {
+	budget := 0
+	if a.opts.ContextTokens > 0 {
+		budget = a.opts.ContextTokens * 3 / 4
 	}
-	if cut >= len(t.messages) {
-		// One turn longer than the limit: keep it whole.
-		return
+	fixed := estimateTokens(a.opts.System) + messagesTokens(nil)
+	for _, f := range t.facts {
+		fixed += estimateTokens(f.String())
 	}
-	dropped := cut
-	if len(t.messages) > 0 && t.messages[0].Role == wisp.RoleSystem && strings.HasPrefix(t.messages[0].Content, "[wisp: ") {
-		dropped-- // the note of an earlier condensing is not a message of the thread
+	tooLong := func(ms []wisp.Message) (bool, string) {
+		switch {
+		case len(ms) > a.opts.MaxHistory:
+			return true, "messages"
+		case budget > 0 && fixed+messagesTokens(ms) > budget:
+			return true, "context"
+		}
+		return false, ""
 	}
-	kept := append([]wisp.Message{{Role: wisp.RoleSystem, Content: fmt.Sprintf(condensedNote, dropped)}}, t.messages[cut:]...)
+	over, reason := tooLong(t.messages)
+	if !over {
+		return turnStart
+	}
+	// Cut at person's messages, oldest first, never into the current turn.
+	cut := 0
+	for i := 1; i <= turnStart && i < len(t.messages); i++ {
+		if t.messages[i].Role != wisp.RoleUser || isNotice(t.messages[i]) {
+			continue
+		}
+		cut = i
+		if over, _ := tooLong(t.messages[i:]); !over {
+			break
+		}
+	}
+	if cut == 0 {
+		return turnStart // only the current turn is left; it is kept whole
+	}
+	var notices []wisp.Message
+	dropped := 0
+	for _, m := range t.messages[:cut] {
+		switch {
+		case isNotice(m):
+			notices = append(notices, m)
+		case m.Role == wisp.RoleSystem && strings.HasPrefix(m.Content, "[wisp: "):
+			// the note of an earlier condensing is not a message of the thread
+		default:
+			dropped++
+		}
+	}
+	kept := append([]wisp.Message{{Role: wisp.RoleSystem, Content: fmt.Sprintf(condensedNote, dropped)}}, notices...)
+	kept = append(kept, t.messages[cut:]...)
+	a.record(ctx, wisp.Event{Kind: wisp.KindCondensed, Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
+		Data: map[string]any{"dropped": dropped, "kept": len(kept), "reason": reason, "facts": len(t.facts)}})
 	t.messages = kept
+	return turnStart - cut + 1 + len(notices)
+}
+
+// isNotice reports whether m is a notice wisp posted to the thread.
+func isNotice(m wisp.Message) bool {
+	return m.Role == wisp.RoleUser && strings.HasPrefix(m.Content, "[wisp: ")
 }
 
 func (a *Agent) record(ctx context.Context, e wisp.Event) {

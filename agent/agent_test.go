@@ -312,3 +312,55 @@ func TestNote(t *testing.T) {
 		t.Errorf("%d thread.notice events, want 1", n)
 	}
 }
+
+// When a thread would not fit the model's context, older turns are
+// condensed: the system prompt, the facts, the notices and the current
+// turn are kept, and each condensing is recorded.
+func TestCondenseToContext(t *testing.T) {
+	long := strings.Repeat("word ", 200) // about 250 tokens
+	steps := []script.Step{call("echo", `{"text":"./wisp.json","fact":true}`), {Content: "noted"}}
+	for range 6 {
+		steps = append(steps, script.Step{Content: long})
+	}
+	steps = append(steps, script.Step{Content: "last"})
+	m := script.New("t", steps)
+	rec := &wisptest.Recorder{}
+	a := agent.New(m, &agent.Options{Tools: set(t, echo{}), System: "be brief", ContextTokens: 1200, Events: rec})
+	if _, err := a.Respond(context.Background(), "t", "first"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		if _, err := a.Respond(context.Background(), "t", fmt.Sprint("turn ", i, " ", long)); err != nil {
+			t.Fatal(err)
+		}
+		if i == 2 {
+			a.Note("t", "[wisp: the pull of org/x finished]")
+		}
+	}
+	if _, err := a.Respond(context.Background(), "t", "current question"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := m.Requests()
+	last := reqs[len(reqs)-1].Messages
+	var contents []string
+	total := 0
+	for _, msg := range last {
+		contents = append(contents, msg.Content)
+		total += len(msg.Content)
+	}
+	joined := strings.Join(contents, "\n")
+	for _, want := range []string{"be brief", `c1 answer "Q?" = ./wisp.json`, "[wisp: the pull of org/x finished]", "current question", "condensed away"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the last request lacks %q", want)
+		}
+	}
+	if strings.Contains(joined, "first") {
+		t.Error("the first turn survived; nothing was condensed")
+	}
+	if total/4 > 1200 {
+		t.Errorf("the last request holds about %d tokens, over the 1200 of the context", total/4)
+	}
+	if len(rec.Events(wisp.KindCondensed)) == 0 {
+		t.Error("no thread.condensed event")
+	}
+}
