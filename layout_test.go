@@ -30,6 +30,8 @@ var allowed = map[string][]string{
 	"internal/fsx":             {},
 	"models":                   {"", "config", "models/hf", "policy"},
 	"models/hf":                {"internal/fsx"},
+	"models/openai":            {""},
+	"models/openai/openaitest": {},
 	"models/hf/hubtest":        {},
 	"models/modeltest":         {""},
 	"policy":                   {""},

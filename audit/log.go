@@ -28,6 +28,12 @@ type Options struct {
 	Redact func(string) string
 	// Now gives the time of each record. nil: time.Now.
 	Now func() time.Time
+	// Sync says whether an append of a record of this kind waits for the
+	// disk (fsync). nil: every append does. A record written without its
+	// own fsync is in the file at once, safe from a crash of the process,
+	// and reaches the disk with the next synced append (an fsync flushes
+	// the whole file) or Close; only a power loss before then can lose it.
+	Sync func(kind string) bool
 	// Append calls Redact before it takes the log's locks and Now while it
 	// holds them; neither may use the log.
 }
@@ -45,6 +51,9 @@ type Log struct {
 	mu     sync.Mutex // guards what follows, and serialises appends
 	closed bool
 	err    error // set by a failed fsync; see ErrSyncFailed
+
+	sync     func(kind string) bool
+	unsynced bool // records written since the last fsync
 }
 
 // Open opens the log in dir for appending, creating dir (mode 0700), the
@@ -81,12 +90,14 @@ func Open(dir string, opts *Options) (*Log, error) {
 		dir:    dir,
 		redact: o.Redact,
 		now:    o.Now,
+		sync:   o.Sync,
 		lock:   flock.New(lockPath, flock.SetFlag(os.O_RDONLY|os.O_CREATE|noFollow), flock.SetPermissions(fileMode)),
 	}, nil
 }
 
 // Append records e and returns the stored record. It returns only after
-// the line is written and fsynced.
+// the line is written and, unless Options.Sync says otherwise for its
+// kind, fsynced.
 //
 // Append is not cancellable: ctx is not consulted, and the record is
 // written even when ctx is done (as if under context.WithoutCancel), since
@@ -152,10 +163,15 @@ func (l *Log) appendLocked(e Entry, data json.RawMessage) (Record, error) {
 	if _, err := f.Write(buf); err != nil {
 		return Record{}, fmt.Errorf("audit: write: %w", err)
 	}
+	if l.sync != nil && !l.sync(e.Kind) && t.torn == 0 {
+		l.unsynced = true
+		return rec, nil
+	}
 	if err := f.Sync(); err != nil {
 		l.err = fmt.Errorf("%w: %v", ErrSyncFailed, err)
 		return Record{}, l.err
 	}
+	l.unsynced = false
 	return rec, nil
 }
 
@@ -164,8 +180,19 @@ func (l *Log) appendLocked(e Entry, data json.RawMessage) (Record, error) {
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
 	l.closed = true
-	return l.lock.Close()
+	var err error
+	if l.unsynced {
+		// Records written without their own fsync reach the disk now.
+		if f, oerr := openLog(l.dir); oerr == nil {
+			err = f.Sync()
+			f.Close()
+		}
+	}
+	return errors.Join(err, l.lock.Close())
 }
 
 // tailWindow is how much of the file's end Append reads at first; it

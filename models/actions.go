@@ -273,20 +273,26 @@ func (a *Actions) Show(ctx context.Context, name string) (wisp.ModelInfo, error)
 }
 
 // Runnable resolves name and refuses it, under every spelling, when it is
-// disabled or cannot be used.
+// disabled, cannot be used, or cannot call tools. It returns the model's
+// full facts (its context length among them).
 func (a *Actions) Runnable(ctx context.Context, name string) (wisp.ModelInfo, error) {
-	m, err := a.Resolve(ctx, name)
+	m, err := a.Show(ctx, name)
 	if err != nil {
 		return wisp.ModelInfo{}, err
 	}
-	if !m.Enabled {
+	switch {
+	case !m.Enabled:
 		return wisp.ModelInfo{}, fmt.Errorf("%s is %w; wisp models enable %s checks it and turns it on", m.Name, ErrDisabled, m.Name)
-	}
-	if !m.Usable && m.Why != "" {
+	case !m.Usable && m.Why != "":
 		return wisp.ModelInfo{}, fmt.Errorf("%s cannot be used: %s", m.Name, m.Why)
+	case len(m.Capabilities) > 0 && !slices.Contains(m.Capabilities, "tools"):
+		return wisp.ModelInfo{}, fmt.Errorf("%s cannot call tools, so it cannot serve the agent; pick a model that can (wisp models list)", m.Name)
 	}
 	return m, nil
 }
+
+// Backend returns the backend of a runtime ("ollama", "mlx"), or nil.
+func (a *Actions) Backend(runtime string) Backend { return a.backend(runtime) }
 
 func (a *Actions) backend(runtime string) Backend {
 	for _, b := range a.opts.Backends {

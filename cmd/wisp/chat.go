@@ -160,9 +160,10 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		asker, approver = unattended.Face{}, nil
 	}
 	out := &lockedWriter{w: stdout}
+	st := &streamer{out: out}
 	conv, err := newConversation(env, convOptions{
 		model: model, named: named, face: asker, approve: approver, notify: face,
-		display: &display{out: out, calls: true},
+		display: &display{out: out, calls: true, stream: st}, onDelta: st.delta,
 	})
 	if err != nil {
 		return err
@@ -230,7 +231,9 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		mu.Lock()
 		stopTurn = cancel
 		mu.Unlock()
+		st.reset()
 		reply, err := conv.agent.Respond(turnCtx, conv.thread, line)
+		st.end()
 		mu.Lock()
 		stopTurn = nil
 		mu.Unlock()
@@ -241,7 +244,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		case err != nil:
 			failed = true
 			fmt.Fprintf(stderr, "wisp: %s\n", oneLine(err.Error()))
-		default:
+		case !st.streamedReply():
 			fmt.Fprintln(out, showText(reply.Text))
 		}
 	}
@@ -274,8 +277,9 @@ func isTerminal(v any) bool {
 
 // display shows a turn's tool calls as they happen.
 type display struct {
-	out   io.Writer
-	calls bool
+	out    io.Writer
+	calls  bool
+	stream *streamer // nil: nothing streams; text that comes with calls is shown from the event
 }
 
 func (d *display) Record(ctx context.Context, e wisp.Event) error {
@@ -284,6 +288,10 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 		name, _ := e.Data["name"].(string)
 		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(name), escape.Terminal(callSummary(e.Data["arguments"])))
 	case wisp.KindModelMessage:
+		if d.stream != nil {
+			d.stream.end() // the step's text streamed as it came
+			return nil
+		}
 		// Text that comes with tool calls is shown before them; a final
 		// reply is shown by the command itself.
 		if calls, _ := e.Data["toolCalls"].([]string); len(calls) > 0 {
@@ -424,4 +432,64 @@ func slash(ctx context.Context, out io.Writer, conv *conversation, line string) 
 	}
 	fmt.Fprint(out, showText(strings.TrimSuffix(text, "\n"))+"\n")
 	return nil
+}
+
+// streamer shows a reply as it arrives, its thinking apart, escaped line
+// by line.
+type streamer struct {
+	out io.Writer
+
+	mu       sync.Mutex
+	text     bool // within a step's text
+	thinking bool // within a step's thinking
+	last     bool // the turn's last step streamed text
+}
+
+func (s *streamer) delta(thread string, d wisp.ChatDelta) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d.Thinking != "" {
+		if !s.thinking {
+			if s.text {
+				fmt.Fprintln(s.out)
+				s.text = false
+			}
+			fmt.Fprint(s.out, "(thinking) ")
+			s.thinking = true
+		}
+		fmt.Fprint(s.out, showText(d.Thinking))
+	}
+	if d.Content != "" {
+		if s.thinking {
+			fmt.Fprintln(s.out)
+			s.thinking = false
+		}
+		fmt.Fprint(s.out, showText(d.Content))
+		s.text = true
+	}
+}
+
+// end closes a step: what streamed ends its line.
+func (s *streamer) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.text || s.thinking {
+		s.last = s.text
+		fmt.Fprintln(s.out)
+	}
+	s.text, s.thinking = false, false
+}
+
+func (s *streamer) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.text, s.thinking, s.last = false, false, false
+}
+
+// streamedReply reports whether the turn's final reply was shown as it
+// streamed.
+func (s *streamer) streamedReply() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
 }

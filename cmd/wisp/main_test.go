@@ -70,6 +70,14 @@ func TestScripts(t *testing.T) {
 var scriptOllamaModels = []ollamatest.Model{
 	{Name: "qwen3:4b", Size: 2_500_000_000, Family: "qwen3", ParameterSize: "4.0B", Quantization: "Q4_K_M", ContextLength: 40960, Capabilities: []string{"completion", "tools", "thinking"}, License: "Apache License 2.0"},
 	{Name: "gemma3:latest", Size: 3_300_000_000, Family: "gemma3", ParameterSize: "4.3B", Quantization: "Q4_K_M", ContextLength: 131072, Capabilities: []string{"completion", "vision"}},
+	// granite4.1 holds a dialogue: the probe of its check, then a turn that
+	// asks the person something and goes on with the answer.
+	{Name: "granite4.1:8b", Size: 4_900_000_000, Family: "granite", ParameterSize: "8.2B", Quantization: "Q4_K_M", ContextLength: 131072,
+		Capabilities: []string{"completion", "tools", "thinking"}, Replies: []ollamatest.Reply{
+			{Content: "hi"},
+			{Thinking: "I need the branch name.", ToolCalls: []ollamatest.ToolCall{{Name: "ask", Arguments: `{"question":"Which branch should I deploy?","options":["main","release/2.4"]}`}}},
+			{Content: "Deploying release/2.4 now."},
+		}},
 }
 
 // scriptHubRepos are the repositories of the scripts' fake Hub.

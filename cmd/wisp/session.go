@@ -17,6 +17,8 @@ import (
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/models"
+	"github.com/wisp-agent/wisp/models/ollama"
+	"github.com/wisp-agent/wisp/models/openai"
 	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/policy/secrets"
@@ -73,6 +75,7 @@ type convOptions struct {
 	approve wisp.Approver  // nil: no person can approve
 	display wisp.EventSink // nil: none
 	notify  wisp.Notifier  // nil: none
+	onDelta func(thread string, d wisp.ChatDelta)
 }
 
 // newConversation reads the configuration once (a setting applies from the
@@ -87,16 +90,19 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 	if err != nil {
 		return nil, err
 	}
-	model, err := openModel(o.model)
-	if err != nil {
-		return nil, err
+	ref := o.model
+	if ref == "" {
+		ref = cfg.Models.Default
+	}
+	if ref == "" {
+		return nil, usagef("no model given; pass --model (ollama:NAME, mlx:NAME, or script:PATH such as script:examples/scripts/ask.jsonl), or set models.default")
 	}
 	session := newID()
 	redactor := secrets.NewRedactor()
 	log, err := audit.Open(h.audit(), &audit.Options{Redact: func(s string) string {
 		out, _ := redactor.Redact(s)
 		return out
-	}})
+	}, Sync: syncNow})
 	if err != nil {
 		return nil, err
 	}
@@ -129,14 +135,19 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 			_ = o.notify.Notify(context.Background(), wisp.Notice{Kind: "pull", Thread: thread, Text: note})
 		}
 	}
-	actions, err := newActions(env, h, &models.Options{Approvals: gate, Events: sink, Session: session, Current: o.model,
+	actions, err := newActions(env, h, &models.Options{Approvals: gate, Events: sink, Session: session, Current: ref,
 		Pull: &models.PullOptions{Notify: notify}})
 	if err != nil {
 		log.Close()
 		return nil, err
 	}
+	model, info, err := openModel(context.Background(), env, h, actions, ref)
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
 	reg := tools.NewRegistry()
-	for _, t := range []wisp.Tool{ask.New(desk), modelstool.New(actions, o.model)} {
+	for _, t := range []wisp.Tool{ask.New(desk), modelstool.New(actions, info.Name)} {
 		if err := reg.AddOptIn(t); err != nil {
 			log.Close()
 			return nil, err
@@ -152,38 +163,64 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		return nil, usageError{fmt.Errorf("%w (use --tool with one of the known tools)", err)}
 	}
 	a = agent.New(model, &agent.Options{
-		Tools:    set,
-		Events:   sink,
-		Notifier: o.notify,
-		Session:  session,
+		Tools:         set,
+		Events:        sink,
+		Notifier:      o.notify,
+		OnDelta:       o.onDelta,
+		Session:       session,
+		ContextTokens: info.Context,
 	})
-	return &conversation{session: session, thread: "t-" + newID(), agent: a, tools: set, model: o.model, log: log, actions: actions}, nil
+	return &conversation{session: session, thread: "t-" + newID(), agent: a, tools: set, model: info.Name, log: log, actions: actions}, nil
 }
 
-// openModel resolves a model reference: script:PATH plays a script.
-func openModel(ref string) (wisp.Model, error) {
-	if ref == "" {
-		return nil, usagef("no model given; pass --model script:PATH (for example --model script:examples/scripts/ask.jsonl)")
-	}
-	scheme, rest, ok := strings.Cut(ref, ":")
-	if !ok {
-		return nil, usageError{fmt.Errorf("%w %q: a model is SCHEME:NAME; use script:PATH", wisp.ErrUnknownModel, ref)}
-	}
-	switch scheme {
-	case "script":
+// openModel resolves a model reference: script:PATH plays a script;
+// anything else is a model ModelActions knows, refused under every
+// spelling when it is disabled or cannot call tools.
+func openModel(ctx context.Context, env environ, h home, actions *models.Actions, ref string) (wisp.Model, wisp.ModelInfo, error) {
+	if rest, ok := strings.CutPrefix(ref, "script:"); ok {
 		if rest == "" {
-			return nil, usagef("model %q: give the script's path, as script:PATH", ref)
+			return nil, wisp.ModelInfo{}, usagef("model %q: give the script's path, as script:PATH", ref)
 		}
 		m, err := script.Load(rest)
 		if err != nil {
-			return nil, usageError{err}
+			return nil, wisp.ModelInfo{}, usageError{err}
 		}
-		return m, nil
-	case "ollama", "mlx":
-		return nil, usageError{fmt.Errorf("%w %q: the %s: backend is not in this version of wisp; use script:PATH", wisp.ErrUnknownModel, ref, scheme)}
-	default:
-		return nil, usageError{fmt.Errorf("%w %q: unknown scheme %q; use script:PATH", wisp.ErrUnknownModel, ref, scheme)}
+		return m, wisp.ModelInfo{Name: ref}, nil
 	}
+	info, err := actions.Runnable(ctx, ref)
+	if err != nil {
+		if errors.Is(err, models.ErrBadName) || errors.Is(err, models.ErrDisabled) {
+			return nil, wisp.ModelInfo{}, usageError{err}
+		}
+		return nil, wisp.ModelInfo{}, err
+	}
+	local := strings.TrimPrefix(info.Name, info.Runtime+":")
+	switch info.Runtime {
+	case "ollama":
+		b, _ := actions.Backend("ollama").(*ollama.Backend)
+		return b.ChatModel(local, &ollama.ChatOptions{ContextTokens: info.Context}), info, nil
+	case "mlx":
+		c, err := openai.New(env.getenv("WISP_MLX_URL"), nil)
+		if err != nil {
+			return nil, wisp.ModelInfo{}, usageError{err}
+		}
+		// mlx_lm.server loads a model from a path: the model's link.
+		return c.ChatModel(filepath.Join(h.dir, "models", "mlx", local)), info, nil
+	}
+	return nil, wisp.ModelInfo{}, fmt.Errorf("%w %q", wisp.ErrUnknownModel, ref)
+}
+
+// syncNow says which records wait for the disk: every decision, answer,
+// change and end of a turn. The rest (tool calls and results, model
+// messages) are written at once and reach the disk with the next of those,
+// so a crash of the process loses none of them; see docs/audit.md.
+func syncNow(kind string) bool {
+	switch kind {
+	case wisp.KindToolCall, wisp.KindToolResult, wisp.KindModelMessage, wisp.KindTurnStarted,
+		wisp.KindInquiryRequested, wisp.KindClassifierVerdict, wisp.KindApprovalRequested, wisp.KindNotice, wisp.KindCondensed:
+		return false
+	}
+	return true
 }
 
 // auditSink writes events to the audit log.

@@ -5,7 +5,8 @@
 // to answer a path with an error status, or to cut a chat answer short.
 //
 // Its answers are deterministic: fixed times, digests derived from names,
-// and replies taken from each Model.
+// and replies taken from each Model: its scripted Replies in turn, with
+// thinking and tool calls, then its ChatReply.
 package ollamatest
 
 import (
@@ -62,6 +63,37 @@ type Model struct {
 	// "" means "Hello! How can I help?". A request's num_predict option
 	// keeps only that many chunks, with done_reason "length".
 	ChatReply string
+	// Replies script a dialogue: each /api/chat request for the model
+	// that has messages is answered with the next reply, whatever it
+	// asks, and once they run out with ChatReply. Rewind starts them
+	// again.
+	Replies []Reply
+}
+
+// A Reply is one scripted answer. Streamed, it comes as Ollama sends one:
+// the thinking one word a chunk, then the content one word a chunk, then
+// every tool call in one chunk, then a last chunk marked done with
+// done_reason "stop". num_predict does not cut it.
+type Reply struct {
+	// Thinking is the model's reasoning, sent as message.thinking. It is
+	// left out when the request says "think": false.
+	Thinking string
+	// Content is the reply's text.
+	Content string
+	// ToolCalls are the tools the reply calls.
+	ToolCalls []ToolCall
+}
+
+// A ToolCall is a tool call of a scripted reply.
+type ToolCall struct {
+	// ID is the call's id; "" sends none, as older servers do.
+	ID string
+	// Name is the tool's name.
+	Name string
+	// Arguments are the call's arguments, a JSON object sent with its
+	// keys in the order written; "" sends {}. Arguments that are not a
+	// JSON object make the request fail with status 500.
+	Arguments string
 }
 
 // Server is a running fake Ollama. Its methods are safe for concurrent
@@ -84,6 +116,9 @@ type Server struct {
 	abort    bool
 	hold     bool
 	listCaps bool
+	garbage  bool
+	midError string
+	next     map[string]int // the next scripted reply of each model
 	requests []string
 	chats    []api.ChatRequest
 }
@@ -103,9 +138,13 @@ func NewServer(t testing.TB, models ...Model) *Server {
 // every connection and waits for the handlers to return. Calling it again
 // does nothing.
 func Start(models ...Model) (*Server, func()) {
-	s := &Server{quit: make(chan struct{}), fail: map[string]int{}}
+	s := &Server{quit: make(chan struct{}), fail: map[string]int{}, next: map[string]int{}}
 	for _, m := range models {
 		m.Capabilities = slices.Clone(m.Capabilities)
+		m.Replies = slices.Clone(m.Replies)
+		for i := range m.Replies {
+			m.Replies[i].ToolCalls = slices.Clone(m.Replies[i].ToolCalls)
+		}
 		s.models = append(s.models, m)
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -164,6 +203,35 @@ func (s *Server) HoldChat(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.hold = on
+}
+
+// Garbage makes a streamed chat answer send, after its first chunk, a
+// line that is not JSON and end there, and a non-streamed one answer that
+// line alone: what a client sees when something other than Ollama answers.
+func (s *Server) Garbage(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.garbage = on
+}
+
+// garbageLine is the line Garbage sends.
+const garbageLine = "<html><body>It works!</body></html>"
+
+// StreamError makes a streamed chat answer send, after its first chunk,
+// Ollama's error line {"error": msg} and end there, as Ollama does when a
+// model fails mid-answer; a non-streamed answer fails with status 500 and
+// msg. An empty msg ends it.
+func (s *Server) StreamError(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.midError = msg
+}
+
+// Rewind starts every model's Replies again from the first.
+func (s *Server) Rewind() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.next)
 }
 
 // ListCapabilities makes /api/tags report each model's capabilities and
@@ -345,7 +413,14 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	chunks, reason := m.reply(req.Options)
+	chunks, reason, err := s.answer(m, req)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	s.mu.Lock()
+	garbage, midError := s.garbage, s.midError
+	s.mu.Unlock()
 	final := head
 	final.Done, final.DoneReason = true, reason
 	final.Metrics = api.Metrics{
@@ -364,10 +439,21 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		case hold:
 			s.wait(r)
 			return
+		case garbage:
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			fmt.Fprintln(w, garbageLine)
+			return
+		case midError != "":
+			writeError(w, http.StatusInternalServerError, midError)
+			return
 		case truncate:
 			final.Done, final.DoneReason = false, ""
 		}
-		final.Message.Content = strings.Join(chunks, "")
+		for _, c := range chunks {
+			final.Message.Thinking += c.Thinking
+			final.Message.Content += c.Content
+			final.Message.ToolCalls = append(final.Message.ToolCalls, c.ToolCalls...)
+		}
 		writeJSON(w, http.StatusOK, final)
 		return
 	}
@@ -378,7 +464,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	enc := json.NewEncoder(w)
 	for i, c := range chunks {
 		msg := head
-		msg.Message.Content = c
+		msg.Message = c
 		if enc.Encode(msg) != nil || rc.Flush() != nil {
 			return
 		}
@@ -389,12 +475,62 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			case hold:
 				s.wait(r)
 				return
+			case garbage:
+				fmt.Fprintln(w, garbageLine)
+				return
+			case midError != "":
+				enc.Encode(map[string]string{"error": midError})
+				return
 			case truncate:
 				return
 			}
 		}
 	}
 	enc.Encode(final)
+}
+
+// answer returns the chunks of the answer to req, each a message to
+// stream, and the done_reason: the model's next scripted reply, or its
+// ChatReply.
+func (s *Server) answer(m Model, req api.ChatRequest) ([]api.Message, string, error) {
+	s.mu.Lock()
+	n := s.next[m.Name]
+	if n < len(m.Replies) {
+		s.next[m.Name] = n + 1
+	}
+	s.mu.Unlock()
+
+	var out []api.Message
+	if n >= len(m.Replies) {
+		words, reason := m.reply(req.Options)
+		for _, w := range words {
+			out = append(out, api.Message{Role: "assistant", Content: w})
+		}
+		return out, reason, nil
+	}
+	rep := m.Replies[n]
+	if req.Think == nil || !req.Think.IsBool() || req.Think.Bool() {
+		for _, w := range words(rep.Thinking) {
+			out = append(out, api.Message{Role: "assistant", Thinking: w})
+		}
+	}
+	for _, w := range words(rep.Content) {
+		out = append(out, api.Message{Role: "assistant", Content: w})
+	}
+	if len(rep.ToolCalls) > 0 {
+		calls := make([]api.ToolCall, len(rep.ToolCalls))
+		for i, tc := range rep.ToolCalls {
+			args := api.NewToolCallFunctionArguments()
+			if tc.Arguments != "" {
+				if err := args.UnmarshalJSON([]byte(tc.Arguments)); err != nil {
+					return nil, "", fmt.Errorf("ollamatest: reply %d of %s: the arguments of tool call %d (%s) are not a JSON object: %v", n+1, m.Name, i+1, tc.Name, err)
+				}
+			}
+			calls[i] = api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{Index: i, Name: tc.Name, Arguments: args}}
+		}
+		out = append(out, api.Message{Role: "assistant", ToolCalls: calls})
+	}
+	return out, "stop", nil
 }
 
 // wait blocks until the client goes away or the server stops.
@@ -464,23 +600,31 @@ func (m Model) capabilities() []model.Capability {
 	return out
 }
 
-// reply splits the model's answer into one chunk a word, each after the
-// first with its leading space, and keeps num_predict of them.
+// reply splits the model's ChatReply into one chunk a word, and keeps
+// num_predict of them.
 func (m Model) reply(opts map[string]any) (chunks []string, doneReason string) {
 	text := m.ChatReply
 	if text == "" {
 		text = "Hello! How can I help?"
 	}
+	chunks = words(text)
+	if n, ok := opts["num_predict"].(float64); ok && n > 0 && int(n) < len(chunks) {
+		return chunks[:int(n)], "length"
+	}
+	return chunks, "stop"
+}
+
+// words splits text into one chunk a word, each after the first with its
+// leading space.
+func words(text string) []string {
+	var chunks []string
 	for i, w := range strings.Fields(text) {
 		if i > 0 {
 			w = " " + w
 		}
 		chunks = append(chunks, w)
 	}
-	if n, ok := opts["num_predict"].(float64); ok && n > 0 && int(n) < len(chunks) {
-		return chunks[:int(n)], "length"
-	}
-	return chunks, "stop"
+	return chunks
 }
 
 // promptTokens counts the words of the messages, a stand-in for tokens.
