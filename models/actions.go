@@ -96,6 +96,7 @@ func New(opts *Options) *Actions {
 type listing struct {
 	models      []wisp.ModelInfo
 	unreachable []string
+	errs        map[string]error // by runtime, for the backends that did not answer
 }
 
 func (a *Actions) listAll(ctx context.Context) (listing, error) {
@@ -124,6 +125,10 @@ func (a *Actions) listAll(ctx context.Context) (listing, error) {
 		b := a.opts.Backends[i]
 		if r.err != nil {
 			l.unreachable = append(l.unreachable, b.Runtime()+": "+oneLine(r.err.Error()))
+			if l.errs == nil {
+				l.errs = map[string]error{}
+			}
+			l.errs[b.Runtime()] = r.err
 			continue
 		}
 		for _, m := range r.models {
@@ -226,6 +231,9 @@ func (a *Actions) Resolve(ctx context.Context, name string) (wisp.ModelInfo, err
 	case 1:
 		return found[0], nil
 	case 0:
+		if err := l.errs[runtime]; err != nil {
+			return wisp.ModelInfo{}, err // the model's own runtime did not answer
+		}
 		why := ""
 		if len(l.unreachable) > 0 {
 			why = " (" + strings.Join(l.unreachable, "; ") + ")"
