@@ -14,6 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/models/hf/hubtest"
 	"github.com/wisp-agent/wisp/models/mlx/mlxtest"
 	"github.com/wisp-agent/wisp/models/ollama/ollamatest"
+	"github.com/wisp-agent/wisp/models/openai/openaitest"
 )
 
 // TestMain lets the scripts run wisp as a command: the test binary itself,
@@ -44,6 +45,12 @@ func TestScripts(t *testing.T) {
 			hub, stopHub := hubtest.Start(scriptHubRepos()...)
 			e.Defer(stopHub)
 			e.Setenv("HF_ENDPOINT", hub.URL)
+			// And an OpenAI-compatible server for MLX models, as mlx_lm.server.
+			mlxSrv := openaitest.Start(
+				openaitest.Reply{Reasoning: "The person greets me.", Content: "Hello from MLX."},
+			)
+			e.Defer(mlxSrv.Close)
+			e.Setenv("WISP_MLX_URL", mlxSrv.URL)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
