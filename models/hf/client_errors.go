@@ -3,14 +3,12 @@ package hf
 import (
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
-	"syscall"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wisp-agent/wisp/internal/neterr"
 )
 
 // Errors the client's refusals wrap, for callers to branch on with
@@ -72,30 +70,7 @@ func explain(err error, format string, args ...any) error {
 }
 
 // reason names, in a few words, why a request got no answer.
-func reason(err error) string {
-	switch {
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "connection closed"
-	}
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		if dns.IsNotFound {
-			return "no such host " + dns.Name
-		}
-		return "cannot look up " + dns.Name
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return "timed out"
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return clean(err.Error(), 200)
-}
+func reason(err error) string { return clean(neterr.Reason(err), 200) }
 
 // status names an HTTP status by its code and standard text, never the
 // server's own words.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wisp-agent/wisp/internal/neterr"
 	"net/http"
 	"strconv"
 	"strings"
@@ -171,12 +172,12 @@ func (c *Chat) Chat(ctx context.Context, req wisp.ChatRequest, stream func(wisp.
 				return wisp.ChatResponse{}, context.Cause(ctx)
 			}
 			return wisp.ChatResponse{}, &lineError{
-				line: lineNotAPI + strconv.Quote(oneLine(string(line), 80)) + "; check that OLLAMA_HOST points at ollama",
+				line: lineNotAPI + strconv.Quote(neterr.OneLine(string(line), 80)) + "; check that OLLAMA_HOST points at ollama",
 				err:  err,
 			}
 		}
 		if msg.Error != "" {
-			return wisp.ChatResponse{}, fmt.Errorf("ollama at %s failed mid-answer: %s; see the ollama server log, and try again", c.c.base, oneLine(msg.Error, 200))
+			return wisp.ChatResponse{}, fmt.Errorf("ollama at %s failed mid-answer: %s; see the ollama server log, and try again", c.c.base, neterr.OneLine(msg.Error, 200))
 		}
 		m := msg.Message
 		if m.Thinking != "" {
@@ -238,7 +239,7 @@ func (c *Chat) request(req wisp.ChatRequest) (*api.ChatRequest, error) {
 			args := api.NewToolCallFunctionArguments()
 			if raw := bytes.TrimSpace(tc.Arguments); len(raw) > 0 {
 				if !json.Valid(raw) || raw[0] != '{' || args.UnmarshalJSON(raw) != nil {
-					return nil, fmt.Errorf("ollama: message %d, tool call %d (%s): the arguments are not a JSON object: %s; send each call's arguments as a JSON object", i+1, j+1, tc.Name, oneLine(string(raw), 60))
+					return nil, fmt.Errorf("ollama: message %d, tool call %d (%s): the arguments are not a JSON object: %s; send each call's arguments as a JSON object", i+1, j+1, tc.Name, neterr.OneLine(string(raw), 60))
 				}
 			}
 			am.ToolCalls = append(am.ToolCalls, api.ToolCall{

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wisp-agent/wisp/internal/neterr"
 	"io"
 	"net/http"
 	"net/url"
@@ -93,7 +94,7 @@ func (c *client) chat(ctx context.Context, req *api.ChatRequest, fn func(api.Cha
 			return c.notOllama(path, err)
 		}
 		if msg.Error != "" {
-			return fmt.Errorf("ollama at %s failed mid-answer on %s (%s); see the ollama server log", c.base, path, oneLine(msg.Error, 200))
+			return fmt.Errorf("ollama at %s failed mid-answer on %s (%s); see the ollama server log", c.base, path, neterr.OneLine(msg.Error, 200))
 		}
 		if err := fn(msg.ChatResponse); err != nil {
 			return err
@@ -140,7 +141,7 @@ func (c *client) send(ctx context.Context, method, path string, in any, accept s
 		if err := c.ctxErr(ctx, path); err != nil {
 			return nil, err
 		}
-		return nil, &unreachableError{base: c.base.String(), reason: reason(err), err: err}
+		return nil, &unreachableError{base: c.base.String(), reason: neterr.Reason(err), err: err}
 	}
 	if resp.StatusCode < http.StatusBadRequest {
 		return resp, nil
@@ -161,7 +162,7 @@ func (c *client) statusError(path string, resp *http.Response, body []byte) erro
 	if !fromOllama {
 		se.ErrorMessage = string(body)
 	}
-	se.ErrorMessage = oneLine(se.ErrorMessage, 200)
+	se.ErrorMessage = neterr.OneLine(se.ErrorMessage, 200)
 	mend := "see the ollama server log"
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:

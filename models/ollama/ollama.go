@@ -10,6 +10,7 @@ package ollama
 import (
 	"context"
 	"fmt"
+	"github.com/wisp-agent/wisp/internal/neterr"
 	"net"
 	"net/http"
 	"slices"
@@ -298,7 +299,7 @@ func capabilities(cs []model.Capability) []string {
 func licence(text string) string {
 	for line := range strings.Lines(text) {
 		if line = strings.TrimSpace(line); line != "" {
-			return oneLine(line, 80)
+			return neterr.OneLine(line, 80)
 		}
 	}
 	return ""

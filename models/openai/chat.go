@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wisp-agent/wisp/internal/neterr"
 	"io"
 	"net/http"
 	"slices"
@@ -180,7 +181,7 @@ func (m *Chat) readStream(ctx context.Context, r io.Reader, a *answer, stream fu
 		}
 		var c wireChunk
 		if err := json.Unmarshal(payload, &c); err != nil {
-			return false, m.c.notOpenAI(chatPath, fmt.Errorf("data %q: %w", oneLine(string(payload), 60), err))
+			return false, m.c.notOpenAI(chatPath, fmt.Errorf("data %q: %w", neterr.OneLine(string(payload), 60), err))
 		}
 		if err := m.chunkError(c); err != nil {
 			return false, err
@@ -223,7 +224,7 @@ func (m *Chat) readStream(ctx context.Context, r io.Reader, a *answer, stream fu
 			pending = true
 		case string(field) == "event", string(field) == "id", string(field) == "retry":
 		default:
-			return m.c.notOpenAI(chatPath, fmt.Errorf("line %q is not a server-sent event", oneLine(string(line), 60)))
+			return m.c.notOpenAI(chatPath, fmt.Errorf("line %q is not a server-sent event", neterr.OneLine(string(line), 60)))
 		}
 	}
 	if ctx.Err() != nil {
@@ -264,7 +265,7 @@ func (m *Chat) readErr(ctx context.Context, err error) error {
 	if errors.Is(err, bufio.ErrTooLong) {
 		return m.c.notOpenAI(chatPath, fmt.Errorf("a line longer than %d MB", maxLine>>20))
 	}
-	return fmt.Errorf("the MLX server at %s broke off its answer on %s (%w: %s); %s", m.c.base, chatPath, ErrIncomplete, reason(err), mendLog)
+	return fmt.Errorf("the MLX server at %s broke off its answer on %s (%w: %s); %s", m.c.base, chatPath, ErrIncomplete, neterr.Reason(err), mendLog)
 }
 
 // chunkError is the error an answer carries in place of a chunk.
@@ -273,7 +274,7 @@ func (m *Chat) chunkError(c wireChunk) error {
 		return nil
 	}
 	msg, _ := errorMessage([]byte(`{"error":` + string(c.Error) + `}`))
-	return fmt.Errorf("the MLX server at %s failed mid-answer on %s (%s); %s", m.c.base, chatPath, oneLine(msg, 200), mendLog)
+	return fmt.Errorf("the MLX server at %s failed mid-answer on %s (%s); %s", m.c.base, chatPath, neterr.OneLine(msg, 200), mendLog)
 }
 
 // startsWithJSON reports whether the body, past any white space, starts

@@ -383,7 +383,7 @@ func TestChatFailures(t *testing.T) {
 			t.Cleanup(srv.Close)
 			return srv.URL, srv.URL
 		},
-		want: `the MLX server at {url} closed the connection on /v1/chat/completions without answering (EOF); see the mlx_lm.server log`,
+		want: `the MLX server at {url} dropped the request on /v1/chat/completions without answering (connection closed); see the mlx_lm.server log`,
 	}, {
 		name: "token limit",
 		setup: func(t *testing.T) (string, string) {

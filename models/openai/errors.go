@@ -4,10 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
-	"strings"
-	"syscall"
 )
 
 // The fixed endings of this package's error lines: what to do next.
@@ -73,39 +69,4 @@ func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.e
 // handler raises.
 func closedEarly(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
-}
-
-// reason names, in a few words, why a request got no answer.
-func reason(err error) string {
-	switch {
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, syscall.ECONNRESET):
-		return "connection reset"
-	}
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		if dns.IsNotFound {
-			return "no such host " + dns.Name
-		}
-		return "cannot look up " + dns.Name
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return "timed out"
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return oneLine(err.Error(), 200)
-}
-
-// oneLine folds s onto one line of at most n runes, ending in "…" when cut.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		s = string(r[:n-1]) + "…"
-	}
-	return s
 }

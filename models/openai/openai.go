@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wisp-agent/wisp/internal/neterr"
 	"io"
 	"net"
 	"net/http"
@@ -129,7 +130,7 @@ func (c *Client) Health(ctx context.Context) error {
 		return err
 	}
 	if h.Status != "ok" {
-		return fmt.Errorf("the MLX server at %s answered %s with status %q, not \"ok\"; %s", c.base, healthPath, oneLine(h.Status, 80), mendLog)
+		return fmt.Errorf("the MLX server at %s answered %s with status %q, not \"ok\"; %s", c.base, healthPath, neterr.OneLine(h.Status, 80), mendLog)
 	}
 	return nil
 }
@@ -204,9 +205,9 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, acc
 			return nil, context.Cause(ctx)
 		}
 		if closedEarly(err) {
-			return nil, fmt.Errorf("the MLX server at %s closed the connection on %s without answering (%s); %s", c.base, path, reason(err), mendLog)
+			return nil, fmt.Errorf("the MLX server at %s dropped the request on %s without answering (%s); %s", c.base, path, neterr.Reason(err), mendLog)
 		}
-		return nil, &unreachableError{base: c.base.String(), reason: reason(err), err: err}
+		return nil, &unreachableError{base: c.base.String(), reason: neterr.Reason(err), err: err}
 	}
 	if resp.StatusCode < http.StatusBadRequest {
 		return resp, nil
@@ -226,7 +227,7 @@ func (c *Client) statusError(path string, code int, body []byte) error {
 	if !fromServer {
 		msg = string(body)
 	}
-	se := &StatusError{StatusCode: code, Message: oneLine(msg, 200)}
+	se := &StatusError{StatusCode: code, Message: neterr.OneLine(msg, 200)}
 	mend := mendLog
 	switch {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
