@@ -17,6 +17,7 @@ const module = "github.com/wisp-agent/wisp"
 var allowed = map[string][]string{
 	"":                         {},
 	"agent":                    {"", "tools"},
+	"agent/threadfile":         {"", "agent", "internal/fsx"},
 	"tools":                    {""},
 	"tools/ask":                {"", "inquiry"},
 	"inquiry":                  {"", "policy/secrets"},
@@ -43,7 +44,7 @@ var allowed = map[string][]string{
 	"models/mlx":               {"", "models"},
 	"models/mlx/mlxtest":       {},
 	"wisptest":                 {""},
-	"cmd/wisp":                 {"", "agent", "audit", "config", "inquiry/...", "internal/fsx", "models/...", "policy/...", "tools/..."},
+	"cmd/wisp":                 {"", "agent", "agent/...", "audit", "config", "inquiry/...", "internal/fsx", "models/...", "policy/...", "tools/..."},
 	"scripts/benchpull":        {"models/hf/hubtest"},
 	"examples/customface":      {"", "agent", "inquiry/...", "models/...", "tools/..."},
 }

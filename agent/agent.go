@@ -56,6 +56,25 @@ type Options struct {
 	// random ids.
 	Now   func() time.Time
 	NewID func() string
+	// Store keeps threads across processes: a thread is loaded from it the
+	// first time a turn runs on it and saved after every turn. nil: threads
+	// live as long as the Agent.
+	Store ThreadStore
+}
+
+// ThreadState is what a thread keeps between turns.
+type ThreadState struct {
+	Turn     int            `json:"turn"`
+	Messages []wisp.Message `json:"messages"`
+	Facts    []wisp.Fact    `json:"facts"`
+	FactSeq  int            `json:"factSeq"`
+}
+
+// A ThreadStore keeps threads' states. Load reports ok false for a thread
+// it has never saved. Implementations must be safe for concurrent use.
+type ThreadStore interface {
+	Load(id string) (st ThreadState, ok bool, err error)
+	Save(id string, st ThreadState) error
 }
 
 // An Agent answers on threads. It is safe for concurrent use; turns on the
@@ -71,6 +90,8 @@ type Agent struct {
 var _ wisp.Agent = (*Agent)(nil)
 
 type thread struct {
+	loaded bool // the store was read (or there is none)
+
 	notesMu sync.Mutex
 	notes   []string // notices not yet in the thread's messages
 
@@ -125,6 +146,36 @@ func (a *Agent) Note(threadID, text string) {
 		Data: map[string]any{"text": text}})
 }
 
+// load reads a thread from the store the first time a turn runs on it.
+func (a *Agent) load(id string, t *thread) error {
+	if t.loaded || a.opts.Store == nil {
+		t.loaded = true
+		return nil
+	}
+	st, ok, err := a.opts.Store.Load(id)
+	if err != nil {
+		return fmt.Errorf("thread %s: %w", id, err)
+	}
+	if ok {
+		t.turn, t.messages, t.facts, t.factSeq = st.Turn, st.Messages, st.Facts, st.FactSeq
+	}
+	t.loaded = true
+	return nil
+}
+
+// save writes a thread to the store after a turn, whatever its end. A
+// failure is recorded; the turn's reply stands.
+func (a *Agent) save(ctx context.Context, id string, t *thread) {
+	if a.opts.Store == nil {
+		return
+	}
+	st := ThreadState{Turn: t.turn, Messages: t.messages, Facts: t.facts, FactSeq: t.factSeq}
+	if err := a.opts.Store.Save(id, st); err != nil {
+		a.record(ctx, wisp.Event{Kind: wisp.KindTurnEnded, Thread: id, Turn: t.turn, Source: wisp.SourceWisp,
+			Data: map[string]any{"error": "the thread was not saved: " + err.Error()}})
+	}
+}
+
 // takeNotes moves the thread's pending notices into its messages.
 func (t *thread) takeNotes() {
 	t.notesMu.Lock()
@@ -160,6 +211,10 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 		return wisp.Reply{}, context.Cause(ctx)
 	}
 	defer func() { <-t.busy }()
+	if err := a.load(threadID, t); err != nil {
+		return wisp.Reply{}, err
+	}
+	defer a.save(ctx, threadID, t)
 
 	t.turn++
 	turn := t.turn

@@ -50,14 +50,15 @@ answer here".`,
 }
 
 func newRespondCmd(env environ) *cobra.Command {
-	var model string
+	var model, thread string
 	var named []string
 	c := &cobra.Command{
-		Use:   "respond [--model M] [--tool T]... PROMPT|-",
+		Use:   "respond [--model M] [--tool T]... [--thread ID] PROMPT|-",
 		Short: "Run one turn with no person and print the reply",
 		Long: `Run one turn on PROMPT (or on standard input, with -) with no person to answer:
 a question the model asks ends at once with "no person can answer here". The reply
-goes to standard output; what the model called goes to standard error.`,
+goes to standard output; what the model called, and the thread's id, go to standard
+error. --thread ID goes on with a thread kept under $WISP_HOME/threads.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("respond takes one PROMPT, or - to read it from standard input (got %d arguments)", len(args))
@@ -76,11 +77,12 @@ goes to standard output; what the model called goes to standard error.`,
 			if prompt == "" {
 				return usagef("the prompt is empty; pass the text, or - and the text on standard input")
 			}
-			return runRespond(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), prompt)
+			return runRespond(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), thread, prompt)
 		},
 	}
 	c.Flags().StringVar(&model, "model", "", "the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)")
 	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more)")
+	c.Flags().StringVar(&thread, "thread", "", "go on with this thread (its id, as an earlier respond printed it)")
 	return c
 }
 
@@ -101,9 +103,9 @@ func toolList(cmd *cobra.Command, named []string) []string {
 	return out
 }
 
-func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, prompt string) error {
+func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, thread, prompt string) error {
 	conv, err := newConversation(env, convOptions{
-		model: model, named: named, face: unattended.Face{},
+		model: model, named: named, face: unattended.Face{}, thread: thread,
 		display: &display{out: stderr, calls: true},
 	})
 	if err != nil {
@@ -113,6 +115,7 @@ func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, mode
 	noteDropped(stderr, conv)
 	ctx, stop := interruptible(ctx, env)
 	defer stop()
+	fmt.Fprintf(stderr, "thread %s\n", conv.thread)
 	reply, err := conv.agent.Respond(ctx, conv.thread, prompt)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/inquiry"
@@ -76,6 +77,7 @@ type convOptions struct {
 	display wisp.EventSink // nil: none
 	notify  wisp.Notifier  // nil: none
 	onDelta func(thread string, d wisp.ChatDelta)
+	thread  string // continue this thread; "" starts a new one
 }
 
 // newConversation reads the configuration once (a setting applies from the
@@ -169,8 +171,19 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		OnDelta:       o.onDelta,
 		Session:       session,
 		ContextTokens: info.Context,
+		Store: threadfile.Dir{Path: filepath.Join(h.dir, "threads"), Redact: func(s string) string {
+			out, _ := redactor.Redact(s)
+			return out
+		}},
 	})
-	return &conversation{session: session, thread: "t-" + newID(), agent: a, tools: set, model: info.Name, log: log, actions: actions}, nil
+	thread := o.thread
+	if thread == "" {
+		thread = "t-" + newID()
+	} else if !threadfile.ValidID(thread) {
+		log.Close()
+		return nil, usagef("thread %q: %v", thread, threadfile.ErrBadID)
+	}
+	return &conversation{session: session, thread: thread, agent: a, tools: set, model: info.Name, log: log, actions: actions}, nil
 }
 
 // openModel resolves a model reference: script:PATH plays a script;

@@ -1,0 +1,98 @@
+package threadfile_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/models/script"
+	"github.com/wisp-agent/wisp/policy/secrets"
+)
+
+func TestRoundTrip(t *testing.T) {
+	d := threadfile.Dir{Path: filepath.Join(t.TempDir(), "threads")}
+	if _, ok, err := d.Load("t1"); ok || err != nil {
+		t.Fatalf("Load of a new thread = %v, %v", ok, err)
+	}
+	st := agent.ThreadState{Turn: 2, FactSeq: 1,
+		Messages: []wisp.Message{{Role: wisp.RoleUser, Content: "hi"}, {Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{{ID: "c1", Name: "ask", Arguments: json.RawMessage(`{"question":"Q?"}`)}}}},
+		Facts:    []wisp.Fact{{ID: "c1", Subject: "answer", Name: "Q?", Value: "yes", Source: "person", Turn: 1}}}
+	if err := d.Save("t1", st); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := d.Load("t1")
+	if err != nil || !ok {
+		t.Fatalf("Load = %v, %v", ok, err)
+	}
+	if diff := cmp.Diff(st, got); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	fi, err := os.Stat(filepath.Join(d.Path, "t1.json"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("thread file mode = %v, %v; want 0600", fi.Mode(), err)
+	}
+}
+
+func TestBadIDs(t *testing.T) {
+	d := threadfile.Dir{Path: t.TempDir()}
+	for _, id := range []string{"", "../x", ".hidden", "a/b", strings.Repeat("a", 129), "t 1"} {
+		if _, _, err := d.Load(id); !errors.Is(err, threadfile.ErrBadID) {
+			t.Errorf("Load(%q) = %v, want ErrBadID", id, err)
+		}
+		if err := d.Save(id, agent.ThreadState{}); !errors.Is(err, threadfile.ErrBadID) {
+			t.Errorf("Save(%q) = %v, want ErrBadID", id, err)
+		}
+	}
+}
+
+// No credential reaches the disk: the thread file holds markers.
+func TestRedacted(t *testing.T) {
+	r := secrets.NewRedactor()
+	d := threadfile.Dir{Path: t.TempDir(), Redact: func(s string) string { out, _ := r.Redact(s); return out }}
+	const key = "AKIAFAKEKEYEXAMPLE77"
+	st := agent.ThreadState{Messages: []wisp.Message{
+		{Role: wisp.RoleUser, Content: "deploy with " + key},
+		{Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{{Name: "x", Arguments: json.RawMessage(`{"k":"` + key + `"}`)}}},
+	}, Facts: []wisp.Fact{{Value: key}}}
+	if err := d.Save("t", st); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(d.Path, "t.json"))
+	if strings.Contains(string(b), key) || !strings.Contains(string(b), "[REDACTED:aws-access-key#1]") {
+		t.Errorf("thread file:\n%s", b)
+	}
+}
+
+// A thread outlives its agent: a new Agent over the same folder goes on
+// where the last left off, with its messages and facts.
+func TestAgentContinuesAThread(t *testing.T) {
+	d := threadfile.Dir{Path: t.TempDir()}
+	m1 := script.New("s", []script.Step{{Content: "first reply"}})
+	if _, err := agent.New(m1, &agent.Options{Store: d}).Respond(context.Background(), "t7", "one"); err != nil {
+		t.Fatal(err)
+	}
+	m2 := script.New("s", []script.Step{{Content: "second reply"}})
+	r, err := agent.New(m2, &agent.Options{Store: d}).Respond(context.Background(), "t7", "two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Turn != 2 {
+		t.Errorf("turn = %d, want 2", r.Turn)
+	}
+	var got []string
+	for _, msg := range m2.Requests()[0].Messages {
+		got = append(got, msg.Content)
+	}
+	if diff := cmp.Diff([]string{"one", "first reply", "two"}, got); diff != "" {
+		t.Errorf("the second agent's request (-want +got):\n%s", diff)
+	}
+}
