@@ -24,6 +24,7 @@ const (
 // model can act on.
 type ValidationError struct{ Line string }
 
+// Error returns the line the model reads.
 func (e *ValidationError) Error() string { return e.Line }
 
 func invalid(format string, args ...any) error {
