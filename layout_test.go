@@ -18,6 +18,7 @@ var allowed = map[string][]string{
 	"":                         {},
 	"agent":                    {"", "tools"},
 	"agent/threadfile":         {"", "agent", "internal/fsx"},
+	"mcpserver":                {"agent", "agent/threadfile"},
 	"tools":                    {""},
 	"tools/ask":                {"", "inquiry"},
 	"inquiry":                  {"", "policy/secrets"},

@@ -1,0 +1,176 @@
+// Package mcpserver serves wisp over the Model Context Protocol: a
+// respond tool that runs one turn of wisp's agent on a thread, and each
+// thread (and its audit records) as a resource. The CLI's wisp mcp builds
+// a Server and binds it to stdio or to a loopback HTTP address.
+//
+// Questions the model asks go to the person through wisp's own faces,
+// never to the MCP caller. Options.OnCall and Server.Notify are where a
+// question face finds the calling session and announces a question.
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
+)
+
+// Conversations builds the agent for one respond call. The CLI supplies
+// it (it owns the settings, the models and the audit log); tests supply a
+// scripted one. Agent is called once per respond call, from many
+// goroutines at once, so implementations must be safe for concurrent use.
+type Conversations interface {
+	// Agent returns the agent for a conversation whose tool list is
+	// named; nil means every tool the settings allow, an empty non-nil
+	// list means none. A name no tool has is an error wrapping
+	// tools.ErrUnknownTool that lists the known tools. The agent must keep
+	// its threads in the Server's Options.Threads (its Store), so the
+	// thread resources see them.
+	Agent(ctx context.Context, named []string) (*agent.Agent, error)
+}
+
+// ConversationsFunc adapts a function to Conversations.
+type ConversationsFunc func(ctx context.Context, named []string) (*agent.Agent, error)
+
+// Agent calls f.
+func (f ConversationsFunc) Agent(ctx context.Context, named []string) (*agent.Agent, error) {
+	return f(ctx, named)
+}
+
+// Options configure a Server. A zero field means the default given
+// beside it; Conversations is required.
+type Options struct {
+	// Conversations builds the agent for each respond call.
+	Conversations Conversations
+	// Threads is where threads live: the resources read them from here,
+	// and new thread ids are chosen not to clash with them.
+	Threads threadfile.Dir
+	// Audit returns a thread's audit records as JSON lines, for the
+	// wisp://threads/{thread_id}/audit resource; nil leaves that resource
+	// out.
+	Audit func(thread string) ([]byte, error)
+	// Name and Version are the server's info ("wisp" and "dev").
+	Name, Version string
+	// NewID makes new thread ids ("t-" and 8 hex digits).
+	NewID func() string
+	// OnCall, when set, is applied to the context of each respond call
+	// before its turn runs, so a face can find the MCP session and the
+	// thread from the context the tools receive.
+	OnCall func(ctx context.Context, thread string) context.Context
+	// Logger receives the MCP library's own diagnostics; nil discards
+	// them. The server never writes to stdout or stderr.
+	Logger *slog.Logger
+}
+
+// A Server serves wisp over MCP. It is safe for concurrent use: respond
+// calls on different threads run at once; calls on the same thread run
+// one after the other, in the order they arrive at the thread's lock.
+type Server struct {
+	opts Options
+	mcp  *server.MCPServer
+
+	httpOnce sync.Once
+	http     http.Handler
+
+	mu      sync.Mutex
+	threads map[string]*threadLock
+}
+
+// Defaults for Options.
+const (
+	DefaultName    = "wisp"
+	DefaultVersion = "dev"
+	// EndpointPath is where HTTPHandler serves MCP.
+	EndpointPath = "/mcp"
+)
+
+// New returns a server with the respond tool and the thread resources.
+func New(opts *Options) *Server {
+	s := &Server{threads: make(map[string]*threadLock)}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.Name == "" {
+		s.opts.Name = DefaultName
+	}
+	if s.opts.Version == "" {
+		s.opts.Version = DefaultVersion
+	}
+	if s.opts.NewID == nil {
+		s.opts.NewID = newThreadID
+	}
+	if s.opts.Logger == nil {
+		s.opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s.mcp = server.NewMCPServer(s.opts.Name, s.opts.Version,
+		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithLogging(),
+		server.WithRecovery(),
+		server.WithResourceRecovery(),
+	)
+	s.mcp.AddTool(respondTool(), s.respond)
+	s.addResources()
+	return s
+}
+
+// MCP returns the mcp-go server, for transports and tests.
+func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
+// ServeStdio serves one client over in and out, JSON-RPC messages one a
+// line, until ctx is done or in ends. mcp-go keeps one stdio session a
+// process, so run one ServeStdio at a time.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	ss := server.NewStdioServer(s.mcp)
+	ss.SetErrorLogger(slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelError))
+	err := ss.Listen(ctx, in, out)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// HTTPHandler returns the streamable HTTP transport, serving at
+// EndpointPath. Bind it to a loopback address only: it refuses requests
+// whose Host or Origin header is not a loopback name or address (a
+// defence against DNS rebinding) with 403. Every call returns the same
+// handler.
+func (s *Server) HTTPHandler() http.Handler {
+	s.httpOnce.Do(func() {
+		h := server.NewStreamableHTTPServer(s.mcp,
+			server.WithEndpointPath(EndpointPath),
+			server.WithStreamableHTTPLogger(s.opts.Logger),
+		)
+		s.http = loopbackOnly(h)
+	})
+	return s.http
+}
+
+// Notify sends message to the client whose request ctx belongs to, as a
+// logging notification (notifications/message, level notice, logger
+// "wisp"). The client gets it when it asked for notice or finer: with
+// logging/setLevel on a 2025 connection, or the request's log level on a
+// 2026-07-28 one; otherwise it is dropped, as the protocol requires, and
+// Notify returns nil. Notify fails when ctx carries no initialised
+// session or the session's queue is full.
+func (s *Server) Notify(ctx context.Context, message string) error {
+	return s.mcp.SendLogMessageToClient(ctx,
+		mcp.NewLoggingMessageNotification(mcp.LoggingLevelNotice, "wisp", message))
+}
+
+// newThreadID returns "t-" and 8 random hex digits.
+func newThreadID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "t-" + hex.EncodeToString(b[:])
+}
