@@ -113,6 +113,7 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newConfigCmd(env),
 		newAuditCmd(env),
 		newModelsCmd(env),
+		newMCPCmd(env),
 	)
 	return root
 }

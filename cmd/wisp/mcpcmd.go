@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/mcpserver"
+)
+
+func newMCPCmd(env environ) *cobra.Command {
+	var model, addr string
+	c := &cobra.Command{
+		Use:   "mcp [--model M] [--http ADDR]",
+		Short: "Serve wisp to another agent over MCP (stdio, or streamable HTTP on loopback)",
+		Long: `Serve wisp over the Model Context Protocol: the tool respond runs a turn of wisp's agent
+on a thread (kept under $WISP_HOME/threads, so a restarted server goes on with it), and
+the resources wisp://threads/{thread_id} and wisp://threads/{thread_id}/audit show a
+thread's messages, facts and audit records. Nothing in the MCP conversation answers a
+question wisp's model asks; in this version such a question ends with "no person can
+answer here".
+
+Over stdio by default; --http 127.0.0.1:8765 serves streamable HTTP at /mcp on a
+loopback address only.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			h, err := openHome(env)
+			if err != nil {
+				return err
+			}
+			convs := &mcpConversations{env: env, model: model}
+			defer convs.Close()
+			// Fail early, before a client connects, on a model that will not run.
+			if _, err := convs.Agent(cmd.Context(), nil); err != nil {
+				return err
+			}
+			srv := mcpserver.New(&mcpserver.Options{
+				Conversations: convs,
+				Threads:       threadfile.Dir{Path: filepath.Join(h.dir, "threads")},
+				Audit: func(thread string) ([]byte, error) {
+					recs, err := audit.Read(h.audit(), audit.Filter{Thread: thread})
+					if errors.Is(err, fs.ErrNotExist) {
+						return nil, nil
+					}
+					if err != nil {
+						return nil, err
+					}
+					var b bytes.Buffer
+					enc := json.NewEncoder(&b)
+					enc.SetEscapeHTML(false)
+					for _, r := range recs {
+						if err := enc.Encode(r); err != nil {
+							return nil, err
+						}
+					}
+					return b.Bytes(), nil
+				},
+			})
+			if addr == "" {
+				return srv.ServeStdio(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
+			}
+			host, _, err := net.SplitHostPort(addr)
+			if err != nil {
+				return usagef("--http %q: give a loopback address and port, such as 127.0.0.1:8765", addr)
+			}
+			if ip := net.ParseIP(host); !(host == "localhost" || (ip != nil && ip.IsLoopback())) {
+				return usagef("--http %q: wisp serves MCP on a loopback address only, such as 127.0.0.1:8765", addr)
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s\n", ln.Addr(), mcpserver.EndpointPath)
+			hs := &http.Server{Handler: srv.HTTPHandler()}
+			go func() {
+				<-cmd.Context().Done()
+				hs.Close()
+			}()
+			if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&model, "model", "", "the model, as for chat (default: models.default)")
+	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this loopback address instead of stdio")
+	return c
+}
+
+// mcpConversations keeps one conversation per tool list for the server's
+// life: the audit log, the model and the tools are wired once.
+type mcpConversations struct {
+	env   environ
+	model string
+
+	mu    sync.Mutex
+	convs map[string]*conversation
+}
+
+func (m *mcpConversations) Agent(ctx context.Context, named []string) (*agent.Agent, error) {
+	key := "*"
+	if named != nil {
+		sorted := slices.Clone(named)
+		slices.Sort(sorted)
+		key = "=" + strings.Join(sorted, ",")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c := m.convs[key]; c != nil {
+		return c.agent, nil
+	}
+	c, err := newConversation(m.env, convOptions{model: m.model, named: named, face: unattended.Face{}})
+	if err != nil {
+		return nil, err
+	}
+	if m.convs == nil {
+		m.convs = map[string]*conversation{}
+	}
+	m.convs[key] = c
+	return c.agent, nil
+}
+
+func (m *mcpConversations) Close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, c := range m.convs {
+		c.Close()
+	}
+}
