@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"inquiry/terminal":         {"", "inquiry", "inquiry/escape"},
 	"inquiry/unattended":       {""},
 	"inquiry/facetest":         {"", "inquiry/escape"},
+	"inquiry/pending":          {"", "internal/fsx"},
 	"policy/secrets":           {},
 	"audit":                    {},
 	"config":                   {"internal/fsx"},

@@ -1,0 +1,184 @@
+package pending
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wisp-agent/wisp"
+)
+
+// The faces an answer can come from, as Answer.From names them.
+const (
+	// FromTerminal: wisp questions answer or decline at a terminal.
+	FromTerminal = "terminal"
+	// FromElicitation: the MCP client's dialog.
+	FromElicitation = "elicitation"
+	// FromChat: /questions answer or decline in a plain wisp chat.
+	FromChat = "chat"
+	// FromTUI: a running wisp-tui.
+	FromTUI = "tui"
+)
+
+// An Answer is the person's answer to a parked question, as filed in
+// the pending folder.
+type Answer struct {
+	// ID names the question answered.
+	ID string
+	// Digest is the Digest of the question the person was shown. Answer
+	// refuses it when it is not the question's current Digest.
+	Digest string
+	// Outcome is one of wisp.OutcomeAnswered, OutcomeChose,
+	// OutcomeChoseNone and OutcomeDeclined.
+	Outcome wisp.Outcome
+	// Text is the typed text (OutcomeAnswered, 1 to MaxAnswerBytes bytes
+	// of UTF-8) or the chosen option, verbatim (OutcomeChose); empty for
+	// the others. The desk scans and cuts it when the thread takes it.
+	Text string
+	// From names the face the person answered in: FromTerminal,
+	// FromElicitation, FromChat or FromTUI.
+	From string
+	// At is when the person answered; Store.Answer sets it when it is
+	// zero. It is kept in UTC.
+	At time.Time
+}
+
+// answerFile is the JSON form of an Answer: <id>.answer.json.
+type answerFile struct {
+	Version int       `json:"version"`
+	ID      string    `json:"id"`
+	Digest  string    `json:"digest"`
+	Outcome string    `json:"outcome"`
+	Text    string    `json:"text,omitempty"`
+	From    string    `json:"from"`
+	At      time.Time `json:"at"`
+}
+
+// answerOutcomes are the outcomes an answer may carry.
+var answerOutcomes = [...]wisp.Outcome{wisp.OutcomeAnswered, wisp.OutcomeChose, wisp.OutcomeChoseNone, wisp.OutcomeDeclined}
+
+// answerFaces are the faces an answer may come from.
+var answerFaces = [...]string{FromTerminal, FromElicitation, FromChat, FromTUI}
+
+// checkAnswer applies the rules an answer obeys on its own.
+func checkAnswer(a Answer) error {
+	if !slices.Contains(answerOutcomes[:], a.Outcome) {
+		return fmt.Errorf("outcome %s is not one a person gives; use answered, chose, chose-none or declined", a.Outcome)
+	}
+	if !slices.Contains(answerFaces[:], a.From) {
+		return fmt.Errorf("from %q names no face; use terminal, elicitation, chat or tui", a.From)
+	}
+	switch a.Outcome {
+	case wisp.OutcomeAnswered, wisp.OutcomeChose:
+		if a.Text == "" {
+			return fmt.Errorf("a %s answer needs its text", a.Outcome)
+		}
+	default:
+		if a.Text != "" {
+			return fmt.Errorf("a %s answer carries no text", a.Outcome)
+		}
+	}
+	if !utf8.ValidString(a.Text) {
+		return errors.New("the answer is not valid UTF-8")
+	}
+	if len(a.Text) > MaxAnswerBytes {
+		return fmt.Errorf("the answer is %d bytes; at most %d are filed", len(a.Text), MaxAnswerBytes)
+	}
+	if a.At.IsZero() || !inRange(a.At) {
+		return errors.New("no time answered, or one before year 1 or after 9999")
+	}
+	return nil
+}
+
+// fits checks that a suits q: a choice must be one of its options, and
+// a free-text question takes no choice.
+func fits(a Answer, q Question) error {
+	switch a.Outcome {
+	case wisp.OutcomeChose:
+		if !slices.Contains(q.Options, a.Text) {
+			return fmt.Errorf("%q is not one of the question's options", a.Text)
+		}
+	case wisp.OutcomeChoseNone:
+		if q.FreeText() {
+			return errors.New("the question has no options to choose none of")
+		}
+	}
+	return nil
+}
+
+// encodeAnswer writes a's file.
+func encodeAnswer(a Answer) ([]byte, error) {
+	return encodeJSON(answerFile{
+		Version: formatVersion,
+		ID:      a.ID,
+		Digest:  a.Digest,
+		Outcome: a.Outcome.String(),
+		Text:    a.Text,
+		From:    a.From,
+		At:      a.At,
+	})
+}
+
+// parseAnswer reads an answer file, refusing what encodeAnswer could not
+// have written for a valid answer.
+func parseAnswer(data []byte) (Answer, error) {
+	var f answerFile
+	if err := decodeJSON(data, &f); err != nil {
+		return Answer{}, err
+	}
+	if f.Version != formatVersion {
+		return Answer{}, fmt.Errorf("version %d; this wisp reads version %d", f.Version, formatVersion)
+	}
+	if !ValidID(f.ID) {
+		return Answer{}, errors.New("bad question ID")
+	}
+	a := Answer{ID: f.ID, Digest: f.Digest, Text: f.Text, From: f.From, At: f.At.UTC()}
+	i := slices.IndexFunc(answerOutcomes[:], func(o wisp.Outcome) bool { return o.String() == f.Outcome })
+	if i < 0 {
+		return Answer{}, fmt.Errorf("unknown outcome %q", f.Outcome)
+	}
+	a.Outcome = answerOutcomes[i]
+	if err := checkAnswer(a); err != nil {
+		return Answer{}, err
+	}
+	return a, nil
+}
+
+// withdrawnFile is the JSON form of a withdrawal: <id>.withdrawn.json.
+type withdrawnFile struct {
+	Version int       `json:"version"`
+	ID      string    `json:"id"`
+	Why     string    `json:"why"`
+	At      time.Time `json:"at"`
+}
+
+// checkWhy checks the reason given to Withdraw: one line of UTF-8, 1 to
+// maxWhyBytes bytes, no control characters.
+func checkWhy(why string) error {
+	if why == "" || len(why) > maxWhyBytes || !utf8.ValidString(why) {
+		return fmt.Errorf("the reason for withdrawing must be 1 to %d bytes of UTF-8", maxWhyBytes)
+	}
+	for _, r := range why {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 {
+			return errors.New("the reason for withdrawing must be one line without control characters")
+		}
+	}
+	return nil
+}
+
+// parseWithdrawn reads a withdrawal file.
+func parseWithdrawn(data []byte) (withdrawnFile, error) {
+	var f withdrawnFile
+	if err := decodeJSON(data, &f); err != nil {
+		return f, err
+	}
+	if f.Version != formatVersion || !ValidID(f.ID) {
+		return f, errors.New("bad version or question ID")
+	}
+	if err := checkWhy(f.Why); err != nil {
+		return f, err
+	}
+	return f, nil
+}

@@ -1,0 +1,48 @@
+package pending
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+)
+
+// IDLen is the length of a question ID: 8 characters from 0-9 and a-f,
+// such as a1b2c3d4.
+const IDLen = 8
+
+// ValidID reports whether id is a question ID: exactly IDLen characters,
+// each a digit or a lower-case letter from a to f. Only such a string is
+// ever joined to the pending folder's path, so an ID can name no other
+// file.
+func ValidID(id string) bool {
+	if len(id) != IDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkID refuses an id that is not a question ID.
+func checkID(id string) error {
+	if ValidID(id) {
+		return nil
+	}
+	shown := id
+	if len(shown) > 40 {
+		shown = shown[:40] + "…"
+	}
+	return lineErr(ErrBadID, fmt.Sprintf("%s is not a question ID; an ID is %d characters from 0-9 and a-f, such as a1b2c3d4 (wisp questions list shows them)", strconv.QuoteToASCII(shown), IDLen))
+}
+
+// randomID returns IDLen random hex characters from crypto/rand.
+func randomID() string {
+	var b [IDLen / 2]byte
+	rand.Read(b[:]) // never fails: see crypto/rand.Read
+	return hex.EncodeToString(b[:])
+}

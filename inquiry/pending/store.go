@@ -1,0 +1,678 @@
+package pending
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/fsx"
+)
+
+// pollInterval is how often Wait looks for an answer.
+const pollInterval = 100 * time.Millisecond
+
+// maxIDTries bounds how many IDs File draws before it gives up.
+const maxIDTries = 100
+
+// The kinds of file a question has, as their names spell them.
+const (
+	kindQuestion  = "question"
+	kindAnswer    = "answer"
+	kindWithdrawn = "withdrawn"
+)
+
+// lockName is the lock file in the pending folder that every change takes.
+const lockName = ".lock"
+
+// A Store keeps parked questions and their answers in one folder. A zero
+// Now and NewID are the defaults; the other fields are required.
+//
+// A Store is a value with no state of its own: any number of them, in any
+// number of processes, may use one folder at once. Every change (File,
+// Answer, Withdraw, Settle, Sweep) holds the folder's lock file while it
+// runs; readers take no lock, because every file appears whole or not at
+// all. Locks are advisory and not dependable on network file systems, so
+// the folder belongs on a local disk.
+type Store struct {
+	// Dir is the pending folder, $WISP_HOME/pending. File creates it,
+	// mode 0700; every method refuses it when it is a symbolic link,
+	// belongs to another user, or others can write to it.
+	Dir string
+	// Now tells the time; nil means time.Now.
+	Now func() time.Time
+	// NewID draws a question ID; nil means IDLen random hex characters
+	// from crypto/rand. File refuses an ID that is not valid and draws
+	// again on one already in use.
+	NewID func() string
+}
+
+func (s Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC().Round(0)
+	}
+	return time.Now().UTC().Round(0)
+}
+
+func (s Store) newID() string {
+	if s.NewID != nil {
+		return s.NewID()
+	}
+	return randomID()
+}
+
+// path names the file of kind for the question id, which must be valid.
+func (s Store) path(id, kind string) string {
+	return filepath.Join(s.Dir, id+"."+kind+".json")
+}
+
+// useDir checks the pending folder before use. When it is missing,
+// useDir creates it if create is set and otherwise returns an error that
+// matches fs.ErrNotExist.
+func (s Store) useDir(create bool) error {
+	if s.Dir == "" {
+		return errors.New("the pending folder is an empty path")
+	}
+	fi, err := os.Lstat(s.Dir)
+	switch {
+	case err == nil:
+		if err := checkDir(s.Dir, fi); err != nil {
+			return err
+		}
+	case errors.Is(err, fs.ErrNotExist) && !create:
+		return err
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	// Create the folder, and check the folders above it.
+	if err := fsx.EnsureDir(s.Dir); err != nil {
+		if errors.Is(err, fsx.ErrUnsafe) {
+			return lineErr(ErrUnsafe, err.Error())
+		}
+		return err
+	}
+	return s.checkDir()
+}
+
+// checkDir checks the pending folder itself, again.
+func (s Store) checkDir() error {
+	fi, err := os.Lstat(s.Dir)
+	if err != nil {
+		return err
+	}
+	return checkDir(s.Dir, fi)
+}
+
+// lock takes the folder's lock.
+func (s Store) lock(ctx context.Context) (unlock func() error, err error) {
+	return fsx.Lock(ctx, filepath.Join(s.Dir, lockName))
+}
+
+// File files q as a parked question and returns it as filed: with a new
+// ID, the time asked, and its Digest. q.ID is ignored; Session, Thread,
+// Turn, Text, Options and Deadline are kept. The question must be within
+// the desk's bounds (text of 1 to 300 characters; none or 2 to 6
+// different options of 1 to 80), or File refuses it with ErrInvalid.
+//
+// File creates the pending folder when it is missing and writes
+// <id>.question.json, mode 0600, atomically and durably. It waits for the
+// folder's lock, giving up when ctx is done.
+func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
+	pq := Question{
+		Session: q.Session,
+		Thread:  q.Thread,
+		Turn:    q.Turn,
+		Text:    q.Text,
+		Asked:   s.now(),
+	}
+	if len(q.Options) > 0 {
+		pq.Options = slices.Clone(q.Options)
+	}
+	if !q.Deadline.IsZero() {
+		pq.Deadline = q.Deadline.UTC().Round(0)
+	}
+	if err := checkQuestion(pq); err != nil {
+		return Question{}, lineErr(ErrInvalid, "cannot file the question: "+err.Error())
+	}
+	if err := s.useDir(true); err != nil {
+		return Question{}, err
+	}
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return Question{}, err
+	}
+	defer unlock()
+
+	used, err := s.usedIDs()
+	if err != nil {
+		return Question{}, err
+	}
+	for range maxIDTries {
+		id := s.newID()
+		if !ValidID(id) {
+			return Question{}, fmt.Errorf("cannot file the question: %w", checkID(id))
+		}
+		if !used[id] {
+			pq.ID = id
+			break
+		}
+	}
+	if pq.ID == "" {
+		return Question{}, fmt.Errorf("cannot file the question: %d IDs drawn were all in use in %s", maxIDTries, quotePath(s.Dir))
+	}
+	pq.Digest = digestOf(pq)
+	data, err := encodeQuestion(pq)
+	if err != nil {
+		return Question{}, err
+	}
+	if err := writeFile(s.path(pq.ID, kindQuestion), data); err != nil {
+		return Question{}, err
+	}
+	return pq, nil
+}
+
+// usedIDs lists the IDs that any file in the folder names, leftovers of an
+// interrupted Settle and temp files included, so that a new question never
+// inherits an old one's answer.
+func (s Store) usedIDs() (map[string]bool, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	for _, e := range entries {
+		if id, ok := idOf(e.Name()); ok {
+			used[id] = true
+		}
+	}
+	return used, nil
+}
+
+// idOf returns the question ID a file name in the folder starts with,
+// after an optional dot.
+func idOf(name string) (string, bool) {
+	name = strings.TrimPrefix(name, ".")
+	if len(name) <= IDLen || name[IDLen] != '.' || !ValidID(name[:IDLen]) {
+		return "", false
+	}
+	return name[:IDLen], true
+}
+
+// List returns the questions waiting for an answer: filed, neither
+// answered nor withdrawn, oldest first (by Asked, then ID). It returns no
+// error and no questions when the folder does not exist.
+//
+// List skips files that are not questions wisp wrote (they do not parse,
+// or their digest does not match), so one broken file never hides the
+// others; Get names what is wrong with one. It fails, naming the file, on
+// a file it must not trust: a symbolic link, another user's, or one
+// others can write to.
+func (s Store) List() ([]Question, error) {
+	if err := s.useDir(false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var qs []Question
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), "."+kindQuestion+".json")
+		if !ok || !ValidID(id) {
+			continue
+		}
+		q, err := s.readQuestion(id)
+		switch {
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrMalformed):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		open, err := s.open(id)
+		if err != nil {
+			return nil, err
+		}
+		if open {
+			qs = append(qs, q)
+		}
+	}
+	slices.SortFunc(qs, func(a, b Question) int {
+		return cmp.Or(a.Asked.Compare(b.Asked), strings.Compare(a.ID, b.ID))
+	})
+	return qs, nil
+}
+
+// open reports whether the question id has neither an answer nor a
+// withdrawal.
+func (s Store) open(id string) (bool, error) {
+	for _, kind := range []string{kindAnswer, kindWithdrawn} {
+		there, err := present(s.path(id, kind))
+		if err != nil || there {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// readQuestion reads and parses the question file of id. A missing file
+// gives an error that matches fs.ErrNotExist.
+func (s Store) readQuestion(id string) (Question, error) {
+	path := s.path(id, kindQuestion)
+	data, err := readFile(path)
+	if err != nil {
+		return Question{}, err
+	}
+	q, err := parseQuestion(data)
+	if err != nil {
+		return Question{}, malformed(path, err)
+	}
+	if q.ID != id {
+		return Question{}, malformed(path, fmt.Errorf("it names question %s", q.ID))
+	}
+	return q, nil
+}
+
+// question reads the question id for a method that needs it, turning a
+// missing folder or file into ErrNoQuestion.
+func (s Store) question(id string) (Question, error) {
+	if err := s.useDir(false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Question{}, noQuestion(id)
+		}
+		return Question{}, err
+	}
+	q, err := s.readQuestion(id)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Question{}, noQuestion(id)
+	}
+	return q, err
+}
+
+// Get returns the question id while it waits for an answer. It returns an
+// error that wraps ErrBadID for an id that is not a question ID,
+// ErrNoQuestion when no question id is filed, ErrAnswered or ErrWithdrawn
+// when it is but takes no answer any more, and ErrUnsafe or ErrMalformed
+// when its files cannot be trusted.
+func (s Store) Get(id string) (Question, error) {
+	if err := checkID(id); err != nil {
+		return Question{}, err
+	}
+	q, err := s.question(id)
+	if err != nil {
+		return Question{}, err
+	}
+	if err := s.ended(id); err != nil {
+		return Question{}, err
+	}
+	return q, nil
+}
+
+// ended returns ErrAnswered or ErrWithdrawn when the question id has an
+// answer or a withdrawal, and nil when it has neither.
+func (s Store) ended(id string) error {
+	there, err := present(s.path(id, kindAnswer))
+	if err != nil {
+		return err
+	}
+	if there {
+		return s.answeredErr(id)
+	}
+	there, err = present(s.path(id, kindWithdrawn))
+	if err != nil {
+		return err
+	}
+	if there {
+		return s.withdrawnErr(id)
+	}
+	return nil
+}
+
+// Answer records a as the answer to question a.ID, if it is the first.
+//
+// a.Digest must be the question's Digest as filed: an answer given to
+// another question, to an earlier question filed under the same ID, or to
+// a question whose file has changed since it was shown is refused with
+// ErrStale. An answer that breaks the rules of Answer's fields, or a
+// choice that is not among the question's options, is refused with
+// ErrInvalid; a question that is not filed with ErrNoQuestion, one
+// already answered with ErrAnswered (naming the face that answered it),
+// and one withdrawn with ErrWithdrawn.
+//
+// The first answer wins, across goroutines and processes: it is written to
+// <id>.answer.json, mode 0600, whole, synced, and made to appear with
+// link(2), which fails when the name exists, so at most one answer is ever
+// filed for a question; the folder is synced after. Answer waits for the
+// folder's lock, giving up when ctx is done.
+func (s Store) Answer(ctx context.Context, a Answer) error {
+	if err := checkID(a.ID); err != nil {
+		return err
+	}
+	if a.At.IsZero() {
+		a.At = s.now()
+	}
+	a.At = a.At.UTC().Round(0)
+	if err := checkAnswer(a); err != nil {
+		return lineErr(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
+	}
+	if err := s.useDir(false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return noQuestion(a.ID)
+		}
+		return err
+	}
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+
+	q, err := s.question(a.ID)
+	if err != nil {
+		return err
+	}
+	if err := s.ended(a.ID); err != nil {
+		return err
+	}
+	if a.Digest != q.Digest {
+		return staleErr(a.ID)
+	}
+	if err := fits(a, q); err != nil {
+		return lineErr(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
+	}
+	data, err := encodeAnswer(a)
+	if err != nil {
+		return err
+	}
+	err = createExclusive(s.path(a.ID, kindAnswer), data)
+	if errors.Is(err, errExists) {
+		return s.answeredErr(a.ID)
+	}
+	return err
+}
+
+// Answered returns the answer filed for question id; ok is false while
+// there is none. It returns an error that wraps ErrNoQuestion when the
+// question is not filed (an answer left behind by an interrupted Settle
+// counts for nothing), and ErrStale when the answer on file carries a
+// digest other than the question's.
+func (s Store) Answered(id string) (a Answer, ok bool, err error) {
+	if err := checkID(id); err != nil {
+		return Answer{}, false, err
+	}
+	q, err := s.question(id)
+	if err != nil {
+		return Answer{}, false, err
+	}
+	return s.answerOf(q)
+}
+
+// answerOf reads the answer to q, if there is one, and checks that it is
+// bound to q.
+func (s Store) answerOf(q Question) (Answer, bool, error) {
+	path := s.path(q.ID, kindAnswer)
+	data, err := readFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Answer{}, false, nil
+	}
+	if err != nil {
+		return Answer{}, false, err
+	}
+	a, err := parseAnswer(data)
+	if err != nil {
+		return Answer{}, false, malformed(path, err)
+	}
+	if a.ID != q.ID || a.Digest != q.Digest {
+		return Answer{}, false, lineErr(ErrStale, fmt.Sprintf("the answer on file for question %s was given to another question; remove it (rm %s) and answer again", q.ID, quotePath(path)))
+	}
+	return a, true, nil
+}
+
+// Wait waits for the answer to question id and returns it.
+//
+// Wait looks at the folder every 100 ms and returns
+//
+//   - the answer, once one is filed;
+//   - an error that wraps ErrWithdrawn once the question is withdrawn;
+//   - an error that wraps ErrNoQuestion when the question is not filed, or
+//     is settled while Wait waits;
+//   - context.Cause(ctx) once ctx is done;
+//   - any error reading the folder or the question's files (ErrUnsafe,
+//     ErrMalformed, ErrStale).
+//
+// It starts no goroutine.
+func (s Store) Wait(ctx context.Context, id string) (Answer, error) {
+	if err := checkID(id); err != nil {
+		return Answer{}, err
+	}
+	t := time.NewTicker(pollInterval)
+	defer t.Stop()
+	for {
+		a, done, err := s.poll(id)
+		if done {
+			return a, err
+		}
+		select {
+		case <-ctx.Done():
+			return Answer{}, context.Cause(ctx)
+		case <-t.C:
+		}
+	}
+}
+
+// poll looks once for the end of question id; done is false while it
+// still waits.
+func (s Store) poll(id string) (a Answer, done bool, err error) {
+	q, err := s.question(id)
+	if err != nil {
+		return Answer{}, true, err
+	}
+	a, ok, err := s.answerOf(q)
+	if err != nil || ok {
+		return a, true, err
+	}
+	there, err := present(s.path(id, kindWithdrawn))
+	if err != nil {
+		return Answer{}, true, err
+	}
+	if there {
+		return Answer{}, true, s.withdrawnErr(id)
+	}
+	return Answer{}, false, nil
+}
+
+// Withdraw marks question id as taking no answer, saying why (one line of
+// up to 200 bytes: "the thread ended", "answered in the client's dialog").
+// Later answers are refused with ErrWithdrawn, which quotes why; List no
+// longer shows the question. Withdrawing a withdrawn question does
+// nothing and keeps the first reason. Withdraw returns an error that
+// wraps ErrAnswered when an answer won first (the thread should take it),
+// and ErrNoQuestion when no question id is filed.
+//
+// The withdrawal is <id>.withdrawn.json, mode 0600, written atomically
+// and durably. Withdraw waits for the folder's lock, giving up when ctx
+// is done.
+func (s Store) Withdraw(ctx context.Context, id, why string) error {
+	if err := checkID(id); err != nil {
+		return err
+	}
+	if err := checkWhy(why); err != nil {
+		return lineErr(ErrInvalid, fmt.Sprintf("cannot withdraw question %s: %v", id, err))
+	}
+	if err := s.useDir(false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return noQuestion(id)
+		}
+		return err
+	}
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+
+	there, err := present(s.path(id, kindQuestion))
+	if err != nil {
+		return err
+	}
+	if !there {
+		return noQuestion(id)
+	}
+	err = s.ended(id)
+	if errors.Is(err, ErrWithdrawn) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	data, err := encodeJSON(withdrawnFile{Version: formatVersion, ID: id, Why: why, At: s.now()})
+	if err != nil {
+		return err
+	}
+	return writeFile(s.path(id, kindWithdrawn), data)
+}
+
+// Settle removes question id and everything filed with it, once the
+// thread has taken its answer (and recorded inquiry.settled) or given up
+// on it. Settling a question that is not filed does nothing, so Settle
+// can be run again after a crash.
+//
+// The order makes every crash safe. Settle first removes
+// <id>.question.json and syncs the folder: from then on the question is
+// gone for every method, and an answer or withdrawal still on disk counts
+// for nothing, so no one can answer the question again or take its answer
+// twice. It then removes the answer, the withdrawal and any temp files of
+// the question, and syncs the folder again. A crash between the steps
+// leaves only such leftovers, which List and Get ignore, File never
+// reuses the ID of, and the next Settle of the question or Sweep removes.
+// Settle waits for the folder's lock, giving up when ctx is done.
+func (s Store) Settle(ctx context.Context, id string) error {
+	if err := checkID(id); err != nil {
+		return err
+	}
+	if err := s.useDir(false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+
+	if err := remove(s.path(id, kindQuestion)); err != nil {
+		return err
+	}
+	if err := syncDir(s.Dir); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if got, ok := idOf(e.Name()); ok && got == id {
+			if err := remove(filepath.Join(s.Dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return syncDir(s.Dir)
+}
+
+// Sweep removes what crashes leave in the folder: the answers,
+// withdrawals and temp files of questions no longer filed, and the temp
+// files of every question (no change is running while Sweep holds the
+// lock, so every temp file is a leftover). It leaves other files alone.
+// Run it when a process that files questions starts. Sweep waits for the
+// folder's lock, giving up when ctx is done.
+func (s Store) Sweep(ctx context.Context) error {
+	if err := s.useDir(false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return err
+	}
+	filed := map[string]bool{}
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), "."+kindQuestion+".json"); ok && ValidID(id) {
+			filed[id] = true
+		}
+	}
+	removed := false
+	for _, e := range entries {
+		name := e.Name()
+		id, ok := idOf(name)
+		if !ok {
+			continue
+		}
+		temp := strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+		leftover := !filed[id] && (name == id+"."+kindAnswer+".json" || name == id+"."+kindWithdrawn+".json")
+		if temp || leftover {
+			if err := remove(filepath.Join(s.Dir, name)); err != nil {
+				return err
+			}
+			removed = true
+		}
+	}
+	if removed {
+		return syncDir(s.Dir)
+	}
+	return nil
+}
+
+// answeredErr says that question id was answered, and from where when
+// the answer can be read.
+func (s Store) answeredErr(id string) error {
+	msg := fmt.Sprintf("question %s was already answered", id)
+	if data, err := readFile(s.path(id, kindAnswer)); err == nil {
+		if a, err := parseAnswer(data); err == nil {
+			msg += " from " + a.From
+		}
+	}
+	return lineErr(ErrAnswered, msg)
+}
+
+// withdrawnErr says that question id was withdrawn, and why when the
+// withdrawal can be read.
+func (s Store) withdrawnErr(id string) error {
+	msg := fmt.Sprintf("question %s was withdrawn and takes no answer", id)
+	if data, err := readFile(s.path(id, kindWithdrawn)); err == nil {
+		if w, err := parseWithdrawn(data); err == nil {
+			msg = fmt.Sprintf("question %s was withdrawn (%s) and takes no answer", id, w.Why)
+		}
+	}
+	return lineErr(ErrWithdrawn, msg)
+}
+
+// noQuestion says that no question id is waiting.
+func noQuestion(id string) error {
+	return lineErr(ErrNoQuestion, fmt.Sprintf("no question %s is waiting; wisp questions list shows those that are", id))
+}
+
+// staleErr refuses an answer given to another question than the one
+// filed as id.
+func staleErr(id string) error {
+	return lineErr(ErrStale, fmt.Sprintf("the answer was given to another question than question %s as it is now; show the question again and answer that", id))
+}
