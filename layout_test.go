@@ -46,7 +46,7 @@ var allowed = map[string][]string{
 	"models/mlx":               {"", "models"},
 	"models/mlx/mlxtest":       {},
 	"wisptest":                 {""},
-	"cmd/wisp":                 {"", "agent", "agent/...", "audit", "config", "inquiry/...", "internal/fsx", "models/...", "policy/...", "tools/..."},
+	"cmd/wisp":                 {"", "agent", "agent/...", "audit", "config", "inquiry/...", "internal/fsx", "mcpserver", "models/...", "policy/...", "tools/..."},
 	"scripts/benchpull":        {"models/hf/hubtest"},
 	"examples/customface":      {"", "agent", "inquiry/...", "models/...", "tools/..."},
 }
