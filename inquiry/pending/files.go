@@ -7,9 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"unicode"
 
 	"github.com/wisp-agent/wisp/internal/fsx"
 )
@@ -17,7 +14,7 @@ import (
 // checkDir refuses a pending folder that is a symbolic link, not a
 // folder, another user's, or writable by others; fi is its Lstat.
 func checkDir(dir string, fi fs.FileInfo) error {
-	q := quotePath(dir)
+	q := fsx.QuotePath(dir)
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return lineErr(ErrUnsafe, fmt.Sprintf("pending folder %s is a symbolic link; wisp keeps questions only in a real folder: remove the link (rm %s)", q, q))
@@ -37,7 +34,7 @@ func checkDir(dir string, fi fs.FileInfo) error {
 // regular file, another user's, or writable by others; fi is its Lstat
 // or the Stat of the file opened without following links.
 func checkFile(path string, fi fs.FileInfo) error {
-	q := quotePath(path)
+	q := fsx.QuotePath(path)
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return lineErr(ErrUnsafe, fmt.Sprintf("pending file %s is a symbolic link, which wisp never follows there; remove it (rm %s)", q, q))
@@ -57,7 +54,7 @@ func checkFile(path string, fi fs.FileInfo) error {
 // refusing it as checkFile does and when it is longer than MaxFileBytes.
 // A missing file gives an error that matches fs.ErrNotExist.
 func readFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|fsx.OpenNoFollow, 0)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			if fi, lerr := os.Lstat(path); lerr == nil {
@@ -141,7 +138,7 @@ func createExclusive(path string, data []byte) error {
 	if err := os.Remove(tmp); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return fsx.SyncDir(dir)
 }
 
 // writeFile replaces path with data atomically and durably, mode 0600.
@@ -159,29 +156,14 @@ func remove(path string) error {
 
 // malformed reports a pending file that is not one wisp wrote.
 func malformed(path string, why error) error {
-	q := quotePath(path)
+	q := fsx.QuotePath(path)
 	return lineErr(ErrMalformed, fmt.Sprintf("pending file %s is not one wisp wrote (%v); remove it (rm %s)", q, why, q))
 }
 
-// quotePath renders p so that it can be pasted into a shell command and
-// stays on one line: as is when it holds only plain characters, in single
-// quotes when it holds spaces or shell syntax, and Go-quoted when it holds
-// control characters.
-func quotePath(p string) string {
-	if p == "" {
-		return `""`
-	}
-	plain := true
-	for _, r := range p {
-		if r == unicode.ReplacementChar || !unicode.IsPrint(r) {
-			return strconv.Quote(p)
-		}
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,@%~", r)) {
-			plain = false
-		}
-	}
-	if plain {
-		return p
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+// owner returns the user id that owns fi and this process's; ok is false
+// where the system does not say.
+func owner(fi fs.FileInfo) (uid, me int, ok bool) {
+	uid, ok = fsx.Owner(fi)
+	me, mine := fsx.CurrentUID()
+	return uid, me, ok && mine
 }

@@ -165,7 +165,7 @@ func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
 		}
 	}
 	if pq.ID == "" {
-		return Question{}, fmt.Errorf("cannot file the question: %d IDs drawn were all in use in %s", maxIDTries, quotePath(s.Dir))
+		return Question{}, fmt.Errorf("cannot file the question: %d IDs drawn were all in use in %s", maxIDTries, fsx.QuotePath(s.Dir))
 	}
 	pq.Digest = digestOf(pq)
 	data, err := encodeQuestion(pq)
@@ -432,7 +432,7 @@ func (s Store) answerOf(q Question) (Answer, bool, error) {
 		return Answer{}, false, malformed(path, err)
 	}
 	if a.ID != q.ID || a.Digest != q.Digest {
-		return Answer{}, false, lineErr(ErrStale, fmt.Sprintf("the answer on file for question %s was given to another question; remove it (rm %s) and answer again", q.ID, quotePath(path)))
+		return Answer{}, false, lineErr(ErrStale, fmt.Sprintf("the answer on file for question %s was given to another question; remove it (rm %s) and answer again", q.ID, fsx.QuotePath(path)))
 	}
 	return a, true, nil
 }
@@ -574,7 +574,7 @@ func (s Store) Settle(ctx context.Context, id string) error {
 	if err := remove(s.path(id, kindQuestion)); err != nil {
 		return err
 	}
-	if err := syncDir(s.Dir); err != nil {
+	if err := fsx.SyncDir(s.Dir); err != nil {
 		return err
 	}
 	entries, err := os.ReadDir(s.Dir)
@@ -588,7 +588,7 @@ func (s Store) Settle(ctx context.Context, id string) error {
 			}
 		}
 	}
-	return syncDir(s.Dir)
+	return fsx.SyncDir(s.Dir)
 }
 
 // Sweep removes what crashes leave in the folder: the answers,
@@ -637,7 +637,7 @@ func (s Store) Sweep(ctx context.Context) error {
 		}
 	}
 	if removed {
-		return syncDir(s.Dir)
+		return fsx.SyncDir(s.Dir)
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ import (
 func Home(wispHome string, userHome func() (string, error)) (string, error) {
 	if wispHome != "" {
 		if !filepath.IsAbs(wispHome) {
-			return "", fmt.Errorf("WISP_HOME must be an absolute path; got %s", quotePath(wispHome))
+			return "", fmt.Errorf("WISP_HOME must be an absolute path; got %s", QuotePath(wispHome))
 		}
 		return filepath.Clean(wispHome), nil
 	}
@@ -31,7 +31,7 @@ func Home(wispHome string, userHome func() (string, error)) (string, error) {
 		return "", fmt.Errorf("cannot find your home folder (%w); set WISP_HOME to the folder wisp should use", err)
 	}
 	if h == "" || !filepath.IsAbs(h) {
-		return "", fmt.Errorf("your home folder %s is not an absolute path; set WISP_HOME to the folder wisp should use", quotePath(h))
+		return "", fmt.Errorf("your home folder %s is not an absolute path; set WISP_HOME to the folder wisp should use", QuotePath(h))
 	}
 	return filepath.Join(h, ".wisp"), nil
 }
@@ -80,7 +80,7 @@ func EnsureDir(dir string) error {
 
 // cannotUse reports an error met on the way to dir.
 func cannotUse(dir string, err error) error {
-	return fmt.Errorf("cannot use wisp home %s (%w); set WISP_HOME to another path", quotePath(dir), err)
+	return fmt.Errorf("cannot use wisp home %s (%w); set WISP_HOME to another path", QuotePath(dir), err)
 }
 
 // createDirs checks the deepest folder of abs that exists, then creates
@@ -121,16 +121,16 @@ func createDirs(dir, abs string) error {
 
 // checkDir applies the rules for dir itself; fi is its Lstat.
 func checkDir(dir, abs string, fi fs.FileInfo) error {
-	q := quotePath(dir)
+	q := QuotePath(dir)
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		target, _ := os.Readlink(abs)
-		return unsafe("wisp home %s is a symbolic link to %s; wisp needs a real folder: set WISP_HOME to the link's target or replace the link with a folder", q, quotePath(target))
+		return unsafe("wisp home %s is a symbolic link to %s; wisp needs a real folder: set WISP_HOME to the link's target or replace the link with a folder", q, QuotePath(target))
 	}
 	if !fi.IsDir() {
 		return unsafe("wisp home %s is not a folder; move it aside (mv %s %s.old) or set WISP_HOME to another path", q, q, q)
 	}
-	me, known := currentUID()
-	if uid, ok := ownerOf(fi); known && ok && uid != me {
+	me, known := CurrentUID()
+	if uid, ok := Owner(fi); known && ok && uid != me {
 		return unsafe("wisp home %s belongs to uid %d, not to you (uid %d); run chown %d %s as root, or set WISP_HOME to a folder of your own", q, uid, me, me, q)
 	}
 	if known && fi.Mode().Perm()&0o022 != 0 {
@@ -144,7 +144,7 @@ func checkDir(dir, abs string, fi fs.FileInfo) error {
 // writable by others unless it has the sticky bit. home names the folder
 // the caller wants, for the message.
 func checkAbove(home, path string) error {
-	me, known := currentUID()
+	me, known := CurrentUID()
 	if !known {
 		return nil
 	}
@@ -157,12 +157,12 @@ func checkAbove(home, path string) error {
 		if err != nil {
 			return cannotUse(home, err)
 		}
-		uid, ok := ownerOf(fi)
+		uid, ok := Owner(fi)
 		if ok && uid != me && uid != 0 {
-			return unsafe("wisp home %s is inside %s, which belongs to uid %d; set WISP_HOME to a folder inside one of your own", quotePath(home), quotePath(d), uid)
+			return unsafe("wisp home %s is inside %s, which belongs to uid %d; set WISP_HOME to a folder inside one of your own", QuotePath(home), QuotePath(d), uid)
 		}
 		if fi.Mode().Perm()&0o022 != 0 && fi.Mode()&fs.ModeSticky == 0 {
-			return unsafe("wisp home %s is inside %s, which others can write to; run chmod go-w %s or set WISP_HOME to a folder inside a private one", quotePath(home), quotePath(d), quotePath(d))
+			return unsafe("wisp home %s is inside %s, which others can write to; run chmod go-w %s or set WISP_HOME to a folder inside a private one", QuotePath(home), QuotePath(d), QuotePath(d))
 		}
 	}
 	return nil
@@ -209,7 +209,7 @@ func lookupDirs(abs string) ([]string, error) {
 			continue
 		}
 		if links++; links > maxLinks {
-			return nil, fmt.Errorf("%s: too many symbolic links", quotePath(abs))
+			return nil, fmt.Errorf("%s: too many symbolic links", QuotePath(abs))
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
@@ -235,11 +235,11 @@ func unsafe(format string, args ...any) error {
 	return &lineError{fmt.Sprintf(format, args...), ErrUnsafe}
 }
 
-// quotePath renders p so that it can be pasted into a shell command and
+// QuotePath renders p so that it can be pasted into a shell command and
 // stays on one line: as is when it holds only plain characters, in single
 // quotes when it holds spaces or shell syntax, and Go-quoted when it holds
 // control characters.
-func quotePath(p string) string {
+func QuotePath(p string) string {
 	if p == "" {
 		return `""`
 	}

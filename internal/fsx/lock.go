@@ -29,20 +29,20 @@ const lockPoll = 5 * time.Millisecond
 // nothing.
 func Lock(ctx context.Context, path string) (unlock func() error, err error) {
 	if err := createLockFile(path); err != nil {
-		return nil, fmt.Errorf("cannot lock %s: %w", quotePath(path), bare(err))
+		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
 	}
 	fl := flock.New(path,
-		flock.SetFlag(os.O_CREATE|os.O_RDWR|openNoFollow),
+		flock.SetFlag(os.O_CREATE|os.O_RDWR|OpenNoFollow),
 		flock.SetPermissions(0o600))
 	ok, err := fl.TryLockContext(ctx, lockPoll)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("waiting for lock %s: %w", quotePath(path), err)
+			return nil, fmt.Errorf("waiting for lock %s: %w", QuotePath(path), err)
 		}
-		return nil, fmt.Errorf("cannot lock %s: %w", quotePath(path), bare(err))
+		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
 	}
 	if !ok {
-		return nil, fmt.Errorf("cannot lock %s", quotePath(path))
+		return nil, fmt.Errorf("cannot lock %s", QuotePath(path))
 	}
 	return fl.Unlock, nil
 }

@@ -21,7 +21,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(path, fi)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|OpenNoFollow, 0)
 	if err != nil {
 		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
 			return nil, notRegular(path, fi)
@@ -40,7 +40,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > limit {
-		return nil, &lineError{fmt.Sprintf("%s is larger than %d bytes", quotePath(path), limit), ErrTooLarge}
+		return nil, &lineError{fmt.Sprintf("%s is larger than %d bytes", QuotePath(path), limit), ErrTooLarge}
 	}
 	return data, nil
 }
@@ -54,5 +54,5 @@ func notRegular(path string, fi os.FileInfo) error {
 	case fi.IsDir():
 		what = "a folder, not a regular file"
 	}
-	return &lineError{quotePath(path) + " is " + what, ErrNotRegular}
+	return &lineError{QuotePath(path) + " is " + what, ErrNotRegular}
 }

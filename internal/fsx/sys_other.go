@@ -4,14 +4,14 @@ package fsx
 
 import "io/fs"
 
-// openNoFollow is empty where open(2) has no such flags.
-const openNoFollow = 0
+// OpenNoFollow is empty where open(2) has no such flags.
+const OpenNoFollow = 0
 
-// syncDir is a no-op where folders cannot be opened to be synced.
-func syncDir(string) error { return nil }
+// SyncDir is a no-op where folders cannot be opened to be synced.
+func SyncDir(string) error { return nil }
 
-// ownerOf reports that the owner is unknown where there are no user ids.
-func ownerOf(fs.FileInfo) (uid int, ok bool) { return 0, false }
+// Owner reports that the owner is unknown where there are no user ids.
+func Owner(fs.FileInfo) (uid int, ok bool) { return 0, false }
 
-// currentUID reports that there is no user id to compare with.
-func currentUID() (int, bool) { return 0, false }
+// CurrentUID reports that there is no user id to compare with.
+func CurrentUID() (int, bool) { return 0, false }

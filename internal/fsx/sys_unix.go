@@ -8,12 +8,12 @@ import (
 	"syscall"
 )
 
-// openNoFollow adds to open(2) flags: refuse a symbolic link as the last
+// OpenNoFollow adds to open(2) flags: refuse a symbolic link as the last
 // part of the path, and do not block on opening a pipe.
-const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+const OpenNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 
-// syncDir makes a rename or create in dir durable.
-func syncDir(dir string) error {
+// SyncDir makes a create, rename or removal in dir durable.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
@@ -25,9 +25,9 @@ func syncDir(dir string) error {
 	return err
 }
 
-// ownerOf returns the user id that owns fi; ok is false where the system
+// Owner returns the user id that owns fi; ok is false where the system
 // does not say.
-func ownerOf(fi fs.FileInfo) (uid int, ok bool) {
+func Owner(fi fs.FileInfo) (uid int, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return 0, false
@@ -35,6 +35,6 @@ func ownerOf(fi fs.FileInfo) (uid int, ok bool) {
 	return int(st.Uid), true
 }
 
-// currentUID is the effective user id, the one that owns what this process
+// CurrentUID is the effective user id, the one that owns what this process
 // creates.
-func currentUID() (int, bool) { return os.Geteuid(), true }
+func CurrentUID() (int, bool) { return os.Geteuid(), true }

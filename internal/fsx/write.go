@@ -80,7 +80,7 @@ func writeFile(path string, perm os.FileMode, fill func(io.Writer) error) error 
 		return err
 	}
 	renamed = true
-	return syncDir(dir)
+	return SyncDir(dir)
 }
 
 // SweepTemps removes the temp files that WriteFile leaves beside path when
