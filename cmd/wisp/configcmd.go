@@ -25,11 +25,7 @@ A change applies from the next conversation, never to one already running.`,
 		Short: "Print one setting",
 		Args:  exactArgs(1, "get takes one KEY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			h, err := openHome(env)
-			if err != nil {
-				return err
-			}
-			cfg, err := config.Load(h.config())
+			cfg, err := loadConfig(env)
 			if err != nil {
 				return err
 			}
@@ -70,11 +66,7 @@ A change applies from the next conversation, never to one already running.`,
 		Short: "Print every setting with its value",
 		Args:  exactArgs(0, "list takes no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			h, err := openHome(env)
-			if err != nil {
-				return err
-			}
-			cfg, err := config.Load(h.config())
+			cfg, err := loadConfig(env)
 			if err != nil {
 				return err
 			}
@@ -107,4 +99,13 @@ func exactArgs(n int, msg string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// loadConfig reads the settings of the wisp home.
+func loadConfig(env environ) (config.Config, error) {
+	h, err := openHome(env)
+	if err != nil {
+		return config.Config{}, err
+	}
+	return config.Load(h.config())
 }
