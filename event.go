@@ -12,6 +12,8 @@ const (
 	KindToolResult        = "tool.result"
 	KindInquiryRequested  = "inquiry.requested"
 	KindInquirySettled    = "inquiry.settled"
+	KindInquiryParked     = "inquiry.parked"   // under wisp mcp: the turn went on without the answer
+	KindInquiryAnswered   = "inquiry.answered" // in the process the person answered a parked question from
 	KindVerificationFlag  = "verification.flagged"
 	KindModelMessage      = "model.message"
 	KindTurnStarted       = "turn.started"
@@ -19,6 +21,7 @@ const (
 	KindClassifierVerdict = "classifier.verdict"
 	KindApprovalRequested = "approval.requested"
 	KindApprovalDecided   = "approval.decided"
+	KindApprovalAnswered  = "approval.answered" // in the process the person answered an out-of-band request from
 	KindNotice            = "thread.notice"
 	KindCondensed         = "thread.condensed"
 )

@@ -35,6 +35,12 @@ type Approval struct {
 	// "moderate"). Some requests, such as every change to the models the
 	// model asks for, are asked whatever it says.
 	Threshold string `json:"threshold"`
+	// OutOfBand is approval.outOfBand: whether a request asked under wisp
+	// mcp also waits for wisp approvals at a terminal (and the client's
+	// dialog, with inquiry.elicitation on). On by default; off, such a
+	// request is refused, since nothing in the MCP conversation may
+	// approve it.
+	OutOfBand bool `json:"outOfBand"`
 }
 
 // Tools holds the settings that decide which tools a conversation gets.
@@ -56,6 +62,11 @@ type Inquiry struct {
 	// for its answer; 0 (the default) waits for ever, otherwise 10 to
 	// 86,400.
 	TimeoutSeconds int `json:"timeoutSeconds"`
+	// Elicitation is inquiry.elicitation: whether wisp mcp also puts a
+	// question or an approval to the MCP client's own dialog, when the
+	// client declared it can show one. Off by default: the client's
+	// dialog is drawn by the agent that called wisp.
+	Elicitation bool `json:"elicitation"`
 }
 
 // Default returns the settings wisp uses when config.json is missing.

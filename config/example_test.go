@@ -30,7 +30,9 @@ func ExampleKeys() {
 		fmt.Printf("%s (%s, default %q)\n", k.Name, k.Kind, k.Default)
 	}
 	// Output:
+	// approval.outOfBand (bool, default "true")
 	// approval.threshold (enum, default "moderate")
+	// inquiry.elicitation (bool, default "false")
 	// inquiry.timeoutSeconds (int, default "0")
 	// models.default (string, default "")
 	// models.enabled (list, default "")

@@ -79,6 +79,16 @@ func settings() []setting {
 			Default: "moderate",
 			Doc:     "the lowest rating of a command that asks your approval: safe, moderate or dangerous",
 		}, []string{"safe", "moderate", "dangerous"}, func(c *Config) *string { return &c.Approval.Threshold }),
+		boolSetting(Key{
+			Name:    "approval.outOfBand",
+			Default: "true",
+			Doc:     "under wisp mcp, let you answer an approval with wisp approvals (and the client's dialog, with inquiry.elicitation)",
+		}, func(c *Config) *bool { return &c.Approval.OutOfBand }),
+		boolSetting(Key{
+			Name:    "inquiry.elicitation",
+			Default: "false",
+			Doc:     "under wisp mcp, also put questions and approvals to the MCP client's dialog when it can show one",
+		}, func(c *Config) *bool { return &c.Inquiry.Elicitation }),
 		intSetting(Key{
 			Name:    "inquiry.timeoutSeconds",
 			Default: "0",

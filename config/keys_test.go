@@ -14,7 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 )
 
-const validKeys = "approval.threshold, inquiry.timeoutSeconds, models.default, models.enabled, models.trusted, tools.ask, tools.disabled, tools.models"
+const validKeys = "approval.outOfBand, approval.threshold, inquiry.elicitation, inquiry.timeoutSeconds, models.default, models.enabled, models.trusted, tools.ask, tools.disabled, tools.models"
 
 // setCases are good and bad values for every key, typed as on the command
 // line. want is what Get prints afterwards; wantErr the exact error text.
@@ -98,6 +98,10 @@ var setCases = []struct {
 	{key: "models.trusted", value: "a/b", wantErr: `models.trusted takes publishers separated by commas (Hugging Face organisations or users, like mlx-community); got "a/b"`, is: config.ErrBadValue},
 
 	{key: "approval.threshold", value: "safe", want: "safe"},
+	{key: "approval.outOfBand", value: "off", want: "false"},
+	{key: "approval.outOfBand", value: "sometimes", wantErr: `approval.outOfBand takes true, false, on or off; got "sometimes"`, is: config.ErrBadValue},
+	{key: "inquiry.elicitation", value: "on", want: "true"},
+	{key: "inquiry.elicitation", value: "1", wantErr: `inquiry.elicitation takes true, false, on or off; got "1"`, is: config.ErrBadValue},
 	{key: "approval.threshold", value: "Dangerous", want: "dangerous"},
 	{key: "approval.threshold", value: "never", wantErr: `approval.threshold takes safe, moderate or dangerous; got "never"`, is: config.ErrBadValue},
 
@@ -169,7 +173,9 @@ func TestGetUnknownKey(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	want := []config.Key{
+		{Name: "approval.outOfBand", Kind: "bool", Default: "true", Doc: "under wisp mcp, let you answer an approval with wisp approvals (and the client's dialog, with inquiry.elicitation)"},
 		{Name: "approval.threshold", Kind: "enum", Default: "moderate", Doc: "the lowest rating of a command that asks your approval: safe, moderate or dangerous"},
+		{Name: "inquiry.elicitation", Kind: "bool", Default: "false", Doc: "under wisp mcp, also put questions and approvals to the MCP client's dialog when it can show one"},
 		{Name: "inquiry.timeoutSeconds", Kind: "int", Default: "0", Doc: "seconds a question waits for your answer; 0 waits for ever, otherwise 10 to 86,400"},
 		{Name: "models.default", Kind: "string", Default: "", Doc: "the model chat and respond use when --model is not given (ollama:NAME[:TAG] or mlx:NAME)"},
 		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names (set by wisp models enable and disable)"},
@@ -244,7 +250,7 @@ func TestDefault(t *testing.T) {
 		Tools:    config.Tools{Ask: false, Disabled: []string{}},
 		Inquiry:  config.Inquiry{TimeoutSeconds: 0},
 		Models:   config.Models{Enabled: []string{}, Trusted: []string{}},
-		Approval: config.Approval{Threshold: "moderate"},
+		Approval: config.Approval{Threshold: "moderate", OutOfBand: true},
 	}
 	if diff := cmp.Diff(want, config.Default()); diff != "" {
 		t.Errorf("Default() (-want +got):\n%s", diff)
