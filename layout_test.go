@@ -18,7 +18,7 @@ var allowed = map[string][]string{
 	"":                         {},
 	"agent":                    {"", "tools"},
 	"agent/threadfile":         {"", "agent", "internal/fsx"},
-	"mcpserver":                {"agent", "agent/threadfile"},
+	"mcpserver":                {"", "agent", "agent/threadfile", "inquiry", "inquiry/escape", "inquiry/pending"},
 	"tools":                    {""},
 	"tools/ask":                {"", "inquiry"},
 	"inquiry":                  {"", "policy/secrets"},

@@ -60,6 +60,38 @@ type Options struct {
 	// first time a turn runs on it and saved after every turn. nil: threads
 	// live as long as the Agent.
 	Store ThreadStore
+	// Inbox, when set, is asked at the start of every turn for what
+	// arrived for the thread while no turn ran, such as the answer to a
+	// question that waited beyond its turn (wisp mcp). nil: nothing
+	// arrives that way.
+	Inbox Inbox
+}
+
+// A Mail is something that arrived for a thread between turns: a notice
+// the model reads before the person's input, and the facts it brings.
+type Mail struct {
+	// Text is the notice, wisp's word to the model.
+	Text string
+	// Facts become the thread's, as a tool result's do; their IDs are
+	// assigned by the thread.
+	Facts []wisp.Fact
+	// Key lets the Inbox tell its mail apart in Delivered; the agent does
+	// not read it.
+	Key string
+}
+
+// An Inbox holds mail for threads. Take is called at the start of a turn,
+// after the thread is loaded; the mail is posted as notices, in order,
+// before the person's input. Delivered is called with the same mail once
+// the thread has been saved with it, whatever the turn's end, so the
+// Inbox can forget it. A crash between the two delivers the mail again
+// on the next turn rather than losing it.
+//
+// An error from Take ends the turn before the model is asked. Inboxes must
+// be safe for concurrent use.
+type Inbox interface {
+	Take(ctx context.Context, thread string, turn int) ([]Mail, error)
+	Delivered(ctx context.Context, thread string, mail []Mail)
 }
 
 // ThreadState is what a thread keeps between turns.
@@ -214,18 +246,36 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 	if err := a.load(threadID, t); err != nil {
 		return wisp.Reply{}, err
 	}
-	defer a.save(ctx, threadID, t)
+	var mail []wisp.Fact // facts the inbox brought
+	var taken []Mail
+	if a.opts.Inbox != nil {
+		var err error
+		if taken, err = a.opts.Inbox.Take(ctx, threadID, t.turn+1); err != nil {
+			return wisp.Reply{}, fmt.Errorf("thread %s: %w", threadID, err)
+		}
+	}
+	defer func() {
+		a.save(ctx, threadID, t)
+		if len(taken) > 0 {
+			a.opts.Inbox.Delivered(context.WithoutCancel(ctx), threadID, taken)
+		}
+	}()
 
 	t.turn++
 	turn := t.turn
 	reply := wisp.Reply{Thread: threadID, Turn: turn}
 	a.record(ctx, wisp.Event{Kind: wisp.KindTurnStarted, Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
 		Data: map[string]any{"input": input}})
+	for _, m := range taken {
+		if m.Text != "" {
+			a.Note(threadID, m.Text)
+		}
+		mail = append(mail, m.Facts...)
+	}
 	t.takeNotes()
+	answered := a.learn(t, &reply, mail)
 	turnStart := len(t.messages)
 	t.messages = append(t.messages, wisp.Message{Role: wisp.RoleUser, Content: input})
-
-	answered := false
 	for step := 1; step <= a.opts.MaxSteps; step++ {
 		turnStart = a.condense(ctx, threadID, t, turnStart)
 		req := wisp.ChatRequest{Messages: a.prompt(t)}
@@ -268,22 +318,31 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 				}
 				return a.fail(ctx, reply, err)
 			}
-			for _, f := range res.Facts {
-				t.factSeq++
-				f.ID = fmt.Sprintf("c%d", t.factSeq)
-				if f.Turn == 0 {
-					f.Turn = turn
-				}
-				t.facts = append(t.facts, f)
-				reply.Facts = append(reply.Facts, f)
-				if f.Subject == "answer" && f.Source == wisp.SourcePerson {
-					answered = true
-				}
+			if a.learn(t, &reply, res.Facts) {
+				answered = true
 			}
 			t.messages = append(t.messages, wisp.Message{Role: wisp.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: res.Content})
 		}
 	}
 	return a.fail(ctx, reply, fmt.Errorf("%w: %d model steps without a reply; raise the limit or look at what the model keeps calling", wisp.ErrStepLimit, a.opts.MaxSteps))
+}
+
+// learn adds facts to the thread and the reply, numbering them, and
+// reports whether one of them is the person's answer.
+func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered bool) {
+	for _, f := range facts {
+		t.factSeq++
+		f.ID = fmt.Sprintf("c%d", t.factSeq)
+		if f.Turn == 0 {
+			f.Turn = reply.Turn
+		}
+		t.facts = append(t.facts, f)
+		reply.Facts = append(reply.Facts, f)
+		if f.Subject == "answer" && f.Source == wisp.SourcePerson {
+			answered = true
+		}
+	}
+	return answered
 }
 
 // call runs one tool call and records it.

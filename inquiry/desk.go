@@ -75,6 +75,22 @@ func NewDesk(face wisp.Inquirer, opts *Options) *Desk {
 	return d
 }
 
+// A Parker is a face whose questions can wait beyond the turn that asked
+// them, such as wisp mcp's. Its Ask answers wisp.OutcomeParked when the
+// turn goes on without the answer; the desk then gives the model
+// LineParked, records inquiry.parked, and keeps the thread from asking
+// again while the question waits. The answer reaches a later turn through
+// Resume.
+type Parker interface {
+	wisp.Inquirer
+	// Waiting reports whether a question parked on thread still waits
+	// for the person.
+	Waiting(ctx context.Context, thread string) (bool, error)
+	// Settled is called once the desk has recorded how a question the
+	// face answered within its turn settled, so the face can forget it.
+	Settled(ctx context.Context, q wisp.Question)
+}
+
 // A Request is a question as the model asked it.
 type Request struct {
 	Thread  string
@@ -122,6 +138,16 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 	if _, ok := secrets.AsksForSecret(strings.Join(append([]string{text}, options...), "\n")); ok {
 		return refused(ErrLineSecret), nil
 	}
+	parker, _ := d.face.(Parker)
+	if parker != nil {
+		waiting, err := parker.Waiting(ctx, r.Thread)
+		if err != nil {
+			return Settled{}, fmt.Errorf("looking for a question that waits: %w", err)
+		}
+		if waiting {
+			return refused(ErrLineWaiting), nil
+		}
+	}
 	st, line := d.admit(r.Thread, r.Turn, text)
 	if line != "" {
 		return refused(line), nil
@@ -167,16 +193,47 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 			return Settled{}, fmt.Errorf("asking the person: %w", err)
 		}
 	}
+	if a.Outcome == wisp.OutcomeParked && parker != nil {
+		d.record(ctx, wisp.Event{
+			Kind: wisp.KindInquiryParked, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
+			Data: requestedData(q),
+		})
+		return Settled{Line: LineParked(q.Text, q.ID), Question: q, Answer: wisp.Answer{Outcome: wisp.OutcomeParked}}, nil
+	}
 	s := d.settle(ctx, q, a)
+	d.recordSettled(ctx, q, s)
+	if parker != nil {
+		parker.Settled(context.WithoutCancel(ctx), q)
+	}
+	return s, nil
+}
+
+// Resume settles a question that was parked, with the answer that arrived
+// after its turn: the rules of Ask apply (an option typed as text is a
+// choice, a blank answer a decline, credentials become markers, long
+// answers are cut), inquiry.settled is recorded on q's thread at turn, and
+// Line is the notice the model reads on that turn (LineLate).
+func (d *Desk) Resume(ctx context.Context, q wisp.Question, a wisp.Answer, turn int) Settled {
+	s := d.settle(ctx, q, a)
+	if s.Fact != nil {
+		s.Fact.Turn = turn
+	}
+	q.Turn = turn
+	d.recordSettled(ctx, q, s)
+	s.Line = LineLate(s.Question.Text, s.Question.ID, s.Line)
+	return s
+}
+
+// recordSettled records inquiry.settled for q.
+func (d *Desk) recordSettled(ctx context.Context, q wisp.Question, s Settled) {
 	source := wisp.SourceWisp
 	if s.Answer.Provenance == wisp.FromPerson {
 		source = wisp.SourcePerson
 	}
 	d.record(ctx, wisp.Event{
-		Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: source,
+		Kind: wisp.KindInquirySettled, Thread: q.Thread, Turn: q.Turn, Source: source,
 		Data: settledData(q, s),
 	})
-	return s, nil
 }
 
 // settle turns a face's answer into what the model gets, applying the
@@ -239,8 +296,9 @@ func normalize(q wisp.Question, a wisp.Answer) wisp.Answer {
 	case wisp.OutcomeNoPerson:
 		a.Provenance = wisp.FromUnattended
 	case wisp.OutcomeParked:
-		// Parking is a face's business only when it can deliver the answer
-		// later; this desk cannot, so a parked answer is no answer.
+		// Only a Parker can deliver the answer later (Ask handles it
+		// before settling); from any other face a parked answer is no
+		// answer.
 		a = wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
 	}
 	return a

@@ -60,6 +60,14 @@ func LineParked(question, id string) string {
 	return "waiting for the person: " + strconv.Quote(question) + " (question " + id + "). Their answer reaches you as a note on a later turn. Do not guess it."
 }
 
+// LineLate is the notice a thread's model reads when a parked question
+// settles after its turn: line is what Ask would have returned.
+//
+//	[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: chose: ./wisp.json]
+func LineLate(question, id, line string) string {
+	return "[wisp: your question " + strconv.Quote(question) + " (question " + id + "), which waited beyond its turn: " + line + "]"
+}
+
 // Wait writes a deadline the way the outcome lines speak of it: "5 min",
 // "90 s", "2 h".
 func Wait(d time.Duration) string {

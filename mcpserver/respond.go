@@ -8,8 +8,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 )
 
 // ToolName is the name of the tool that runs a turn.
@@ -24,7 +27,9 @@ const respondDescription = "Runs one turn of wisp's local agent on a thread: wis
 	"thread_id again to continue the same conversation. Without thread_id a new thread starts; a thread_id " +
 	"wisp has never seen starts a thread of that name. tools names the tools wisp's model may use on this " +
 	"turn (left out: every tool the person's settings allow; an empty list: none). Any question wisp's model " +
-	"asks goes to the person at their terminal, never to you. Each thread is readable as the resource " +
+	"asks goes to the person, never to you: if they have not answered within a minute, the turn parks it, " +
+	"the result lists it under waiting, and their answer reaches the thread's next turn. Each thread is " +
+	"readable as the resource " +
 	"wisp://threads/{thread_id}."
 
 // respondInput is the JSON Schema of respond's arguments.
@@ -59,7 +64,16 @@ var respondOutput = json.RawMessage(`{
     "reply": {"type": "string", "description": "wisp's reply"},
     "thread_id": {"type": "string", "description": "the thread the turn ran on"},
     "turn": {"type": "integer", "description": "the turn's number on the thread, from 1"},
-    "flags": {"type": "array", "items": {"type": "string"}, "description": "claims in the reply that the turn cannot back"}
+    "flags": {"type": "array", "items": {"type": "string"}, "description": "claims in the reply that the turn cannot back"},
+    "waiting": {
+      "type": "array",
+      "description": "questions wisp's model asked that wait for the person; their answers reach the thread's next turn",
+      "items": {
+        "type": "object",
+        "properties": {"question_id": {"type": "string"}, "question": {"type": "string"}},
+        "required": ["question_id", "question"]
+      }
+    }
   },
   "required": ["reply", "thread_id", "turn"]
 }`)
@@ -92,6 +106,15 @@ type RespondResult struct {
 	ThreadID string   `json:"thread_id"`
 	Turn     int      `json:"turn"`
 	Flags    []string `json:"flags,omitempty"`
+	// Waiting lists the questions the turn parked: they wait for the
+	// person, and their answers reach the thread's next turn.
+	Waiting []WaitingQuestion `json:"waiting,omitempty"`
+}
+
+// A WaitingQuestion is a question a turn parked.
+type WaitingQuestion struct {
+	ID       string `json:"question_id"`
+	Question string `json:"question"`
 }
 
 // respondArgs are respond's arguments, checked.
@@ -171,10 +194,18 @@ func oneLine(s string) string {
 
 // respond runs one turn. Failures the caller can act on, and turns that
 // fail, come back as error results; the handler itself never fails.
+//
+// The turn runs apart from the call (see run): the call waits for it to
+// end, or returns an input request when the turn puts a question to a
+// 2026-07-28 client's dialog; the client's retry, carrying the answer,
+// comes back through resume and waits on the same turn.
 func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	args, err := parseRespond(req.GetArguments())
 	if err != nil {
 		return errorResult("%v", err), nil
+	}
+	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+		return s.resume(ctx, req, args), nil
 	}
 	thread := args.thread
 	if thread == "" {
@@ -197,19 +228,123 @@ func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return errorResult("thread %s: %v", thread, err), nil
 	}
-	reply, err := a.Respond(ctx, thread, args.prompt)
-	unlock()
-	if err != nil {
-		res := errorResult("%v", err)
-		res.Content = append(res.Content, mcp.NewTextContent("thread: "+thread))
-		return res, nil
+	r := newRun(thread)
+	r.attach(ctx)
+	s.mu.Lock()
+	s.runs[thread] = r
+	s.mu.Unlock()
+	s.turns.Add(1)
+	go func() {
+		defer s.turns.Done()
+		defer unlock()
+		r.reply, r.err = a.Respond(turnContext(ctx, r), thread, args.prompt)
+		close(r.done)
+		s.mu.Lock()
+		r.mu.Lock()
+		if s.runs[thread] == r && !r.retry {
+			delete(s.runs, thread)
+		}
+		r.mu.Unlock()
+		s.mu.Unlock()
+	}()
+	return s.await(ctx, r), nil
+}
+
+// await waits on r for the call ctx: until the turn ends, or puts a
+// question to the client as an input request, or the call is cancelled
+// (the client went away): then the turn parks what it waits for and goes
+// on to its end without the caller.
+func (s *Server) await(ctx context.Context, r *run) *mcp.CallToolResult {
+	r.attach(ctx)
+	defer r.detach()
+	select {
+	case <-r.done:
+		return s.result(r)
+	case e := <-r.inputs:
+		r.mu.Lock()
+		r.retry = true
+		r.mu.Unlock()
+		return server.NewInputRequestBuilder(encodeState(r.thread, e)).
+			Elicit(inputKey, elicitationParams(e.q)).ToolResult()
+	case <-ctx.Done():
+		r.parkNow()
+		return errorResult("the call was cancelled; the turn on thread %s goes on without you, and parks any question it asks", r.thread)
 	}
+}
+
+// resume takes a 2026-07-28 client's retry: the answer from its dialog
+// to a question this server put to it. The state is the client's to
+// read and echo, so it is checked against what the server gave: the
+// thread, the question and a nonce only that call received.
+func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respondArgs) *mcp.CallToolResult {
+	thread, id, nonce, ok := decodeState(req.Params.RequestState)
+	if !ok || (args.thread != "" && args.thread != thread) {
+		return errorResult("the requestState is not one this server gave for this call; call respond again without inputResponses and requestState")
+	}
+	s.mu.Lock()
+	r := s.runs[thread]
+	s.mu.Unlock()
+	var e elicitation
+	if r != nil {
+		r.mu.Lock()
+		e, ok = r.elicited[id]
+		r.retry = false
+		r.mu.Unlock()
+	}
+	if r == nil || !ok || e.nonce != nonce {
+		return errorResult("question %s is no longer put through this dialog (its turn ended, or the server restarted); the person can answer it at a terminal with wisp questions answer %s", id, id)
+	}
+	res := server.ElicitationResponse(req.Params.InputResponses, inputKey)
+	line := s.fileElicited(ctx, e.q, res)
+	if res == nil {
+		line = "wisp: the retry carried no answer for question " + id + "; it still waits: wisp questions answer " + id
+	}
+	if line != "" {
+		_ = s.Notify(ctx, line)
+	}
+	return s.await(ctx, r)
+}
+
+// result is the call's result once the turn has ended: the reply, the
+// thread, and the waiting line of each question the turn parked.
+func (s *Server) result(r *run) *mcp.CallToolResult {
+	if r.err != nil {
+		res := errorResult("%v", r.err)
+		res.Content = append(res.Content, mcp.NewTextContent("thread: "+r.thread))
+		return res
+	}
+	reply := r.reply
 	out := RespondResult{Reply: reply.Text, ThreadID: reply.Thread, Turn: reply.Turn, Flags: reply.Flags}
-	text := reply.Text + "\n\nthread: " + reply.Thread
+	text := reply.Text
+	r.mu.Lock()
+	for _, q := range r.parked {
+		out.Waiting = append(out.Waiting, WaitingQuestion{ID: q.ID, Question: q.Text})
+		text += "\n\n" + inquiry.LineParked(q.Text, q.ID)
+	}
+	r.mu.Unlock()
+	text += "\n\nthread: " + reply.Thread
 	for _, f := range reply.Flags {
 		text += "\nflag: " + f
 	}
-	return mcp.NewToolResultStructured(out, text), nil
+	return mcp.NewToolResultStructured(out, text)
+}
+
+// stateTag starts every request state this server gives.
+const stateTag = "wisp1"
+
+// encodeState is the request state of an input request: the thread, the
+// question and the nonce.
+func encodeState(thread string, e elicitation) string {
+	return stateTag + ":" + thread + ":" + e.q.ID + ":" + e.nonce
+}
+
+// decodeState reads a request state back, checking each part.
+func decodeState(state string) (thread, id, nonce string, ok bool) {
+	parts := strings.Split(state, ":")
+	if len(parts) != 4 || parts[0] != stateTag || !threadfile.ValidID(parts[1]) || !pending.ValidID(parts[2]) || len(parts[3]) != 16 {
+		return "", "", "", false
+	}
+	return parts[1], parts[2], parts[3], true
 }
 
 // maxIDTries bounds the attempts to find an unused thread id.

@@ -4,8 +4,10 @@
 // a Server and binds it to stdio or to a loopback HTTP address.
 //
 // Questions the model asks go to the person through wisp's own faces,
-// never to the MCP caller. Options.OnCall and Server.Notify are where a
-// question face finds the calling session and announces a question.
+// never to the MCP caller: Server.Face files them for wisp questions at a
+// terminal, announces them, puts them to the client's dialog when the
+// person allowed it, holds the call for a minute, then parks the turn;
+// Inbox delivers a parked question's answer to the thread's next turn.
 package mcpserver
 
 import (
@@ -17,12 +19,14 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 )
 
 // Conversations builds the agent for one respond call. The CLI supplies
@@ -70,6 +74,20 @@ type Options struct {
 	// Logger receives the MCP library's own diagnostics; nil discards
 	// them. The server never writes to stdout or stderr.
 	Logger *slog.Logger
+
+	// Pending is where the Face files the model's questions
+	// ($WISP_HOME/pending). A zero Dir: questions get "no person can
+	// answer here".
+	Pending pending.Store
+	// Elicitation is inquiry.elicitation: also put questions to the
+	// client's own dialog when it declared it can show one.
+	Elicitation bool
+	// Hold is how long a respond call holds for an answer before the
+	// turn parks the question (DefaultHold).
+	Hold time.Duration
+	// After is the clock the hold runs on; nil means time.After. Tests
+	// pass a channel they close.
+	After func(time.Duration) <-chan time.Time
 }
 
 // A Server serves wisp over MCP. It is safe for concurrent use: respond
@@ -84,6 +102,9 @@ type Server struct {
 
 	mu      sync.Mutex
 	threads map[string]*threadLock
+	runs    map[string]*run               // the latest turn on each thread, while it may be attached to
+	dialogs map[string]context.CancelFunc // 2025-era elicitations in flight, by question ID
+	turns   sync.WaitGroup                // turns running
 }
 
 // Defaults for Options.
@@ -96,7 +117,7 @@ const (
 
 // New returns a server with the respond tool and the thread resources.
 func New(opts *Options) *Server {
-	s := &Server{threads: make(map[string]*threadLock)}
+	s := &Server{threads: make(map[string]*threadLock), runs: make(map[string]*run), dialogs: make(map[string]context.CancelFunc)}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -111,6 +132,12 @@ func New(opts *Options) *Server {
 	}
 	if s.opts.Logger == nil {
 		s.opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if s.opts.Hold <= 0 {
+		s.opts.Hold = DefaultHold
+	}
+	if s.opts.After == nil {
+		s.opts.After = time.After
 	}
 	s.mcp = server.NewMCPServer(s.opts.Name, s.opts.Version,
 		server.WithToolCapabilities(false),
@@ -166,6 +193,32 @@ func (s *Server) HTTPHandler() http.Handler {
 func (s *Server) Notify(ctx context.Context, message string) error {
 	return s.mcp.SendLogMessageToClient(ctx,
 		mcp.NewLoggingMessageNotification(mcp.LoggingLevelNotice, "wisp", message))
+}
+
+// Close makes every turn still running park the question it waits on and
+// waits, until ctx is done, for the turns to end and their threads to be
+// saved; it withdraws the dialogs still open in clients. Run it after
+// the transport stops.
+func (s *Server) Close(ctx context.Context) error {
+	s.mu.Lock()
+	for _, r := range s.runs {
+		r.parkNow()
+	}
+	for _, cancel := range s.dialogs {
+		cancel()
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.turns.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
 }
 
 // newThreadID returns "t-" and 8 random hex digits.

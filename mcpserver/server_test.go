@@ -47,7 +47,7 @@ func TestInitialize(t *testing.T) {
 // wantRespondTool is respond's entry in tools/list, as it goes on the wire.
 const wantRespondTool = `{
   "annotations": {"destructiveHint": false, "idempotentHint": false, "openWorldHint": false, "readOnlyHint": false, "title": "Ask wisp"},
-  "description": "Runs one turn of wisp's local agent on a thread: wisp's model reads the prompt and the thread so far, may run its tools, and replies. The reply and the thread_id come back; pass the thread_id again to continue the same conversation. Without thread_id a new thread starts; a thread_id wisp has never seen starts a thread of that name. tools names the tools wisp's model may use on this turn (left out: every tool the person's settings allow; an empty list: none). Any question wisp's model asks goes to the person at their terminal, never to you. Each thread is readable as the resource wisp://threads/{thread_id}.",
+  "description": "Runs one turn of wisp's local agent on a thread: wisp's model reads the prompt and the thread so far, may run its tools, and replies. The reply and the thread_id come back; pass the thread_id again to continue the same conversation. Without thread_id a new thread starts; a thread_id wisp has never seen starts a thread of that name. tools names the tools wisp's model may use on this turn (left out: every tool the person's settings allow; an empty list: none). Any question wisp's model asks goes to the person, never to you: if they have not answered within a minute, the turn parks it, the result lists it under waiting, and their answer reaches the thread's next turn. Each thread is readable as the resource wisp://threads/{thread_id}.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -65,7 +65,16 @@ const wantRespondTool = `{
       "reply": {"type": "string", "description": "wisp's reply"},
       "thread_id": {"type": "string", "description": "the thread the turn ran on"},
       "turn": {"type": "integer", "description": "the turn's number on the thread, from 1"},
-      "flags": {"type": "array", "items": {"type": "string"}, "description": "claims in the reply that the turn cannot back"}
+      "flags": {"type": "array", "items": {"type": "string"}, "description": "claims in the reply that the turn cannot back"},
+      "waiting": {
+        "type": "array",
+        "description": "questions wisp's model asked that wait for the person; their answers reach the thread's next turn",
+        "items": {
+          "type": "object",
+          "properties": {"question_id": {"type": "string"}, "question": {"type": "string"}},
+          "required": ["question_id", "question"]
+        }
+      }
     },
     "required": ["reply", "thread_id", "turn"]
   }

@@ -13,13 +13,16 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/audit"
-	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/mcpserver"
 )
 
@@ -31,9 +34,15 @@ func newMCPCmd(env environ) *cobra.Command {
 		Long: `Serve wisp over the Model Context Protocol: the tool respond runs a turn of wisp's agent
 on a thread (kept under $WISP_HOME/threads, so a restarted server goes on with it), and
 the resources wisp://threads/{thread_id} and wisp://threads/{thread_id}/audit show a
-thread's messages, facts and audit records. Nothing in the MCP conversation answers a
-question wisp's model asks; in this version such a question ends with "no person can
-answer here".
+thread's messages, facts and audit records.
+
+Nothing in the MCP conversation answers a question wisp's model asks: it is filed under
+$WISP_HOME/pending and announced to the client ("wisp: the model asks: … — wisp questions
+answer ID"); you answer it with wisp questions answer ID at a terminal, or in a plain
+wisp chat, or (with inquiry.elicitation on) in the client's own dialog. The call holds
+for a minute; then the turn parks the question and its answer reaches the thread's next
+turn. Requests for your approval wait the same minute for wisp approvals (with
+approval.outOfBand on, the default); silence refuses.
 
 Over stdio by default; --http 127.0.0.1:8765 serves streamable HTTP at /mcp on a
 loopback address only.`,
@@ -43,13 +52,19 @@ loopback address only.`,
 			if err != nil {
 				return err
 			}
-			convs := &mcpConversations{env: env, model: model}
-			defer convs.Close()
-			// Fail early, before a client connects, on a model that will not run.
-			if _, err := convs.Agent(cmd.Context(), nil); err != nil {
+			cfg, err := config.Load(h.config())
+			if err != nil {
 				return err
 			}
+			questions := pending.Store{Dir: filepath.Join(h.dir, "pending")}
+			if err := questions.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			convs := &mcpConversations{env: env, model: model}
+			defer convs.Close()
 			srv := mcpserver.New(&mcpserver.Options{
+				Pending:       questions,
+				Elicitation:   cfg.Inquiry.Elicitation,
 				Conversations: convs,
 				Threads:       threadfile.Dir{Path: filepath.Join(h.dir, "threads")},
 				Audit: func(thread string) ([]byte, error) {
@@ -71,6 +86,17 @@ loopback address only.`,
 					return b.Bytes(), nil
 				},
 			})
+			convs.face = srv.Face()
+			defer func() {
+				// The turns still running park their questions and end.
+				ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), closeWait)
+				defer cancel()
+				_ = srv.Close(ctx)
+			}()
+			// Fail early, before a client connects, on a model that will not run.
+			if _, err := convs.Agent(cmd.Context(), nil); err != nil {
+				return err
+			}
 			if addr == "" {
 				return srv.ServeStdio(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
 			}
@@ -102,11 +128,16 @@ loopback address only.`,
 	return c
 }
 
+// closeWait bounds how long wisp mcp waits, once its client is gone, for
+// the turns still running to park their questions and save their threads.
+const closeWait = 30 * time.Second
+
 // mcpConversations keeps one conversation per tool list for the server's
 // life: the audit log, the model and the tools are wired once.
 type mcpConversations struct {
 	env   environ
 	model string
+	face  wisp.Inquirer
 
 	mu    sync.Mutex
 	convs map[string]*conversation
@@ -124,7 +155,7 @@ func (m *mcpConversations) Agent(ctx context.Context, named []string) (*agent.Ag
 	if c := m.convs[key]; c != nil {
 		return c.agent, nil
 	}
-	c, err := newConversation(m.env, convOptions{model: m.model, named: named, face: unattended.Face{}})
+	c, err := newConversation(m.env, convOptions{model: m.model, named: named, face: m.face})
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,9 @@ import (
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/ollama"
 	"github.com/wisp-agent/wisp/models/openai"
@@ -165,6 +167,7 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		return nil, usageError{fmt.Errorf("%w (use --tool with one of the known tools)", err)}
 	}
 	a = agent.New(model, &agent.Options{
+		Inbox:         mcpserver.Inbox(pending.Store{Dir: filepath.Join(h.dir, "pending")}, desk),
 		Tools:         set,
 		Events:        sink,
 		Notifier:      o.notify,

@@ -1,0 +1,110 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/pending"
+)
+
+// A run is one turn on a thread, running apart from the respond call that
+// started it: a question can make the call return (to put the question to
+// a 2026-07-28 client as an input request) and the call that carries the
+// answer attach to the same turn; a client that goes away leaves the turn
+// to park its question and end.
+type run struct {
+	thread string
+
+	done  chan struct{} // closed when the turn has ended
+	reply wisp.Reply
+	err   error
+
+	// park is closed when no caller waits any more: a question waiting
+	// then parks at once, and so does any the turn asks later.
+	park     chan struct{}
+	parkOnce sync.Once
+
+	// inputs carries questions to put to the caller as input requests;
+	// the waiting call returns them.
+	inputs chan elicitation
+
+	mu       sync.Mutex
+	caller   context.Context        // the respond call waiting on the turn; nil while none does
+	elicited map[string]elicitation // input requests the caller was given, by question ID
+	parked   []pending.Question     // questions the turn parked
+	retry    bool                   // an input request went out; the client's retry collects the result
+}
+
+// An elicitation is a question put to the client's dialog.
+type elicitation struct {
+	q     pending.Question
+	nonce string // in the request state, so only the call that got it can answer
+}
+
+func newRun(thread string) *run {
+	return &run{
+		thread:   thread,
+		done:     make(chan struct{}),
+		park:     make(chan struct{}),
+		inputs:   make(chan elicitation, 1),
+		elicited: make(map[string]elicitation),
+	}
+}
+
+// parkNow makes the turn park whatever it waits for.
+func (r *run) parkNow() { r.parkOnce.Do(func() { close(r.park) }) }
+
+// attach makes ctx the call that waits on the turn; detach undoes it.
+func (r *run) attach(ctx context.Context) {
+	r.mu.Lock()
+	r.caller = ctx
+	r.mu.Unlock()
+}
+
+func (r *run) detach() {
+	r.mu.Lock()
+	r.caller = nil
+	r.mu.Unlock()
+}
+
+// callerCtx returns the waiting call's context, for notifications and
+// 2025-era elicitation; nil when no call waits.
+func (r *run) callerCtx() context.Context {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.caller
+}
+
+// runKey carries the run in the turn's context, for the face.
+type runKey struct{}
+
+func runFrom(ctx context.Context) *run {
+	r, _ := ctx.Value(runKey{}).(*run)
+	return r
+}
+
+// sessionKey carries the MCP session of the call that started the turn.
+type sessionKey struct{}
+
+// turnContext is the context a turn runs in: it outlives the call that
+// started it (the turn parks rather than stops when the caller goes), and
+// carries the run and the calling session.
+func turnContext(call context.Context, r *run) context.Context {
+	ctx := context.WithoutCancel(call)
+	ctx = context.WithValue(ctx, runKey{}, r)
+	if s := server.ClientSessionFromContext(call); s != nil {
+		ctx = context.WithValue(ctx, sessionKey{}, s)
+	}
+	return ctx
+}
+
+func newNonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
