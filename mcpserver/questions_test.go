@@ -533,3 +533,159 @@ func (f *qfix) client(t *testing.T, opts ...client.ClientOption) *client.Client 
 	}
 	return c
 }
+
+// A client that goes away mid-turn leaves the question parked at once,
+// the turn ended and saved, and the question answerable at a terminal.
+func TestClientGoesAwayMidTurn(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			f := newQFix(t, false, askStep(), script.Step{Content: "Waiting."}, script.Step{Content: "Thanks."})
+			c := f.httpClient(t, era.version)
+			ctx, cancel := context.WithCancel(t.Context())
+			errs := make(chan error, 1)
+			go func() {
+				var req mcp.CallToolRequest
+				req.Params.Name = "respond"
+				req.Params.Arguments = map[string]any{"prompt": "Go.", "tools": []string{"ask"}}
+				_, err := c.CallTool(ctx, req)
+				errs <- err
+			}()
+			q := f.waitFiled(t)
+			cancel()
+			<-errs
+			// No hold ends here: the turn parks because its caller left.
+			var st agent.ThreadState
+			for range 500 {
+				var ok bool
+				var err error
+				if st, ok, err = f.dir.Load("t-00000001"); err != nil {
+					t.Fatal(err)
+				} else if ok && st.Turn == 1 {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if st.Turn != 1 {
+				t.Fatalf("the thread was not saved after its caller left")
+			}
+			if got := toolResults(f.model); !slices.Equal(got, []string{inquiry.LineParked(askQuestion, q.ID)}) {
+				t.Errorf("the model read %q, want the waiting line", got)
+			}
+			if qs, err := f.store.List(); err != nil || len(qs) != 1 || qs[0].ID != q.ID {
+				t.Errorf("waiting questions %+v (%v), want %s still answerable", qs, err, q.ID)
+			}
+			f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
+			c2 := f.client(t)
+			res := respond(t, c2, map[string]any{"prompt": "Go on.", "thread_id": "t-00000001", "tools": []string{"ask"}})
+			if got := structured(t, res); got.Turn != 2 || got.Reply != "Thanks." {
+				t.Errorf("turn 2 %+v", got)
+			}
+			if got := lastUserMessages(f.model); !slices.Contains(got, inquiry.LineLate(askQuestion, q.ID, "chose: ./wisp.json")) {
+				t.Errorf("turn 2 read %q, want the late answer", got)
+			}
+		})
+	}
+}
+
+// Requests a client should not send get an error and change nothing; the
+// server goes on serving.
+func TestMalformedRequests(t *testing.T) {
+	f := newQFix(t, true, askStep(), script.Step{Content: "Waiting."}, script.Step{Content: "Fine."})
+	c := f.client(t)
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+	q := f.waitFiled(t)
+	f.endHolds()
+	<-results
+
+	call := func(params string) string {
+		raw := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":` + params + `}`
+		resp := f.srv.MCP().HandleMessage(t.Context(), json.RawMessage(raw))
+		b, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	cases := []struct{ name, params, want string }{
+		{"forged state", `{"name":"respond","arguments":{"prompt":"x"},"requestState":"wisp1:t-00000001:` + q.ID + `:0000000000000000","inputResponses":{"question":{"action":"accept","content":{"answer":"./wisp.json"}}}}`,
+			"is no longer put through this dialog"},
+		{"state not ours", `{"name":"respond","arguments":{"prompt":"x"},"requestState":"hello"}`, "not one this server gave"},
+		{"state for another thread", `{"name":"respond","arguments":{"prompt":"x","thread_id":"t-9"},"requestState":"wisp1:t-00000001:` + q.ID + `:0000000000000000"}`, "not one this server gave"},
+		{"responses without state", `{"name":"respond","arguments":{"prompt":"x"},"inputResponses":{"question":{"action":"accept"}}}`, "not one this server gave"},
+		{"arguments not an object", `{"name":"respond","arguments":"x"}`, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := call(tc.params)
+			if !strings.Contains(got, `"isError":true`) && !strings.Contains(got, `"error"`) {
+				t.Errorf("got %s, want an error", got)
+			}
+			if tc.want != "" && !strings.Contains(got, tc.want) {
+				t.Errorf("got %s, want it to say %q", got, tc.want)
+			}
+		})
+	}
+	for _, raw := range []string{`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":`, `[]`, `{"jsonrpc":"2.0","id":9}`} {
+		_ = f.srv.MCP().HandleMessage(t.Context(), json.RawMessage(raw))
+	}
+	// Nothing answered the question, and the thread goes on.
+	if qs, _ := f.store.List(); len(qs) != 1 {
+		t.Errorf("waiting questions %+v, want the one still waiting", qs)
+	}
+	res := respond(t, c, map[string]any{"prompt": "Go on.", "thread_id": "t-00000001", "tools": []string{"ask"}})
+	if got := structured(t, res); got.Reply != "Fine." || got.Turn != 2 {
+		t.Errorf("after bad requests, turn 2 %+v", got)
+	}
+}
+
+// A dialog the client never answers holds nothing up: the hold ends, the
+// turn parks, and the question stays answerable at a terminal.
+func TestDialogNeverAnswered(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			f := newQFix(t, true, askStep(), script.Step{Content: "Waiting."})
+			e := &elicitor{gate: make(chan struct{}), respond: accept(map[string]any{"answer": "./wisp.json"})}
+			c := f.httpClient(t, era.version, client.WithElicitationHandler(e))
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			results := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				var req mcp.CallToolRequest
+				req.Params.Name = "respond"
+				req.Params.Arguments = map[string]any{"prompt": "Go.", "tools": []string{"ask"}}
+				res, _ := c.CallTool(ctx, req)
+				results <- res
+			}()
+			q := f.waitFiled(t)
+			for range 500 {
+				if len(e.requests()) > 0 {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			f.endHolds()
+			if era.version != "" {
+				// The 2025-era call holds apart from the dialog and returns.
+				res := <-results
+				if got := structured(t, res); len(got.Waiting) != 1 || got.Waiting[0].ID != q.ID {
+					t.Errorf("result %+v, want the question waiting", got)
+				}
+			}
+			// However the client waits, the turn ends and parks.
+			for range 500 {
+				if st, ok, _ := f.dir.Load("t-00000001"); ok && st.Turn == 1 {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if got := toolResults(f.model); !slices.Equal(got, []string{inquiry.LineParked(askQuestion, q.ID)}) {
+				t.Errorf("the model read %q, want the waiting line", got)
+			}
+			if qs, _ := f.store.List(); len(qs) != 1 {
+				t.Errorf("waiting questions %+v, want the question", qs)
+			}
+			cancel()
+		})
+	}
+}

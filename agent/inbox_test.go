@@ -1,0 +1,123 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/models/script"
+)
+
+// inbox holds mail for one turn and records what it was told.
+type inbox struct {
+	mu        sync.Mutex
+	mail      map[int][]agent.Mail // by turn
+	err       error
+	takes     []int
+	delivered [][]string // keys, each call
+	saved     []int      // the thread's turn in the store when Delivered ran
+	store     *memStore
+}
+
+func (b *inbox) Take(_ context.Context, thread string, turn int) ([]agent.Mail, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.takes = append(b.takes, turn)
+	return b.mail[turn], b.err
+}
+
+func (b *inbox) Delivered(_ context.Context, thread string, mail []agent.Mail) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var keys []string
+	for _, m := range mail {
+		keys = append(keys, m.Key)
+	}
+	b.delivered = append(b.delivered, keys)
+	st, _, _ := b.store.Load(thread)
+	b.saved = append(b.saved, st.Turn)
+}
+
+// memStore is a ThreadStore in memory.
+type memStore struct {
+	mu sync.Mutex
+	m  map[string]agent.ThreadState
+}
+
+func (s *memStore) Load(id string) (agent.ThreadState, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.m[id]
+	return st, ok, nil
+}
+
+func (s *memStore) Save(id string, st agent.ThreadState) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[string]agent.ThreadState{}
+	}
+	s.m[id] = st
+	return nil
+}
+
+func TestInbox(t *testing.T) {
+	m := script.New("t", []script.Step{{Content: "a"}, {Content: "You chose ./wisp.json, so I used it."}})
+	store := &memStore{}
+	b := &inbox{store: store, mail: map[int][]agent.Mail{2: {
+		{Text: "[wisp: your question was answered: chose: ./wisp.json]", Key: "a1b2c3d4",
+			Facts: []wisp.Fact{{Subject: "answer", Name: "Which config?", Value: "./wisp.json", Source: wisp.SourcePerson}}},
+		{Key: "withdrawn1"}, // no text: nothing for the model, only to be settled
+	}}}
+	a := agent.New(m, &agent.Options{Inbox: b, Store: store})
+	if _, err := a.Respond(t.Context(), "t", "one"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := a.Respond(t.Context(), "t", "two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, msg := range m.Requests()[1].Messages {
+		if msg.Role != wisp.RoleSystem {
+			got = append(got, msg.Content)
+		}
+	}
+	if diff := cmp.Diff([]string{"one", "a", "[wisp: your question was answered: chose: ./wisp.json]", "two"}, got); diff != "" {
+		t.Errorf("turn 2's request (-want +got):\n%s", diff)
+	}
+	wantFacts := []wisp.Fact{{ID: "c1", Subject: "answer", Name: "Which config?", Value: "./wisp.json", Source: wisp.SourcePerson, Turn: 2}}
+	if diff := cmp.Diff(wantFacts, r.Facts); diff != "" {
+		t.Errorf("turn 2's facts (-want +got):\n%s", diff)
+	}
+	if len(r.Flags) != 0 {
+		t.Errorf("a reply backed by the mail's answer was flagged: %q", r.Flags)
+	}
+	if diff := cmp.Diff([]int{1, 2}, b.takes); diff != "" {
+		t.Errorf("Take's turns (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([][]string{{"a1b2c3d4", "withdrawn1"}}, b.delivered); diff != "" {
+		t.Errorf("Delivered (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]int{2}, b.saved); diff != "" {
+		t.Errorf("the thread's saved turn when Delivered ran (-want +got):\n%s", diff)
+	}
+}
+
+func TestInboxFailure(t *testing.T) {
+	m := script.New("t", []script.Step{{Content: "a"}})
+	b := &inbox{store: &memStore{}, err: errors.New("the pending folder is a symbolic link")}
+	_, err := agent.New(m, &agent.Options{Inbox: b}).Respond(t.Context(), "t", "one")
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("Respond = %v, want the inbox's error", err)
+	}
+	if n := len(m.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times, want none", n)
+	}
+}
