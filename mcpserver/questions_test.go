@@ -203,7 +203,9 @@ func TestQuestionParksThenReachesTheNextTurn(t *testing.T) {
 	}
 
 	results := make(chan *mcp.CallToolResult, 1)
-	go func() { results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}}) }()
+	go func() {
+		results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
+	}()
 	q := f.waitFiled(t)
 	if q.Text != askQuestion || q.Thread != "t-00000001" || q.Turn != 1 {
 		t.Errorf("filed %+v", q)
@@ -270,7 +272,9 @@ func TestQuestionAnsweredWithinTheHold(t *testing.T) {
 	f := newQFix(t, false, askStep(), script.Step{Content: "Done."})
 	c := f.client(t)
 	results := make(chan *mcp.CallToolResult, 1)
-	go func() { results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}}) }()
+	go func() {
+		results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
+	}()
 	q := f.waitFiled(t)
 	f.answer(t, q, wisp.OutcomeAnswered, "the one in my home")
 	res := <-results
