@@ -13,6 +13,11 @@ type Verdict struct {
 	Rating  Rating
 	// Reason says why, in plain words, for the audit and the person.
 	Reason string
+	// PersonOnly is set for a command that only the person may run, so
+	// that nobody is asked to allow it: one that answers wisp's own
+	// questions or approvals. It is rated Dangerous, and the Gate refuses
+	// it outright, whatever the threshold and earlier answers say.
+	PersonOnly bool
 }
 
 // The classifier's reasons. They are recorded in classifier.verdict.
@@ -21,6 +26,7 @@ const (
 	ReasonPull          = "downloads a model from Hugging Face"
 	ReasonChangesModels = "changes the models wisp can run"
 	ReasonTrust         = "trusting a publisher is the person's alone"
+	ReasonPersonsAlone  = "answering wisp's questions and approvals is the person's alone"
 	ReasonUnknown       = "not a command wisp knows"
 	ReasonControl       = "has control or invisible characters"
 	ReasonNonASCII      = "has characters outside ASCII, which can pass for others"
@@ -39,13 +45,27 @@ const metacharacters = "|&;<>()$`\\\"'*?[]{}#~!=%^"
 //	models pull REPO                          moderate
 //	models enable|disable|check NAME          moderate
 //	models trust …                            dangerous
+//	questions …, approvals …                  dangerous, PersonOnly
 //
 // Anything else is dangerous: a command it does not know (including a known
 // one with a missing or extra word, or a word that starts with "-"), and any
 // command with control or invisible characters, characters outside ASCII,
 // or shell metacharacters. Unknown is never safe.
+//
+// A command that answers wisp's own questions or approvals is the
+// person's alone (PersonOnly, ReasonPersonsAlone), however it is spelt:
+// its first word is questions or approvals (or /questions, /approvals), or
+// anywhere in it the word wisp, or a path to it, is followed by one of
+// those, flags between allowed. Words are split at spaces, control
+// characters and shell metacharacters and compared in any case, so
+// "cd x && WISP_HOME=~/.wisp /usr/local/bin/wisp approvals approve ID"
+// is found too. This rule outranks every other.
 func Classify(command string) Verdict {
 	v := Verdict{Command: command, Rating: Dangerous}
+	if answersWisp(command) {
+		v.Reason, v.PersonOnly = ReasonPersonsAlone, true
+		return v
+	}
 	if reason := badCharacters(command); reason != "" {
 		v.Reason = reason
 		return v
@@ -71,6 +91,39 @@ func Classify(command string) Verdict {
 		v.Reason = ReasonTrust
 	}
 	return v
+}
+
+// answersWisp reports whether command would answer wisp's own questions
+// or approvals; see Classify.
+func answersWisp(command string) bool {
+	words := strings.FieldsFunc(command, func(r rune) bool {
+		return r < 0x21 || r == 0x7f || r == utf8.RuneError || unicode.IsSpace(r) ||
+			unicode.Is(unicode.Cf, r) || !unicode.IsGraphic(r) || strings.ContainsRune(metacharacters, r)
+	})
+	name := func(w string) string {
+		if i := strings.LastIndexByte(w, '/'); i >= 0 {
+			w = w[i+1:]
+		}
+		return strings.TrimSuffix(strings.ToLower(w), ".exe")
+	}
+	answers := func(w string) bool { n := name(w); return n == "questions" || n == "approvals" }
+	if len(words) > 0 && answers(words[0]) {
+		return true
+	}
+	for i, w := range words {
+		if name(w) != "wisp" {
+			continue
+		}
+		for _, next := range words[i+1:] {
+			if !strings.HasPrefix(next, "-") {
+				if answers(next) {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
 }
 
 // badCharacters returns the reason a command's characters make it

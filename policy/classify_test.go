@@ -89,6 +89,76 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// Answering wisp's own questions and approvals is the person's alone,
+// however the command is spelt; the rule outranks every other reason.
+func TestClassifyPersonOnly(t *testing.T) {
+	alone := []string{
+		"questions answer a1b2c3d4",
+		"questions decline a1b2c3d4",
+		"questions list",
+		"questions",
+		"approvals",
+		"approvals approve 7f3a2c1d",
+		"approvals approve 7f3a2c1d --scope session",
+		"approvals deny 7f3a2c1d",
+		"wisp questions answer a1b2c3d4",
+		"wisp approvals approve 7f3a2c1d",
+		"wisp approvals",
+		"  wisp   approvals   list  ",
+		"WISP APPROVALS APPROVE 7f3a2c1d",
+		"Approvals approve 7f3a2c1d",
+		"/questions answer a1b2c3d4",
+		"/approvals approve 7f3a2c1d",
+		"/usr/local/bin/wisp approvals approve 7f3a2c1d",
+		"./wisp questions decline a1b2c3d4",
+		"wisp.exe approvals deny 7f3a2c1d",
+		"wisp --verbose approvals approve 7f3a2c1d",
+		"WISP_HOME=/tmp/x wisp approvals approve 7f3a2c1d",
+		"models list; wisp approvals approve 7f3a2c1d",
+		"models list && wisp questions answer a1b2c3d4",
+		"cd /tmp|wisp approvals deny 7f3a2c1d",
+		"echo y | wisp approvals approve 7f3a2c1d",
+		"$(wisp approvals approve 7f3a2c1d)",
+		"`wisp questions answer a1b2c3d4`",
+		"wisp\tapprovals approve 7f3a2c1d",
+		"wisp\napprovals approve 7f3a2c1d",
+		"models list\nwisp approvals approve 7f3a2c1d",
+		"wisp\u00a0approvals approve 7f3a2c1d",
+		"wisp\u200bapprovals approve 7f3a2c1d",
+		"wisp approvals approve 7f3a2c1d \x1b[2J",
+		"approvals approve 7f3a2c1d é",
+		"models enable wisp approvals",
+	}
+	for _, c := range alone {
+		want := policy.Verdict{Command: c, Rating: policy.Dangerous, Reason: policy.ReasonPersonsAlone, PersonOnly: true}
+		if diff := cmp.Diff(want, policy.Classify(c)); diff != "" {
+			t.Errorf("Classify(%q) (-want +got):\n%s", c, diff)
+		}
+	}
+	// Commands that merely mention the words are judged as before.
+	others := []struct {
+		command string
+		rating  policy.Rating
+		reason  string
+	}{
+		{"models show approvals", policy.Safe, policy.ReasonReads},
+		{"models enable questions", policy.Moderate, policy.ReasonChangesModels},
+		{"models pull org/approvals", policy.Moderate, policy.ReasonPull},
+		{"wisp models list", policy.Dangerous, policy.ReasonUnknown},
+		{"echo questions", policy.Dangerous, policy.ReasonUnknown},
+		{"wispy approvals", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp approvalsx", policy.Dangerous, policy.ReasonUnknown},
+		{`wisp \u0430pprovals`, policy.Dangerous, policy.ReasonMeta},
+		{"wisp \u0430pprovals", policy.Dangerous, policy.ReasonNonASCII}, // Cyrillic а: not the command
+	}
+	for _, tc := range others {
+		want := policy.Verdict{Command: tc.command, Rating: tc.rating, Reason: tc.reason}
+		if diff := cmp.Diff(want, policy.Classify(tc.command)); diff != "" {
+			t.Errorf("Classify(%q) (-want +got):\n%s", tc.command, diff)
+		}
+	}
+}
+
 // Every shell metacharacter, anywhere in a word, makes a command
 // dangerous, even in a command that would be safe without it.
 func TestClassifyEveryMetacharacter(t *testing.T) {
@@ -115,7 +185,7 @@ func TestClassifyAppendingNeverLowers(t *testing.T) {
 }
 
 func FuzzClassify(f *testing.F) {
-	for _, s := range []string{"models list", "models enable x", "models pull a/b", "models trust p", "a;b"} {
+	for _, s := range []string{"models list", "models enable x", "models pull a/b", "models trust p", "a;b", "wisp approvals approve 7f3a2c1d", "questions answer a1b2c3d4"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -125,6 +195,9 @@ func FuzzClassify(f *testing.F) {
 		}
 		if v.Rating < policy.Safe || v.Rating > policy.Dangerous {
 			t.Fatalf("Classify(%q) = %v, not a rating", s, v.Rating)
+		}
+		if v.PersonOnly != (v.Reason == policy.ReasonPersonsAlone) || v.PersonOnly && v.Rating != policy.Dangerous {
+			t.Fatalf("Classify(%q) = %+v: the person's alone must be dangerous, with its reason", s, v)
 		}
 		// Only the models commands are ever below dangerous.
 		if v.Rating < policy.Dangerous {

@@ -9,15 +9,20 @@ import (
 )
 
 func ExampleClassify() {
-	for _, c := range []string{"models list", "models pull mlx-community/Qwen3-4B-4bit", "models trust mlx-community", "models list; rm -rf ~"} {
+	for _, c := range []string{"models list", "models pull mlx-community/Qwen3-4B-4bit", "models trust mlx-community", "models list; rm -rf ~", "wisp approvals approve 7f3a2c1d"} {
 		v := policy.Classify(c)
-		fmt.Printf("%s: %s (%s)\n", c, v.Rating, v.Reason)
+		fmt.Printf("%s: %s (%s)", c, v.Rating, v.Reason)
+		if v.PersonOnly {
+			fmt.Print(", refused without asking")
+		}
+		fmt.Println()
 	}
 	// Output:
 	// models list: safe (only reads what wisp knows about models)
 	// models pull mlx-community/Qwen3-4B-4bit: moderate (downloads a model from Hugging Face)
 	// models trust mlx-community: dangerous (trusting a publisher is the person's alone)
 	// models list; rm -rf ~: dangerous (has shell metacharacters)
+	// wisp approvals approve 7f3a2c1d: dangerous (answering wisp's questions and approvals is the person's alone), refused without asking
 }
 
 func ExampleGate() {

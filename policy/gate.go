@@ -128,8 +128,13 @@ type Outcome struct {
 }
 
 // Ask decides r. It records classifier.verdict, then either approval.decided
-// at once (covered, or below the threshold), or approval.requested, the
-// question to the Approver under GateOptions.Timeout, and approval.decided.
+// at once (the person's alone, covered, or below the threshold), or
+// approval.requested, the question to the Approver under
+// GateOptions.Timeout, and approval.decided.
+//
+// A command the classifier finds is the person's alone (Verdict.PersonOnly:
+// it answers wisp's own questions or approvals) is refused outright with
+// ReasonPersonsAlone: no one is asked, and no earlier answer covers it.
 //
 // A refusal (declined, timed out, no person, an Approver that failed, an
 // answer the request does not allow, an audit that could not record) is an
@@ -143,6 +148,18 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 		return Outcome{Reason: context.Cause(ctx).Error()}, context.Cause(ctx)
 	}
 	v := Classify(r.Command)
+	if v.PersonOnly {
+		// Only the person may do this: nobody is asked, nothing covers it.
+		id := g.opts.NewID()
+		out := Outcome{ID: id, Reason: v.Reason}
+		if err := g.record(ctx, r, wisp.KindClassifierVerdict, wisp.SourceWisp, id, verdictData(v)); err != nil {
+			return auditFailed(id, err), nil
+		}
+		if err := g.record(ctx, r, wisp.KindApprovalDecided, wisp.SourceWisp, id, decidedData(out)); err != nil {
+			return auditFailed(id, err), nil
+		}
+		return out, nil
+	}
 	scopes := allowed(r)
 
 	if earlier, ok := g.covering(r.Pattern, scopes); ok {

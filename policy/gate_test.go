@@ -460,6 +460,32 @@ func TestGate(t *testing.T) {
 			},
 		},
 		{
+			name:    "answering wisp's approvals or questions is refused outright: nobody is asked, nothing covers it",
+			opts:    policy.GateOptions{Threshold: policy.Rating(9)},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession}}},
+			steps: []step{
+				{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession}},
+				{r: with(enable("b"), func(r *policy.Request) { r.Command = "wisp approvals approve 7f3a2c1d --scope session" }), want: policy.Outcome{ID: "id2", Reason: policy.ReasonPersonsAlone}},
+				{r: with(list(), func(r *policy.Request) { r.Command = "questions answer a1b2c3d4" }), want: policy.Outcome{ID: "id3", Reason: policy.ReasonPersonsAlone}},
+			},
+			events: []wisp.Event{
+				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"), decided("id1", "person", "approved", "session"),
+				verdict("id2", with(enable("b"), func(r *policy.Request) { r.Command = "wisp approvals approve 7f3a2c1d --scope session" })),
+				decided("id2", "wisp", "refused", "none", "reason", policy.ReasonPersonsAlone),
+				verdict("id3", with(list(), func(r *policy.Request) { r.Command = "questions answer a1b2c3d4" })),
+				decided("id3", "wisp", "refused", "none", "reason", policy.ReasonPersonsAlone),
+			},
+		},
+		{
+			name:   "the person's alone is refused in its own words even with no approver",
+			noFace: true,
+			steps:  []step{{r: with(list(), func(r *policy.Request) { r.Command = "approvals deny 7f3a2c1d" }), want: policy.Outcome{ID: "id1", Reason: policy.ReasonPersonsAlone}}},
+			events: []wisp.Event{
+				verdict("id1", with(list(), func(r *policy.Request) { r.Command = "approvals deny 7f3a2c1d" })),
+				decided("id1", "wisp", "refused", "none", "reason", "answering wisp's questions and approvals is the person's alone"),
+			},
+		},
+		{
 			name:    "no pattern: only once is offered, and a session answer is narrowed and not remembered",
 			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession}}, {d: wisp.Decision{Scope: wisp.ScopeOnce}}},
 			steps: []step{

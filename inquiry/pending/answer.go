@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool"
 )
 
 // The faces an answer can come from, as Answer.From names them.
@@ -110,7 +111,7 @@ func fits(a Answer, q Question) error {
 
 // encodeAnswer writes a's file.
 func encodeAnswer(a Answer) ([]byte, error) {
-	return encodeJSON(answerFile{
+	return spool.EncodeJSON(answerFile{
 		Version: formatVersion,
 		ID:      a.ID,
 		Digest:  a.Digest,
@@ -125,7 +126,7 @@ func encodeAnswer(a Answer) ([]byte, error) {
 // have written for a valid answer.
 func parseAnswer(data []byte) (Answer, error) {
 	var f answerFile
-	if err := decodeJSON(data, &f); err != nil {
+	if err := spool.DecodeJSON(data, &f); err != nil {
 		return Answer{}, err
 	}
 	if f.Version != formatVersion {
@@ -157,21 +158,13 @@ type withdrawnFile struct {
 // checkWhy checks the reason given to Withdraw: one line of UTF-8, 1 to
 // maxWhyBytes bytes, no control characters.
 func checkWhy(why string) error {
-	if why == "" || len(why) > maxWhyBytes || !utf8.ValidString(why) {
-		return fmt.Errorf("the reason for withdrawing must be 1 to %d bytes of UTF-8", maxWhyBytes)
-	}
-	for _, r := range why {
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 {
-			return errors.New("the reason for withdrawing must be one line without control characters")
-		}
-	}
-	return nil
+	return spool.CheckLine("the reason for withdrawing", why, maxWhyBytes)
 }
 
 // parseWithdrawn reads a withdrawal file.
 func parseWithdrawn(data []byte) (withdrawnFile, error) {
 	var f withdrawnFile
-	if err := decodeJSON(data, &f); err != nil {
+	if err := spool.DecodeJSON(data, &f); err != nil {
 		return f, err
 	}
 	if f.Version != formatVersion || !ValidID(f.ID) {

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+
+	"github.com/wisp-agent/wisp/internal/spool"
 )
 
 // IDLen is the length of a question ID: 8 characters from 0-9 and a-f,
@@ -15,18 +17,7 @@ const IDLen = 8
 // each a digit or a lower-case letter from a to f. Only such a string is
 // ever joined to the pending folder's path, so an ID can name no other
 // file.
-func ValidID(id string) bool {
-	if len(id) != IDLen {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+func ValidID(id string) bool { return spool.ValidID(id) }
 
 // checkID refuses an id that is not a question ID.
 func checkID(id string) error {

@@ -1,16 +1,16 @@
 package pending
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wisp-agent/wisp/internal/spool"
 )
 
 // Limits of what the Store files and reads.
@@ -173,7 +173,7 @@ func checkLabel(what, s string) error {
 
 // encodeQuestion writes q's file: indented JSON and a final newline.
 func encodeQuestion(q Question) ([]byte, error) {
-	return encodeJSON(questionFile{
+	return spool.EncodeJSON(questionFile{
 		Version:  formatVersion,
 		ID:       q.ID,
 		Session:  q.Session,
@@ -192,7 +192,7 @@ func encodeQuestion(q Question) ([]byte, error) {
 // version, a bad ID, broken bounds, or a digest that does not match.
 func parseQuestion(data []byte) (Question, error) {
 	var f questionFile
-	if err := decodeJSON(data, &f); err != nil {
+	if err := spool.DecodeJSON(data, &f); err != nil {
 		return Question{}, err
 	}
 	if f.Version != formatVersion {
@@ -222,31 +222,4 @@ func parseQuestion(data []byte) (Question, error) {
 		return Question{}, errors.New("digest does not match the question")
 	}
 	return q, nil
-}
-
-// encodeJSON writes v as indented JSON with a final newline, leaving <, >
-// and & as they are so the files read well.
-func encodeJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// decodeJSON reads exactly one JSON object into v, refusing unknown keys
-// and anything after the object.
-func decodeJSON(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("not the JSON wisp writes (%v)", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("not the JSON wisp writes (data after the object)")
-	}
-	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/internal/spool"
 )
 
 // pollInterval is how often Wait looks for an answer.
@@ -30,7 +31,7 @@ const (
 )
 
 // lockName is the lock file in the pending folder that every change takes.
-const lockName = ".lock"
+const lockName = spool.LockName
 
 // A Store keeps parked questions and their answers in one folder. A zero
 // Now and NewID are the defaults; the other fields are required.
@@ -76,43 +77,11 @@ func (s Store) path(id, kind string) string {
 // useDir checks the pending folder before use. When it is missing,
 // useDir creates it if create is set and otherwise returns an error that
 // matches fs.ErrNotExist.
-func (s Store) useDir(create bool) error {
-	if s.Dir == "" {
-		return errors.New("the pending folder is an empty path")
-	}
-	fi, err := os.Lstat(s.Dir)
-	switch {
-	case err == nil:
-		if err := checkDir(s.Dir, fi); err != nil {
-			return err
-		}
-	case errors.Is(err, fs.ErrNotExist) && !create:
-		return err
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
-	}
-	// Create the folder, and check the folders above it.
-	if err := fsx.EnsureDir(s.Dir); err != nil {
-		if errors.Is(err, fsx.ErrUnsafe) {
-			return lineErr(ErrUnsafe, err.Error())
-		}
-		return err
-	}
-	return s.checkDir()
-}
-
-// checkDir checks the pending folder itself, again.
-func (s Store) checkDir() error {
-	fi, err := os.Lstat(s.Dir)
-	if err != nil {
-		return err
-	}
-	return checkDir(s.Dir, fi)
-}
+func (s Store) useDir(create bool) error { return files.UseDir(s.Dir, create) }
 
 // lock takes the folder's lock.
 func (s Store) lock(ctx context.Context) (unlock func() error, err error) {
-	return fsx.Lock(ctx, filepath.Join(s.Dir, lockName))
+	return spool.Lock(ctx, s.Dir)
 }
 
 // File files q as a parked question and returns it as filed: with a new
@@ -150,7 +119,7 @@ func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
 	}
 	defer unlock()
 
-	used, err := s.usedIDs()
+	used, err := spool.UsedIDs(s.Dir)
 	if err != nil {
 		return Question{}, err
 	}
@@ -176,33 +145,6 @@ func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
 		return Question{}, err
 	}
 	return pq, nil
-}
-
-// usedIDs lists the IDs that any file in the folder names, leftovers of an
-// interrupted Settle and temp files included, so that a new question never
-// inherits an old one's answer.
-func (s Store) usedIDs() (map[string]bool, error) {
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return nil, err
-	}
-	used := map[string]bool{}
-	for _, e := range entries {
-		if id, ok := idOf(e.Name()); ok {
-			used[id] = true
-		}
-	}
-	return used, nil
-}
-
-// idOf returns the question ID a file name in the folder starts with,
-// after an optional dot.
-func idOf(name string) (string, bool) {
-	name = strings.TrimPrefix(name, ".")
-	if len(name) <= IDLen || name[IDLen] != '.' || !ValidID(name[:IDLen]) {
-		return "", false
-	}
-	return name[:IDLen], true
 }
 
 // List returns the questions waiting for an answer: filed, neither
@@ -534,7 +476,7 @@ func (s Store) Withdraw(ctx context.Context, id, why string) error {
 	if err != nil {
 		return err
 	}
-	data, err := encodeJSON(withdrawnFile{Version: formatVersion, ID: id, Why: why, At: s.now()})
+	data, err := spool.EncodeJSON(withdrawnFile{Version: formatVersion, ID: id, Why: why, At: s.now()})
 	if err != nil {
 		return err
 	}
@@ -577,18 +519,7 @@ func (s Store) Settle(ctx context.Context, id string) error {
 	if err := fsx.SyncDir(s.Dir); err != nil {
 		return err
 	}
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if got, ok := idOf(e.Name()); ok && got == id {
-			if err := remove(filepath.Join(s.Dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	return fsx.SyncDir(s.Dir)
+	return spool.RemoveID(s.Dir, id)
 }
 
 // Sweep removes what crashes leave in the folder: the answers,
@@ -610,36 +541,7 @@ func (s Store) Sweep(ctx context.Context) error {
 	}
 	defer unlock()
 
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return err
-	}
-	filed := map[string]bool{}
-	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), "."+kindQuestion+".json"); ok && ValidID(id) {
-			filed[id] = true
-		}
-	}
-	removed := false
-	for _, e := range entries {
-		name := e.Name()
-		id, ok := idOf(name)
-		if !ok {
-			continue
-		}
-		temp := strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
-		leftover := !filed[id] && (name == id+"."+kindAnswer+".json" || name == id+"."+kindWithdrawn+".json")
-		if temp || leftover {
-			if err := remove(filepath.Join(s.Dir, name)); err != nil {
-				return err
-			}
-			removed = true
-		}
-	}
-	if removed {
-		return fsx.SyncDir(s.Dir)
-	}
-	return nil
+	return spool.Sweep(s.Dir, kindQuestion, kindAnswer, kindWithdrawn)
 }
 
 // answeredErr says that question id was answered, and from where when

@@ -1,0 +1,176 @@
+package spool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/wisp-agent/wisp/internal/fsx"
+)
+
+// LockName is the lock file in a spool folder that every change takes.
+const LockName = ".lock"
+
+// A Spool is one kind of spool folder: what its messages call the folder
+// and its files, how large a file may be, and the sentinels its errors
+// wrap. It holds no path: its methods take the folder or the file they
+// work on, so one Spool serves every folder of its kind.
+type Spool struct {
+	// Folder and File are what messages call the folder and a file in it,
+	// such as "pending folder" and "pending file".
+	Folder, File string
+	// Keeps names what the folder keeps, such as "questions", in the line
+	// that refuses a folder that is a symbolic link.
+	Keeps string
+	// MaxFileBytes bounds every read; a longer file is malformed.
+	MaxFileBytes int
+	// ErrUnsafe and ErrMalformed are the caller's sentinels, which the
+	// errors wrap beside this package's ErrUnsafe and ErrMalformed; nil:
+	// only those.
+	ErrUnsafe, ErrMalformed error
+}
+
+func (s Spool) unsafe(msg string) error { return lineErr(ErrUnsafe, s.ErrUnsafe, msg) }
+
+// CheckDir refuses a folder that is a symbolic link, not a folder,
+// another user's, or writable by others; fi is its Lstat.
+func (s Spool) CheckDir(dir string, fi fs.FileInfo) error {
+	q := fsx.QuotePath(dir)
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return s.unsafe(fmt.Sprintf("%s %s is a symbolic link; wisp keeps %s only in a real folder: remove the link (rm %s)", s.Folder, q, s.Keeps, q))
+	case !fi.IsDir():
+		return s.unsafe(fmt.Sprintf("%s %s is not a folder; move it aside (mv %s %s.old)", s.Folder, q, q, q))
+	}
+	if uid, me, ok := owner(fi); ok && uid != me {
+		return s.unsafe(fmt.Sprintf("%s %s belongs to uid %d, not to you (uid %d); run chown %d %s as root, or remove it", s.Folder, q, uid, me, me, q))
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return s.unsafe(fmt.Sprintf("%s %s is writable by others; run chmod 700 %s", s.Folder, q, q))
+	}
+	return nil
+}
+
+// CheckFile refuses a file that is a symbolic link, not a regular file,
+// another user's, or writable by others; fi is its Lstat or the Stat of
+// the file opened without following links.
+func (s Spool) CheckFile(path string, fi fs.FileInfo) error {
+	q := fsx.QuotePath(path)
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return s.unsafe(fmt.Sprintf("%s %s is a symbolic link, which wisp never follows there; remove it (rm %s)", s.File, q, q))
+	case !fi.Mode().IsRegular():
+		return s.unsafe(fmt.Sprintf("%s %s is not a regular file; remove it (rm -r %s)", s.File, q, q))
+	}
+	if uid, me, ok := owner(fi); ok && uid != me {
+		return s.unsafe(fmt.Sprintf("%s %s belongs to uid %d, not to you (uid %d); remove it (rm %s)", s.File, q, uid, me, q))
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return s.unsafe(fmt.Sprintf("%s %s is writable by others; remove it (rm %s) or run chmod 600 %s", s.File, q, q, q))
+	}
+	return nil
+}
+
+// UseDir checks the folder dir before use. When it is missing, UseDir
+// creates it, mode 0700, if create is set (refusing, as [fsx.EnsureDir]
+// does, to create it below a folder others control) and otherwise
+// returns an error that matches fs.ErrNotExist.
+func (s Spool) UseDir(dir string, create bool) error {
+	if dir == "" {
+		return fmt.Errorf("the %s is an empty path", s.Folder)
+	}
+	fi, err := os.Lstat(dir)
+	switch {
+	case err == nil:
+		if err := s.CheckDir(dir, fi); err != nil {
+			return err
+		}
+	case errors.Is(err, fs.ErrNotExist) && !create:
+		return err
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	// Create the folder, and check the folders above it.
+	if err := fsx.EnsureDir(dir); err != nil {
+		if errors.Is(err, fsx.ErrUnsafe) {
+			return s.unsafe(err.Error())
+		}
+		return err
+	}
+	fi, err = os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	return s.CheckDir(dir, fi)
+}
+
+// Lock takes the lock of the folder dir, waiting while another holds it
+// and giving up when ctx is done. See [fsx.Lock].
+func Lock(ctx context.Context, dir string) (unlock func() error, err error) {
+	return fsx.Lock(ctx, filepath.Join(dir, LockName))
+}
+
+// ReadFile reads the file at path without following a link, refusing it
+// as CheckFile does, and as malformed when it is longer than
+// MaxFileBytes. A missing file gives an error that matches
+// fs.ErrNotExist.
+func (s Spool) ReadFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|fsx.OpenNoFollow, 0)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			if fi, lerr := os.Lstat(path); lerr == nil {
+				if cerr := s.CheckFile(path, fi); cerr != nil {
+					return nil, cerr
+				}
+			}
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.CheckFile(path, fi); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(s.MaxFileBytes)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > s.MaxFileBytes {
+		return nil, s.Malformed(path, fmt.Errorf("it is larger than %d bytes", s.MaxFileBytes))
+	}
+	return data, nil
+}
+
+// Present reports whether something is at path, refusing it as CheckFile
+// does when it is.
+func (s Spool) Present(path string) (bool, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, s.CheckFile(path, fi)
+}
+
+// Malformed reports a file that is not one wisp wrote, saying why.
+func (s Spool) Malformed(path string, why error) error {
+	q := fsx.QuotePath(path)
+	return lineErr(ErrMalformed, s.ErrMalformed, fmt.Sprintf("%s %s is not one wisp wrote (%v); remove it (rm %s)", s.File, q, why, q))
+}
+
+// owner returns the user id that owns fi and this process's; ok is false
+// where the system does not say.
+func owner(fi fs.FileInfo) (uid, me int, ok bool) {
+	uid, ok = fsx.Owner(fi)
+	me, mine := fsx.CurrentUID()
+	return uid, me, ok && mine
+}
