@@ -173,6 +173,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	}
 	defer conv.Close()
 	noteDropped(stdout, conv)
+	questions := newChatQuestions(env, conv, face, in, stdin, stdout, out, yes)
 	if interactive {
 		names := strings.Join(conv.tools.Names(), ", ")
 		if names == "" {
@@ -206,6 +207,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	failed := false
 	for {
 		if interactive {
+			questions.noteWaiting()
 			fmt.Fprint(stdout, "› ")
 		}
 		line, err := in.ReadLine(ctx)
@@ -225,7 +227,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 			fmt.Fprintf(stdout, "› %s\n", showText(line))
 		}
 		if strings.HasPrefix(strings.TrimSpace(line), "/") {
-			if err := slash(ctx, out, conv, strings.TrimSpace(line)); err != nil {
+			if err := slash(ctx, out, conv, questions, strings.TrimSpace(line)); err != nil {
 				fmt.Fprintf(out, "! wisp: %s\n", escape.Terminal(oneLine(err.Error())))
 			}
 			continue
@@ -346,12 +348,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// slash runs a command the person typed in chat: /models ACTION [NAME].
-// It is the person's own action, through the same rules as everywhere.
-func slash(ctx context.Context, out io.Writer, conv *conversation, line string) error {
+// slash runs a command the person typed in chat: /models ACTION [NAME],
+// or /questions [list] | answer ID | decline ID. It is the person's own
+// action, through the same rules as everywhere.
+func slash(ctx context.Context, out io.Writer, conv *conversation, questions *chatQuestions, line string) error {
 	f := strings.Fields(line)
+	if f[0] == "/questions" {
+		return questions.slash(ctx, f[1:])
+	}
 	if f[0] != "/models" {
-		return fmt.Errorf("unknown command %s; chat knows /models list|show|pull|cancel|enable|disable|check|trust", f[0])
+		return fmt.Errorf("unknown command %s; chat knows /models list|show|pull|cancel|enable|disable|check|trust and /questions [list]|answer ID|decline ID", f[0])
 	}
 	if len(f) < 2 {
 		return fmt.Errorf("/models needs an action: list [PAGE], show NAME, pull REPO, cancel REPO, enable NAME, disable NAME, check NAME or trust PUBLISHER")

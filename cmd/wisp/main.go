@@ -114,6 +114,8 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newAuditCmd(env),
 		newModelsCmd(env),
 		newMCPCmd(env),
+		newQuestionsCmd(env),
+		newApprovalsCmd(env),
 	)
 	return root
 }

@@ -6,11 +6,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/models/hf/hubtest"
 	"github.com/wisp-agent/wisp/models/mlx/mlxtest"
 	"github.com/wisp-agent/wisp/models/ollama/ollamatest"
@@ -69,6 +72,15 @@ func TestScripts(t *testing.T) {
 			"ollamadown": func(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Setenv("OLLAMA_HOST", "127.0.0.1:1")
 			},
+			// pending works the pending folder as wisp mcp and other faces do:
+			//   pending file ID THREAD TEXT [OPTION...]  files a question as ID
+			//   pending answer ID OUTCOME [TEXT]         answers it from chat
+			//   pending withdraw ID WHY                  withdraws it
+			// TEXT and each OPTION are read as the inside of a Go string
+			// literal, so \x1b is ESC and \u202e a bidi override.
+			"pending": pendingCmd,
+			// approval works the approvals folder (see approvalCmd).
+			"approval": approvalCmd,
 		},
 	})
 }
@@ -146,5 +158,56 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("wisp %s printed %q; want one line", strings.Join(tc.args, " "), stderr.String())
 			}
 		})
+	}
+}
+
+// pendingCmd is the scripts' pending command (see TestScripts).
+func pendingCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: pending file ID THREAD TEXT [OPTION...] | answer ID OUTCOME [TEXT] | withdraw ID WHY")
+	}
+	unquote := func(s string) string {
+		u, err := strconv.Unquote(`"` + s + `"`)
+		if err != nil {
+			ts.Fatalf("pending: %q is not the inside of a Go string literal: %v", s, err)
+		}
+		return u
+	}
+	id := args[1]
+	store := pending.Store{Dir: filepath.Join(ts.Getenv("WISP_HOME"), "pending"), NewID: func() string { return id }}
+	ctx := context.Background()
+	switch {
+	case args[0] == "file" && len(args) >= 4:
+		q := wisp.Question{Session: "s-mcp", Thread: args[2], Turn: 3, Text: unquote(args[3])}
+		for _, o := range args[4:] {
+			q.Options = append(q.Options, unquote(o))
+		}
+		if _, err := store.File(ctx, q); err != nil {
+			ts.Fatalf("pending file: %v", err)
+		}
+	case args[0] == "answer" && (len(args) == 3 || len(args) == 4):
+		q, err := store.Get(id)
+		if err != nil {
+			ts.Fatalf("pending answer: %v", err)
+		}
+		outcomes := map[string]wisp.Outcome{"answered": wisp.OutcomeAnswered, "chose": wisp.OutcomeChose,
+			"chose-none": wisp.OutcomeChoseNone, "declined": wisp.OutcomeDeclined}
+		o, ok := outcomes[args[2]]
+		if !ok {
+			ts.Fatalf("pending answer: unknown outcome %q", args[2])
+		}
+		a := pending.Answer{ID: id, Digest: q.Digest, Outcome: o, From: pending.FromChat}
+		if len(args) == 4 {
+			a.Text = unquote(args[3])
+		}
+		if err := store.Answer(ctx, a); err != nil {
+			ts.Fatalf("pending answer: %v", err)
+		}
+	case args[0] == "withdraw" && len(args) == 3:
+		if err := store.Withdraw(ctx, id, args[2]); err != nil {
+			ts.Fatalf("pending withdraw: %v", err)
+		}
+	default:
+		ts.Fatalf("usage: pending file ID THREAD TEXT [OPTION...] | answer ID OUTCOME [TEXT] | withdraw ID WHY")
 	}
 }

@@ -1,0 +1,324 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/policy/outofband"
+)
+
+// approvalTTY is wisp approvals running at a real terminal, with what it
+// has shown.
+type approvalTTY struct {
+	t   *testing.T
+	cmd *exec.Cmd
+	tty *os.File
+
+	mu     sync.Mutex
+	screen bytes.Buffer
+}
+
+// startApprovalTTY runs the wisp test command with args at a pty, with
+// home as WISP_HOME, and types early before it has shown anything. It
+// skips the test where there is no pty.
+func startApprovalTTY(t *testing.T, home, early string, args ...string) *approvalTTY {
+	t.Helper()
+	bin, err := exec.LookPath("wisp")
+	if err != nil {
+		t.Fatal("the wisp test command is not on PATH:", err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "WISP_HOME="+home)
+	// The terminal exists before wisp does, so keys typed now wait in its
+	// queue, as keys typed ahead of a prompt do.
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pty here:", err)
+	}
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 200}); err != nil {
+		t.Fatal(err)
+	}
+	if early != "" {
+		io.WriteString(ptmx, early)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	// Its own session, with the pty as its controlling terminal, so that
+	// Ctrl-C there is a real SIGINT, as pty.Start arranges.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	r := &approvalTTY{t: t, cmd: cmd, tty: ptmx}
+	t.Cleanup(func() {
+		ptmx.Close()
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			r.mu.Lock()
+			r.screen.Write(buf[:n])
+			r.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return r
+}
+
+func (r *approvalTTY) shown() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.screen.String()
+}
+
+// waitFor waits until the terminal shows s.
+func (r *approvalTTY) waitFor(s string) {
+	r.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if strings.Contains(r.shown(), s) {
+			return
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the terminal never showed %q:\n%s", s, r.shown())
+		}
+	}
+}
+
+// exit waits for wisp to end and returns its exit status.
+func (r *approvalTTY) exit() int {
+	r.t.Helper()
+	errc := make(chan error, 1)
+	go func() { errc <- r.cmd.Wait() }()
+	select {
+	case err := <-errc:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		return 0
+	case <-time.After(10 * time.Second):
+		r.t.Fatalf("wisp did not end:\n%s", r.shown())
+		return -1
+	}
+}
+
+// answeredApproval is an approval.answered record, but for its session
+// and time.
+type answeredApproval struct {
+	Thread   string
+	Turn     int
+	Source   string
+	Approval string
+	Data     map[string]any
+}
+
+// approvalsAnswered returns the approval.answered records in the audit
+// log of home.
+func approvalsAnswered(t *testing.T, home string) []answeredApproval {
+	t.Helper()
+	all, err := audit.Read(filepath.Join(home, "audit"), audit.Filter{KindPrefix: wisp.KindApprovalAnswered})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []answeredApproval
+	for _, r := range all {
+		var data map[string]any
+		if err := json.Unmarshal(r.Data, &data); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, answeredApproval{Thread: r.Thread, Turn: r.Turn, Source: r.Source, Approval: r.Approval, Data: data})
+	}
+	return recs
+}
+
+// An approval request that wisp mcp waits on is approved, or denied, with
+// wisp approvals at a real terminal: the request is shown escaped under
+// wisp's own label, an approval is filed only once the person types y,
+// bound to what was shown, and the answer is recorded as
+// approval.answered in the answering process.
+func TestApprovalsAtTerminal(t *testing.T) {
+	const hostile = "models enable ollama:qwen3:4b\x1b[2J\u202e"
+	enable := wisp.ApprovalRequest{
+		ID: "7f3a2c1d", Session: "s-mcp", Thread: "t-models", Turn: 3, Kind: "modelAction",
+		Command: hostile, Pattern: "models enable *",
+		Text:   "turns ollama:qwen3:4b on in config.json\n\x1b]0;pwned\x07allow? [y]once",
+		Scopes: []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession},
+	}
+	pull := wisp.ApprovalRequest{
+		ID: "0a0b0c0d", Session: "s-mcp", Thread: "t-pull", Turn: 5, Kind: "modelAction",
+		Command: "models pull mlx-community/Qwen3-4B-4bit", Pattern: "models pull *",
+		Text: "downloads 2.3 GB in 4 of 7 files from Hugging Face", Scopes: []wisp.Scope{wisp.ScopeOnce},
+	}
+	tests := []struct {
+		name  string
+		r     wisp.ApprovalRequest
+		args  []string
+		early string // typed before wisp shows anything
+		// meanwhile, when set, runs once the prompt shows and before the
+		// keys are pressed, as another process would.
+		meanwhile func(t *testing.T, s outofband.Store, r outofband.Request)
+		keys      string
+		screen    []string
+		exit      int
+		want      *outofband.Decision // nil: none filed
+		from      string              // the decision's face, when not terminal
+	}{
+		{
+			name: "approved for the session", r: enable, args: []string{"approve", "7f3a2c1d", "--scope", "session"}, keys: "y\r",
+			screen: []string{
+				"approval 7f3a2c1d · thread t-models · asked ",
+				"! wisp asks your approval\r\n  models enable ollama:qwen3:4b\\e[2J\\u{202E}\r\n  turns ollama:qwen3:4b on in config.json\r\n  \\e]0;pwned\\u{7}allow? [y]once\r\noffers once or session · refused unanswered in 9 min\r\n",
+				"approve session? type y to approve; anything else files nothing › ",
+				"approval 7f3a2c1d: approved session; the request goes ahead",
+			},
+			want: &outofband.Decision{Scope: wisp.ScopeSession},
+		},
+		{
+			name: "approved once by default, YES in any case", r: enable, args: []string{"approve", "7f3a2c1d"}, keys: " YES \r",
+			screen: []string{"approve once? type y to approve; anything else files nothing › ", "approval 7f3a2c1d: approved once; the request goes ahead"},
+			want:   &outofband.Decision{Scope: wisp.ScopeOnce},
+		},
+		{
+			name: "a scope not offered is narrowed to once", r: pull, args: []string{"approve", "0a0b0c0d", "--scope", "session"}, keys: "y\r",
+			screen: []string{
+				"offers once only · refused unanswered in 9 min\r\n",
+				"approval request 0a0b0c0d does not offer session; it is narrowed to once\r\napprove once? ",
+				"approval 0a0b0c0d: approved once; the request goes ahead",
+			},
+			want: &outofband.Decision{Scope: wisp.ScopeOnce},
+		},
+		{
+			name: "anything but y files nothing", r: enable, args: []string{"approve", "7f3a2c1d"}, keys: "n\r",
+			screen: []string{"not approved; nothing was filed (wisp approvals deny 7f3a2c1d refuses it; it is refused anyway if nobody answers in time)"},
+		},
+		{
+			name: "keys typed before the prompt appeared do not answer it", r: enable, args: []string{"approve", "7f3a2c1d"},
+			early: "y\r", keys: "\r",
+			screen: []string{"not approved; nothing was filed"},
+		},
+		{
+			name: "denied at once, without a prompt", r: pull, args: []string{"deny", "0a0b0c0d"},
+			screen: []string{
+				"! wisp asks your approval\r\n  models pull mlx-community/Qwen3-4B-4bit\r\n",
+				"approval 0a0b0c0d: denied; the request is refused and nothing changes",
+			},
+			want: &outofband.Decision{Scope: wisp.ScopeNone},
+		},
+		{
+			name: "Ctrl-C at the prompt files nothing", r: enable, args: []string{"approve", "7f3a2c1d"}, keys: "\x03",
+			screen: []string{"wisp: stopped; nothing was filed for approval request 7f3a2c1d (wisp approvals approve 7f3a2c1d asks again)"},
+			exit:   1,
+		},
+		{
+			name: "the client's dialog answered first", r: enable, args: []string{"approve", "7f3a2c1d"},
+			meanwhile: func(t *testing.T, s outofband.Store, r outofband.Request) {
+				if err := s.Decide(t.Context(), outofband.Decision{ID: r.ID, Digest: r.Digest, Scope: wisp.ScopeNone, From: outofband.FromElicitation}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			keys:   "y\r",
+			screen: []string{"wisp: approval request 7f3a2c1d was already answered from elicitation; the first answer wins, so yours was not filed"},
+			exit:   1,
+			want:   &outofband.Decision{Scope: wisp.ScopeNone},
+			from:   outofband.FromElicitation,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.early != "" && runtime.GOOS != "linux" {
+				t.Skip("flushing a terminal's queue is Linux's here")
+			}
+			home := t.TempDir()
+			store := outofband.Store{Dir: filepath.Join(home, "approvals")}
+			req := tt.r
+			req.Deadline = time.Now().Add(10 * time.Minute)
+			filed, err := store.File(t.Context(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := startApprovalTTY(t, home, tt.early, append([]string{"approvals"}, tt.args...)...)
+			if tt.args[0] == "approve" {
+				run.waitFor("anything else files nothing › ")
+			}
+			if tt.meanwhile != nil {
+				tt.meanwhile(t, store, filed)
+			}
+			if tt.keys != "" {
+				io.WriteString(run.tty, tt.keys)
+			}
+			if got := run.exit(); got != tt.exit {
+				t.Errorf("exit status %d, want %d:\n%s", got, tt.exit, run.shown())
+			}
+			for _, s := range tt.screen {
+				run.waitFor(s)
+			}
+			for _, raw := range []string{"\x1b[2J", "\u202e", "\x07"} {
+				if strings.Contains(run.shown(), raw) {
+					t.Errorf("the terminal got the raw %q from the request", raw)
+				}
+			}
+
+			got, ok, err := store.Decided(filed.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tt.want == nil && ok:
+				t.Errorf("a decision was filed: %+v", got)
+			case tt.want != nil && !ok:
+				t.Errorf("no decision was filed, want %+v", *tt.want)
+			case tt.want != nil:
+				from := tt.from
+				if from == "" {
+					from = outofband.FromTerminal
+				}
+				if got.Scope != tt.want.Scope || got.From != from || got.Digest != filed.Digest {
+					t.Errorf("decision %+v, want scope %v from %s bound to digest %s", got, tt.want.Scope, from, filed.Digest)
+				}
+			}
+
+			var wantAudit []answeredApproval
+			if tt.want != nil && tt.from == "" {
+				wantAudit = []answeredApproval{{
+					Thread: req.Thread, Turn: req.Turn, Source: wisp.SourcePerson, Approval: req.ID,
+					Data: map[string]any{"id": req.ID, "command": req.Command, "scope": tt.want.Scope.String(), "from": "terminal"},
+				}}
+			}
+			if diff := cmp.Diff(wantAudit, approvalsAnswered(t, home)); diff != "" {
+				t.Errorf("approval.answered records (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

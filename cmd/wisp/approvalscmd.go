@@ -1,0 +1,330 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/policy/outofband"
+)
+
+// noApprovalsWaiting is what approvals list says when no request waits.
+const noApprovalsWaiting = "no approval requests are waiting"
+
+// approvalsStore is the approvals folder of the wisp home, where wisp mcp
+// files the requests it waits on.
+func approvalsStore(h home) outofband.Store {
+	return outofband.Store{Dir: filepath.Join(h.dir, "approvals")}
+}
+
+func newApprovalsCmd(env environ) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "approvals [list] | approve ID [--scope once|session] | deny ID",
+		Short: "List the approval requests wisp mcp is waiting on; approve or deny one at a terminal",
+		Long: `Under wisp mcp nothing in the MCP conversation may approve what wisp's model asks to
+do (such as models enable NAME). With approval.outOfBand on (the default) the request is
+filed in $WISP_HOME/approvals and waits up to 60 s for your answer; silence refuses.
+list (the default) shows the requests still waiting: each one's id, thread and age, the
+command and what it does (escaped: parts of it come from the model), and the answers it
+offers.
+
+approve ID shows the request under "! wisp asks your approval" and files your approval
+once you confirm it by typing y; anything else files nothing. --scope session approves
+the same pattern for the rest of that session, where the request offers it; a scope the
+request does not offer is narrowed to once, and you are told. deny ID shows the request
+and refuses it. The first answer wins (this one, or the MCP client's dialog); an answer
+to a request that was answered, withdrawn, or filed again since you were shown it is
+refused.
+
+approve and deny run only when standard input and output are both a terminal, so that
+nothing but a person may answer: not a script, not the agent that called wisp, and not
+wisp's own model, whose policy refuses every approvals command. Anywhere else they
+refuse with exit status 2, as for any other usage error.`,
+		Args: exactArgs(0, "approvals takes list, approve ID or deny ID"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env) },
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "Show the approval requests waiting for you",
+		Args:  exactArgs(0, "approvals list takes no arguments"),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env) },
+	}
+	var scope string
+	approve := &cobra.Command{
+		Use:   "approve ID [--scope once|session]",
+		Short: "Approve a waiting request, once you confirm it (at a terminal only)",
+		Args:  exactArgs(1, "approvals approve takes one approval ID, as wisp approvals list shows it"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := parseAnswerScope(scope)
+			if err != nil {
+				return err
+			}
+			return answerApprovalCmd(cmd, env, args[0], s)
+		},
+	}
+	approve.Flags().StringVar(&scope, "scope", "once", "how far the approval reaches: once, or session (the same pattern for the rest of the session)")
+	deny := &cobra.Command{
+		Use:   "deny ID",
+		Short: "Refuse a waiting request (at a terminal only)",
+		Args:  exactArgs(1, "approvals deny takes one approval ID, as wisp approvals list shows it"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return answerApprovalCmd(cmd, env, args[0], wisp.ScopeNone)
+		},
+	}
+	c.AddCommand(list, approve, deny)
+	return c
+}
+
+// parseAnswerScope reads --scope.
+func parseAnswerScope(s string) (wisp.Scope, error) {
+	switch s {
+	case "once":
+		return wisp.ScopeOnce, nil
+	case "session":
+		return wisp.ScopeSession, nil
+	}
+	return wisp.ScopeNone, usagef("--scope must be once or session, not %q (see wisp approvals approve --help)", s)
+}
+
+func listApprovalsCmd(cmd *cobra.Command, env environ) error {
+	h, err := openHome(env)
+	if err != nil {
+		return err
+	}
+	rs, err := approvalsStore(h).List()
+	if err != nil {
+		return err
+	}
+	writeApprovals(cmd.OutOrStdout(), rs, time.Now())
+	return nil
+}
+
+// answerApprovalCmd shows request id and files the person's answer:
+// scope, or a denial when scope is ScopeNone. An approval is filed only
+// once the person confirms it.
+func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Scope) error {
+	verb := "approvals approve"
+	if scope == wisp.ScopeNone {
+		verb = "approvals deny"
+	}
+	h, err := openHome(env)
+	if err != nil {
+		return err
+	}
+	store := approvalsStore(h)
+	r, err := store.Get(id)
+	switch {
+	case errors.Is(err, outofband.ErrBadID):
+		return usageError{err}
+	case errors.Is(err, outofband.ErrDecided):
+		return fmt.Errorf("%w; the first answer wins", err)
+	case err != nil:
+		return err
+	}
+	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
+	if err := approvalTerminalRefusal(verb, stdin, stdout); err != nil {
+		return err
+	}
+	tty := stdin.(*os.File) // a terminal, as approvalTerminalRefusal saw
+
+	ctx, stop := interruptible(cmd.Context(), env)
+	defer stop()
+	now := time.Now()
+	fmt.Fprintln(stdout, approvalHeading(r, now))
+	writeApproval(stdout, r, now)
+
+	if scope != wisp.ScopeNone {
+		if !r.Offers(scope) {
+			if !r.Offers(wisp.ScopeOnce) {
+				return usagef("approval request %s does not offer %s or once; it offers %s, so run wisp approvals approve %s --scope %s", r.ID, scope, offered(r), r.ID, r.Scopes[0])
+			}
+			fmt.Fprintf(stdout, "approval request %s does not offer %s; it is narrowed to once\n", r.ID, scope)
+			scope = wisp.ScopeOnce
+		}
+		confirmed, err := confirmApproval(ctx, tty, stdout, r, scope)
+		if err != nil || !confirmed {
+			return err
+		}
+	}
+
+	// Filing waits for the folder's lock; Ctrl-C may still stop it.
+	switch err := store.Decide(ctx, outofband.Decision{ID: r.ID, Digest: r.Digest, Scope: scope, From: outofband.FromTerminal}); {
+	case errors.Is(err, outofband.ErrStale):
+		return fmt.Errorf("approval request %s was filed again while you answered, so your answer to what you were shown was not filed; run wisp %s %s to see it as it is now", r.ID, verb, r.ID)
+	case errors.Is(err, outofband.ErrDecided):
+		return fmt.Errorf("%w; the first answer wins, so yours was not filed", err)
+	case errors.Is(err, outofband.ErrWithdrawn), errors.Is(err, outofband.ErrNoRequest):
+		return fmt.Errorf("%w; your answer was not filed", err)
+	case errors.Is(err, wisp.ErrInterrupted), errors.Is(err, context.Canceled):
+		return fmt.Errorf("stopped; nothing was filed for approval request %s", r.ID)
+	case err != nil:
+		return err
+	}
+
+	rec := lazyAudit{dir: h.audit()}
+	if err := rec.Record(context.WithoutCancel(ctx), wisp.Event{
+		Kind: wisp.KindApprovalAnswered, Session: newID(), Thread: r.Thread, Turn: r.Turn,
+		Source: wisp.SourcePerson, Approval: r.ID,
+		Data: map[string]any{"id": r.ID, "command": r.Command, "scope": scope.String(), "from": outofband.FromTerminal},
+	}); err != nil {
+		return fmt.Errorf("your answer to approval request %s was filed, but the audit log did not record it (%v); run wisp audit --verify", r.ID, err)
+	}
+	if scope == wisp.ScopeNone {
+		fmt.Fprintf(stdout, "approval %s: denied; the request is refused and nothing changes\n", r.ID)
+	} else {
+		fmt.Fprintf(stdout, "approval %s: approved %s; the request goes ahead\n", r.ID, scope)
+	}
+	return nil
+}
+
+// confirmApproval asks the person to confirm approving r for scope by
+// typing y, and reports whether they did; for anything else it says that
+// nothing was filed. Keys typed before the prompt appeared are dropped
+// first. The read ends at r's deadline, at Ctrl-C and at the end of the
+// input, each an error that says nothing was filed.
+func confirmApproval(ctx context.Context, tty *os.File, out io.Writer, r outofband.Request, scope wisp.Scope) (bool, error) {
+	if !r.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, r.Deadline)
+		defer cancel()
+	}
+	fmt.Fprintf(out, "approve %s? type y to approve; anything else files nothing › ", scope)
+	// Drop what was typed before the prompt appeared, and only then start
+	// reading, so that no reader can hold a line typed too early.
+	flushInput(tty)
+	line, err := terminal.NewInput(tty).ReadLine(ctx)
+	switch {
+	case errors.Is(err, io.EOF):
+		fmt.Fprintln(out)
+		return false, fmt.Errorf("the input ended; nothing was filed for approval request %s (wisp approvals approve %s asks again)", r.ID, r.ID)
+	case errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintln(out)
+		return false, fmt.Errorf("approval request %s ran out of time; nothing was filed, and the request is refused", r.ID)
+	case err != nil:
+		fmt.Fprintln(out)
+		return false, fmt.Errorf("stopped; nothing was filed for approval request %s (wisp approvals approve %s asks again)", r.ID, r.ID)
+	}
+	if t := strings.ToLower(strings.TrimSpace(line)); t != "y" && t != "yes" {
+		fmt.Fprintf(out, "not approved; nothing was filed (wisp approvals deny %s refuses it; it is refused anyway if nobody answers in time)\n", r.ID)
+		return false, nil
+	}
+	return true, nil
+}
+
+// approvalTerminalRefusal returns nil when stdin and stdout are both
+// terminals, and otherwise the usage error that refuses verb ("approvals
+// approve").
+func approvalTerminalRefusal(verb string, stdin, stdout any) error {
+	in, out := isTerminal(stdin), isTerminal(stdout)
+	var why string
+	switch {
+	case in && out:
+		return nil
+	case !in && !out:
+		why = "stdin and stdout are not terminals"
+	case !in:
+		why = "stdin is not a terminal"
+	default:
+		why = "stdout is not a terminal"
+	}
+	return usagef("%s runs only at a terminal, so that nothing but a person may answer an approval request: %s; run it in a terminal", verb, why)
+}
+
+// approvalHeading is the line that names a request: its id, its thread
+// and how long ago it was asked.
+func approvalHeading(r outofband.Request, now time.Time) string {
+	return fmt.Sprintf("approval %s · thread %s · asked %s", r.ID, escape.Terminal(r.Thread), sinceText(now.Sub(r.Asked)))
+}
+
+// writeApproval writes r as the terminal face shows a request, escaped
+// and indented under wisp's label, then what it offers and when it ends.
+func writeApproval(w io.Writer, r outofband.Request, now time.Time) {
+	var b strings.Builder
+	b.WriteString(terminal.ApprovalLabel + "\n")
+	b.WriteString("  " + escape.Terminal(r.Command) + "\n")
+	if r.Text != "" {
+		for l := range strings.SplitSeq(strings.TrimSuffix(r.Text, "\n"), "\n") {
+			b.WriteString("  " + escape.Terminal(strings.TrimSuffix(l, "\r")) + "\n")
+		}
+	}
+	b.WriteString("offers " + offered(r))
+	if !r.Deadline.IsZero() {
+		b.WriteString(" · refused unanswered " + untilText(r.Deadline.Sub(now)))
+	}
+	b.WriteString("\n")
+	io.WriteString(w, b.String())
+}
+
+// writeApprovals lists rs, one block each, with the commands that answer
+// them.
+func writeApprovals(w io.Writer, rs []outofband.Request, now time.Time) {
+	if len(rs) == 0 {
+		fmt.Fprintln(w, noApprovalsWaiting)
+		return
+	}
+	for i, r := range rs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, approvalHeading(r, now))
+		writeApproval(w, r, now)
+		wider := ""
+		if r.Offers(wisp.ScopeSession) {
+			wider = " [--scope session]"
+		}
+		fmt.Fprintf(w, "approve: wisp approvals approve %s%s · deny: wisp approvals deny %s\n", r.ID, wider, r.ID)
+	}
+}
+
+// offered lists the answers r offers: "once or session".
+func offered(r outofband.Request) string {
+	names := make([]string, len(r.Scopes))
+	for i, s := range r.Scopes {
+		names[i] = s.String()
+	}
+	if len(names) == 1 {
+		return names[0] + " only"
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// sinceText says how long ago something happened, d before now, roughly.
+func sinceText(d time.Duration) string {
+	if d < time.Second {
+		return "just now"
+	}
+	return roughly(d) + " ago"
+}
+
+// untilText says when something happens, d from now, roughly.
+func untilText(d time.Duration) string {
+	if d < time.Second {
+		return "any moment"
+	}
+	return "in " + roughly(d)
+}
+
+// roughly writes d in its largest whole unit: "12 s", "3 min", "2 h",
+// "4 days".
+func roughly(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h", int(d/time.Hour))
+	default:
+		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+	}
+}

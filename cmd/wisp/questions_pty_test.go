@@ -1,0 +1,396 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/inquiry/pending"
+)
+
+// ptyRun is wisp running at a real terminal, with what it has shown.
+type ptyRun struct {
+	t   *testing.T
+	cmd *exec.Cmd
+	tty *os.File
+
+	mu     sync.Mutex
+	screen bytes.Buffer
+}
+
+// startPTY runs the wisp test command with args at a pty, with home as
+// WISP_HOME. It skips the test where there is no pty.
+func startPTY(t *testing.T, home string, args ...string) *ptyRun {
+	t.Helper()
+	bin, err := exec.LookPath("wisp")
+	if err != nil {
+		t.Fatal("the wisp test command is not on PATH:", err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "WISP_HOME="+home)
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		t.Skip("no pty here:", err)
+	}
+	r := &ptyRun{t: t, cmd: cmd, tty: tty}
+	t.Cleanup(func() {
+		tty.Close()
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := tty.Read(buf)
+			r.mu.Lock()
+			r.screen.Write(buf[:n])
+			r.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return r
+}
+
+// shown returns what the terminal has shown so far.
+func (r *ptyRun) shown() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.screen.String()
+}
+
+// waitFor waits until the terminal shows s.
+func (r *ptyRun) waitFor(s string) {
+	r.t.Helper()
+	r.waitForN(s, 1)
+}
+
+// waitForN waits until the terminal has shown s n times.
+func (r *ptyRun) waitForN(s string, n int) {
+	r.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if strings.Count(r.shown(), s) >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the terminal never showed %q %d times:\n%s", s, n, r.shown())
+		}
+	}
+}
+
+// press types keys at the terminal.
+func (r *ptyRun) press(keys string) {
+	r.t.Helper()
+	if _, err := io.WriteString(r.tty, keys); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// exit waits for wisp to end and returns its exit status.
+func (r *ptyRun) exit() int {
+	r.t.Helper()
+	errc := make(chan error, 1)
+	go func() { errc <- r.cmd.Wait() }()
+	select {
+	case err := <-errc:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		return 0
+	case <-time.After(10 * time.Second):
+		r.t.Fatalf("wisp did not end:\n%s", r.shown())
+		return -1
+	}
+}
+
+// answeredRecord is an inquiry.answered record, but for its session.
+type answeredRecord struct {
+	Thread string
+	Turn   int
+	Source string
+	Data   map[string]any
+}
+
+// answeredRecords returns the inquiry.answered records in the audit log
+// of home, and the sessions they were recorded in.
+func answeredRecords(t *testing.T, home string) (recs []answeredRecord, sessions []string) {
+	t.Helper()
+	all, err := audit.Read(filepath.Join(home, "audit"), audit.Filter{KindPrefix: wisp.KindInquiryAnswered})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range all {
+		var data map[string]any
+		if err := json.Unmarshal(r.Data, &data); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, answeredRecord{Thread: r.Thread, Turn: r.Turn, Source: r.Source, Data: data})
+		sessions = append(sessions, r.Session)
+	}
+	return recs, sessions
+}
+
+// A question parked by wisp mcp is answered, or declined, with wisp
+// questions at a real terminal: the question is shown escaped, under "the
+// model asks", after the note that the answer is not private; the answer
+// is filed bound to what was shown, and recorded as inquiry.answered.
+func TestQuestionsAtTerminal(t *testing.T) {
+	const hostile = "Which \x1b[31mconfig\x1b[0m did you mean?\u202e"
+	choice := wisp.Question{Session: "s-mcp", Thread: "t-deploy", Turn: 3, Text: hostile, Options: []string{"~/.wisp/config.json", "./wisp.json"}}
+	free := wisp.Question{Session: "s-mcp", Thread: "t-free", Turn: 2, Text: "Which account should I deploy with?"}
+
+	tests := []struct {
+		name string
+		q    wisp.Question
+		verb string // answer or decline
+		// meanwhile, when set, runs once the prompt shows and before the
+		// keys are pressed, as another process would.
+		meanwhile func(t *testing.T, s pending.Store, q pending.Question)
+		keys      string
+		screen    []string // besides the question and the privacy note
+		exit      int
+		want      *pending.Answer // nil: none filed
+		audit     map[string]any  // the inquiry.answered data; nil: none recorded
+	}{
+		{
+			name: "an option by its number", q: choice, verb: "answer", keys: "2\r",
+			screen: []string{"question a1b2c3d4: you chose ./wisp.json; the thread that asked gets it"},
+			want:   &pending.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", From: pending.FromTerminal},
+			audit:  map[string]any{"id": "a1b2c3d4", "question": hostile, "outcome": "chose", "answer": "./wisp.json", "from": "terminal"},
+		},
+		{
+			name: "none of these", q: choice, verb: "answer", keys: "3\r",
+			screen: []string{"question a1b2c3d4: you chose none of these"},
+			want:   &pending.Answer{Outcome: wisp.OutcomeChoseNone, From: pending.FromTerminal},
+			audit:  map[string]any{"id": "a1b2c3d4", "question": hostile, "outcome": "chose-none", "from": "terminal"},
+		},
+		{
+			name: "Enter alone declines", q: choice, verb: "answer", keys: "\r",
+			screen: []string{"question a1b2c3d4: you declined it"},
+			want:   &pending.Answer{Outcome: wisp.OutcomeDeclined, From: pending.FromTerminal},
+			audit:  map[string]any{"id": "a1b2c3d4", "question": hostile, "outcome": "declined", "from": "terminal"},
+		},
+		{
+			name: "free text with a credential", q: free, verb: "answer", keys: "use AKIAFAKEKEYEXAMPLE77 for staging\r",
+			screen: []string{
+				"! wisp: your answer looked like it held a credential; it is not passed on",
+				"question a1b2c3d4: your answer was filed; the thread that asked gets it",
+			},
+			// The answer file is the person's own, mode 0600; the thread's
+			// desk scans it before the model gets it.
+			want:  &pending.Answer{Outcome: wisp.OutcomeAnswered, Text: "use AKIAFAKEKEYEXAMPLE77 for staging", From: pending.FromTerminal},
+			audit: map[string]any{"id": "a1b2c3d4", "question": free.Text, "outcome": "answered", "answer": "use [REDACTED:aws-access-key#1] for staging", "from": "terminal"},
+		},
+		{
+			name: "decline", q: choice, verb: "decline",
+			screen: []string{"1 ~/.wisp/config.json", "3 none of these", "question a1b2c3d4: you declined it; the thread that asked gets it"},
+			want:   &pending.Answer{Outcome: wisp.OutcomeDeclined, From: pending.FromTerminal},
+			audit:  map[string]any{"id": "a1b2c3d4", "question": hostile, "outcome": "declined", "from": "terminal"},
+		},
+		{
+			name: "Ctrl-C files nothing", q: choice, verb: "answer", keys: "\x03",
+			screen: []string{"wisp: stopped; nothing was filed for question a1b2c3d4 (wisp questions answer a1b2c3d4 asks again)"},
+			exit:   1,
+		},
+		{
+			name: "filed again while shown", q: choice, verb: "answer", keys: "1\r",
+			meanwhile: func(t *testing.T, s pending.Store, q pending.Question) {
+				if err := s.Settle(context.Background(), q.ID); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := s.File(context.Background(), choice); err != nil {
+					t.Fatal(err)
+				}
+			},
+			screen: []string{"wisp: question a1b2c3d4 was filed again while you answered, so your answer to what you were shown was not filed; run wisp questions answer a1b2c3d4 to see it as it is now"},
+			exit:   1,
+		},
+		{
+			name: "answered elsewhere first", q: choice, verb: "answer", keys: "2\r",
+			meanwhile: func(t *testing.T, s pending.Store, q pending.Question) {
+				a := pending.Answer{ID: q.ID, Digest: q.Digest, Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json", From: pending.FromChat}
+				if err := s.Answer(context.Background(), a); err != nil {
+					t.Fatal(err)
+				}
+			},
+			screen: []string{"wisp: question a1b2c3d4 was already answered from chat; the first answer wins, so yours was not filed"},
+			exit:   1,
+			want:   &pending.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json", From: pending.FromChat},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			home := filepath.Join(t.TempDir(), "home")
+			store := pending.Store{Dir: filepath.Join(home, "pending"), NewID: func() string { return "a1b2c3d4" }}
+			q, err := store.File(context.Background(), tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := startPTY(t, home, "questions", tc.verb, q.ID)
+			r.waitFor("your answer is not private from the agent that called wisp: it can read this thread's output, context, facts and audit through wisp://threads/" + q.Thread)
+			r.waitFor("? the model asks")
+			if tc.q.Text == hostile {
+				r.waitFor(`Which \e[31mconfig\e[0m did you mean?\u{202E}`)
+			}
+			if tc.verb == "answer" {
+				r.waitFor("type ")
+				if tc.meanwhile != nil {
+					tc.meanwhile(t, store, q)
+				}
+				r.press(tc.keys)
+			}
+			for _, s := range tc.screen {
+				r.waitFor(s)
+			}
+			if got := r.exit(); got != tc.exit {
+				t.Errorf("wisp questions %s %s = exit %d, want %d:\n%s", tc.verb, q.ID, got, tc.exit, r.shown())
+			}
+			screen := r.shown()
+			if strings.Contains(screen, "\x1b[31m") || strings.Contains(screen, "\u202e") {
+				t.Errorf("the terminal showed the model's text raw:\n%q", screen)
+			}
+			if strings.Index(screen, "is not private") > strings.Index(screen, "? the model asks") {
+				t.Errorf("the privacy note came after the question:\n%s", screen)
+			}
+
+			got, ok, err := store.Answered(q.ID)
+			if err != nil {
+				t.Fatalf("Answered(%s): %v", q.ID, err)
+			}
+			var gotp *pending.Answer
+			if ok {
+				if got.Digest != q.Digest {
+					t.Errorf("the answer carries digest %s, want the shown question's %s", got.Digest, q.Digest)
+				}
+				gotp = &pending.Answer{Outcome: got.Outcome, Text: got.Text, From: got.From}
+			}
+			if diff := cmp.Diff(tc.want, gotp); diff != "" {
+				t.Errorf("the answer on file (-want +got):\n%s", diff)
+			}
+			var want []answeredRecord
+			if tc.audit != nil {
+				want = []answeredRecord{{Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: tc.audit}}
+			}
+			recs, sessions := answeredRecords(t, home)
+			if diff := cmp.Diff(want, recs); diff != "" {
+				t.Errorf("inquiry.answered records (-want +got):\n%s", diff)
+			}
+			for _, s := range sessions {
+				if s == "" || s == q.Session {
+					t.Errorf("inquiry.answered recorded in session %q, want a new session of the answering process", s)
+				}
+			}
+		})
+	}
+}
+
+// A plain chat at a terminal notes each waiting question once, before a
+// prompt, and answers and declines them with /questions.
+func TestChatQuestionsAtTerminal(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	script := filepath.Join(dir, "ok.jsonl")
+	if err := os.WriteFile(script, []byte(`{"content":"ok"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"a1b2c3d4", "0badcafe"}
+	store := pending.Store{Dir: filepath.Join(home, "pending"), NewID: func() string { id := ids[0]; ids = ids[1:]; return id }}
+	first, err := store.File(context.Background(), wisp.Question{Session: "s-mcp", Thread: "t-deploy", Turn: 3,
+		Text: "Which config did you mean?", Options: []string{"~/.wisp/config.json", "./wisp.json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := startPTY(t, home, "chat", "--model", "script:"+script)
+	const note1 = `? a question waits for you (a1b2c3d4): "Which config did you mean?" — /questions answer a1b2c3d4`
+	r.waitFor(note1)
+	r.waitFor("› ")
+	r.press("\r") // a second prompt: the question is not noted again
+	r.waitForN("› ", 2)
+	r.press("/questions answer a1b2c3d4\r")
+	r.waitFor("wisp://threads/t-deploy")
+	r.waitFor("type a number, or press Enter to decline › ")
+	r.press("1\r")
+	r.waitFor("question a1b2c3d4: you chose ~/.wisp/config.json; the thread that asked gets it")
+
+	// A question parked while the chat runs is noted before the next prompt.
+	second, err := store.File(context.Background(), wisp.Question{Session: "s-mcp", Thread: "t-deploy", Turn: 4, Text: "Deploy \u202enow?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.press("\r")
+	r.waitFor(`? a question waits for you (0badcafe): "Deploy \u{202E}now?" — /questions answer 0badcafe`)
+	r.press("/questions decline 0badcafe\r")
+	r.waitFor("question 0badcafe: you declined it; the thread that asked gets it")
+	r.press("\r")
+	r.press("\x04") // Ctrl-D leaves
+	if got := r.exit(); got != 0 {
+		t.Errorf("wisp chat = exit %d, want 0:\n%s", got, r.shown())
+	}
+	if n := strings.Count(r.shown(), note1); n != 1 {
+		t.Errorf("the chat noted question a1b2c3d4 %d times, want once:\n%s", n, r.shown())
+	}
+
+	type filed struct {
+		ID      string
+		Outcome wisp.Outcome
+		Text    string
+		From    string
+	}
+	var got []filed
+	for _, q := range []pending.Question{first, second} {
+		a, ok, err := store.Answered(q.ID)
+		if err != nil || !ok {
+			t.Fatalf("Answered(%s) = %v, %v; want the chat's answer", q.ID, ok, err)
+		}
+		got = append(got, filed{a.ID, a.Outcome, a.Text, a.From})
+	}
+	want := []filed{
+		{"a1b2c3d4", wisp.OutcomeChose, "~/.wisp/config.json", pending.FromChat},
+		{"0badcafe", wisp.OutcomeDeclined, "", pending.FromChat},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the answers on file (-want +got):\n%s", diff)
+	}
+	wantAudit := []answeredRecord{
+		{Thread: "t-deploy", Turn: 3, Source: wisp.SourcePerson, Data: map[string]any{
+			"id": "a1b2c3d4", "question": "Which config did you mean?", "outcome": "chose", "answer": "~/.wisp/config.json", "from": "chat"}},
+		{Thread: "t-deploy", Turn: 4, Source: wisp.SourcePerson, Data: map[string]any{
+			"id": "0badcafe", "question": "Deploy \u202enow?", "outcome": "declined", "from": "chat"}},
+	}
+	recs, sessions := answeredRecords(t, home)
+	if diff := cmp.Diff(wantAudit, recs); diff != "" {
+		t.Errorf("inquiry.answered records (-want +got):\n%s", diff)
+	}
+	// The chat records them in its own session.
+	if len(sessions) == 2 && (sessions[0] == "" || sessions[0] != sessions[1] || sessions[0] == first.Session) {
+		t.Errorf("inquiry.answered recorded in sessions %q, want the chat's session for both", sessions)
+	}
+}

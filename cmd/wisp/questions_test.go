@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/pending"
+)
+
+// wisp questions away from a terminal: list works; answer and decline
+// refuse with one line and exit status 2, after the ID and the question
+// have been checked; nothing is filed.
+func TestQuestionsWithoutTerminal(t *testing.T) {
+	const refused = "questions %s runs only at a terminal, so that nothing but a person may answer a question: stdin and stdout are not terminals; run it in a terminal"
+	tests := []struct {
+		args   []string
+		exit   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"questions", "answer", "a1b2c3d4"}, 2, "", strings.Replace(refused, "%s", "answer", 1)},
+		{[]string{"questions", "decline", "a1b2c3d4"}, 2, "", strings.Replace(refused, "%s", "decline", 1)},
+		{[]string{"questions", "answer", "a1b2"}, 2, "", `"a1b2" is not a question ID; an ID is 8 characters from 0-9 and a-f, such as a1b2c3d4 (wisp questions list shows them)`},
+		{[]string{"questions", "answer", "12345678"}, 1, "", "no question 12345678 is waiting; wisp questions list shows those that are"},
+		{[]string{"questions", "decline", "12345678"}, 1, "", "no question 12345678 is waiting; wisp questions list shows those that are"},
+		{[]string{"questions", "answer", "a1b2c3d4", "more"}, 2, "", "questions answer takes one question ID, as wisp questions list shows it (got 2 arguments; see wisp questions answer --help)"},
+		{[]string{"questions", "list", "x"}, 2, "", "questions list takes no arguments (got 1 arguments; see wisp questions list --help)"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			home := t.TempDir()
+			store := pending.Store{Dir: filepath.Join(home, "pending"), NewID: func() string { return "a1b2c3d4" }}
+			if _, err := store.File(context.Background(), wisp.Question{Thread: "t-1", Text: "Which config?", Options: []string{"a", "b"}}); err != nil {
+				t.Fatal(err)
+			}
+			env := environ{
+				getenv:     func(k string) string { return map[string]string{"WISP_HOME": home}[k] },
+				userHome:   func() (string, error) { return "", errors.New("no home in tests") },
+				interrupts: make(chan os.Signal),
+			}
+			var stdout, stderr bytes.Buffer
+			got := run(context.Background(), tc.args, strings.NewReader("1\n"), &stdout, &stderr, env)
+			if got != tc.exit {
+				t.Errorf("wisp %s = exit %d, want %d", strings.Join(tc.args, " "), got, tc.exit)
+			}
+			wantErr := ""
+			if tc.stderr != "" {
+				wantErr = "wisp: " + tc.stderr + "\n"
+			}
+			if diff := cmp.Diff(wantErr, stderr.String()); diff != "" {
+				t.Errorf("wisp %s stderr (-want +got):\n%s", strings.Join(tc.args, " "), diff)
+			}
+			if diff := cmp.Diff(tc.stdout, stdout.String()); diff != "" {
+				t.Errorf("wisp %s stdout (-want +got):\n%s", strings.Join(tc.args, " "), diff)
+			}
+			if _, ok, err := store.Answered("a1b2c3d4"); ok || err != nil {
+				t.Errorf("after wisp %s, Answered = %v, %v; want no answer filed", strings.Join(tc.args, " "), ok, err)
+			}
+		})
+	}
+}
+
+// The list is one block a question, escaped, with the commands that answer
+// it under the prefix given.
+func TestWriteQuestions(t *testing.T) {
+	asked := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	qs := []pending.Question{
+		{ID: "a1b2c3d4", Thread: "t-1", Text: "Which config did you mean?", Options: []string{"~/.wisp/config.json", "./wisp.json\x1b[A"}, Asked: asked},
+		{ID: "0badcafe", Thread: "t-\u202e2", Text: "Name the \x1b]0;x\x07branch", Asked: asked.Add(time.Minute)},
+	}
+	tests := []struct {
+		name   string
+		qs     []pending.Question
+		prefix string
+		want   string
+	}{
+		{"none", nil, "wisp questions", "no questions are waiting\n"},
+		{"two", qs, "/questions", `question a1b2c3d4 · thread t-1 · asked 5 min ago
+? the model asks
+Which config did you mean?
+1 ~/.wisp/config.json
+2 ./wisp.json\e[A
+3 none of these
+answer: /questions answer a1b2c3d4 · decline: /questions decline a1b2c3d4
+
+question 0badcafe · thread t-\u{202E}2 · asked 4 min ago
+? the model asks
+Name the \e]0;x\u{7}branch
+(free text)
+answer: /questions answer 0badcafe · decline: /questions decline 0badcafe
+`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			writeQuestions(&b, tc.qs, asked.Add(5*time.Minute), tc.prefix)
+			if diff := cmp.Diff(tc.want, b.String()); diff != "" {
+				t.Errorf("writeQuestions (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAgo(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{-time.Minute, "just now"},
+		{0, "just now"},
+		{time.Second, "1 s ago"},
+		{59 * time.Second, "59 s ago"},
+		{time.Minute, "1 min ago"},
+		{59*time.Minute + 59*time.Second, "59 min ago"},
+		{time.Hour, "1 h ago"},
+		{47 * time.Hour, "47 h ago"},
+		{48 * time.Hour, "2 days ago"},
+	}
+	for _, tc := range tests {
+		if got := ago(tc.d); got != tc.want {
+			t.Errorf("ago(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestCutUTF8(t *testing.T) {
+	tests := []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"abc", 2, "ab"},
+		{"aé", 2, "a"},
+		{"aé", 3, "aé"},
+		{"€€", 4, "€"},
+	}
+	for _, tc := range tests {
+		if got := cutUTF8(tc.s, tc.n); got != tc.want {
+			t.Errorf("cutUTF8(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
