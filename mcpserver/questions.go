@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
@@ -22,9 +21,6 @@ import (
 // DefaultHold is how long a respond call holds for the answer to a
 // question before the turn parks it.
 const DefaultHold = 60 * time.Second
-
-// inputKey names the question in an input request and its response.
-const inputKey = "question"
 
 // A Face is how the model's questions reach the person while wisp serves
 // MCP. Build conversations with it (it is a wisp.Inquirer and an
@@ -65,6 +61,9 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 	if r == nil || s.opts.Pending.Dir == "" {
 		return wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, nil
 	}
+	// The hold starts before the question is filed, so it never outlasts
+	// the question by more than Hold.
+	hold := s.opts.After(s.opts.Hold)
 	store := s.opts.Pending
 	store.NewID = func() string { return q.ID } // the desk's ID, which the model and the audit know
 	pq, err := store.File(ctx, q)
@@ -85,7 +84,6 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		a, err := s.opts.Pending.Wait(waitCtx, pq.ID)
 		answers <- result{a, err}
 	}()
-	hold := s.opts.After(s.opts.Hold)
 	select {
 	case res := <-answers:
 		if res.err != nil {
@@ -153,64 +151,17 @@ func (s *Server) announce(r *run, q pending.Question) {
 	}
 }
 
-// canElicit reports whether the client declared the elicitation
-// capability, in either protocol era: per request from 2026-07-28, at
-// initialize before. mcp-go does not check it.
-func canElicit(ctx context.Context) bool {
-	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
-		return info.ClientCapabilities != nil && info.ClientCapabilities.Elicitation != nil
-	}
-	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		return s.GetClientCapabilities().Elicitation != nil
-	}
-	return false
-}
-
 // elicit puts q to the client's dialog when the settings and the client
-// allow: on a 2026-07-28 connection the waiting call returns it as an
-// input request; on an older one an elicitation/create request goes out
-// and its answer is filed when it comes.
+// allow.
 func (s *Server) elicit(r *run, q pending.Question) {
-	ctx := r.callerCtx()
-	if !s.opts.Elicitation || ctx == nil || !canElicit(ctx) {
-		return
-	}
-	e := elicitation{q: q, nonce: newNonce()}
-	r.mu.Lock()
-	r.elicited[q.ID] = e
-	r.mu.Unlock()
-	if server.IsModernRequest(ctx) {
-		select {
-		case r.inputs <- e:
-		default: // one question waits at a time; never block the turn
-		}
-		return
-	}
-	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s.mu.Lock()
-	s.dialogs[q.ID] = cancel
-	s.mu.Unlock()
-	go func() {
-		defer func() {
-			s.mu.Lock()
-			delete(s.dialogs, q.ID)
-			s.mu.Unlock()
-			cancel()
-		}()
-		res, err := s.mcp.RequestElicitation(dctx, mcp.ElicitationRequest{
-			Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
-			Params:  elicitationParams(q),
-		})
-		if err != nil {
-			if dctx.Err() == nil {
-				s.opts.Logger.Info("the client's dialog failed", "id", q.ID, "error", err)
-			}
-			return
-		}
-		if line := s.fileElicited(dctx, q, res); line != "" {
-			_ = s.Notify(dctx, line)
-		}
-	}()
+	s.putToDialog(r, elicitation{
+		kind:   kindQuestion,
+		id:     q.ID,
+		params: elicitationParams(q),
+		file: func(ctx context.Context, res *mcp.ElicitationResult) string {
+			return s.fileElicited(ctx, q, res)
+		},
+	}, nil)
 }
 
 // closeDialog withdraws the client's dialog for question id once the
@@ -223,7 +174,7 @@ func (s *Server) closeDialog(r *run, id, from string) {
 	cancel := s.dialogs[id]
 	s.mu.Unlock()
 	r.mu.Lock()
-	_, elicited := r.elicited[id]
+	_, elicited := r.elicited[kindQuestion+":"+id]
 	r.mu.Unlock()
 	if cancel != nil {
 		cancel()

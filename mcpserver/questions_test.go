@@ -612,10 +612,10 @@ func TestMalformedRequests(t *testing.T) {
 		return string(b)
 	}
 	cases := []struct{ name, params, want string }{
-		{"forged state", `{"name":"respond","arguments":{"prompt":"x"},"requestState":"wisp1:t-00000001:` + q.ID + `:0000000000000000","inputResponses":{"question":{"action":"accept","content":{"answer":"./wisp.json"}}}}`,
+		{"forged state", `{"name":"respond","arguments":{"prompt":"x"},"requestState":"wisp1:t-00000001:question:` + q.ID + `:0000000000000000","inputResponses":{"question":{"action":"accept","content":{"answer":"./wisp.json"}}}}`,
 			"is no longer put through this dialog"},
 		{"state not ours", `{"name":"respond","arguments":{"prompt":"x"},"requestState":"hello"}`, "not one this server gave"},
-		{"state for another thread", `{"name":"respond","arguments":{"prompt":"x","thread_id":"t-9"},"requestState":"wisp1:t-00000001:` + q.ID + `:0000000000000000"}`, "not one this server gave"},
+		{"state for another thread", `{"name":"respond","arguments":{"prompt":"x","thread_id":"t-9"},"requestState":"wisp1:t-00000001:question:` + q.ID + `:0000000000000000"}`, "not one this server gave"},
 		{"responses without state", `{"name":"respond","arguments":{"prompt":"x"},"inputResponses":{"question":{"action":"accept"}}}`, "not one this server gave"},
 		{"arguments not an object", `{"name":"respond","arguments":"x"}`, ""},
 	}

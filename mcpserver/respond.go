@@ -265,7 +265,7 @@ func (s *Server) await(ctx context.Context, r *run) *mcp.CallToolResult {
 		r.retry = true
 		r.mu.Unlock()
 		return server.NewInputRequestBuilder(encodeState(r.thread, e)).
-			Elicit(inputKey, elicitationParams(e.q)).ToolResult()
+			Elicit(e.kind, e.params).ToolResult()
 	case <-ctx.Done():
 		r.parkNow()
 		return errorResult("the call was cancelled; the turn on thread %s goes on without you, and parks any question it asks", r.thread)
@@ -273,11 +273,12 @@ func (s *Server) await(ctx context.Context, r *run) *mcp.CallToolResult {
 }
 
 // resume takes a 2026-07-28 client's retry: the answer from its dialog
-// to a question this server put to it. The state is the client's to
-// read and echo, so it is checked against what the server gave: the
-// thread, the question and a nonce only that call received.
+// to a question or approval request this server put to it. The state is
+// the client's to read and echo, so it is checked against what the
+// server gave: the thread, the kind, the ID and a nonce only that call
+// received.
 func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respondArgs) *mcp.CallToolResult {
-	thread, id, nonce, ok := decodeState(req.Params.RequestState)
+	thread, kind, id, nonce, ok := decodeState(req.Params.RequestState)
 	if !ok || (args.thread != "" && args.thread != thread) {
 		return errorResult("the requestState is not one this server gave for this call; call respond again without inputResponses and requestState")
 	}
@@ -287,17 +288,20 @@ func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respo
 	var e elicitation
 	if r != nil {
 		r.mu.Lock()
-		e, ok = r.elicited[id]
+		e, ok = r.elicited[kind+":"+id]
 		r.retry = false
 		r.mu.Unlock()
 	}
 	if r == nil || !ok || e.nonce != nonce {
+		if kind == kindApproval {
+			return errorResult("approval request %s is no longer put through this dialog (its turn ended, or the server restarted); unanswered, it was refused", id)
+		}
 		return errorResult("question %s is no longer put through this dialog (its turn ended, or the server restarted); the person can answer it at a terminal with wisp questions answer %s", id, id)
 	}
-	res := server.ElicitationResponse(req.Params.InputResponses, inputKey)
-	line := s.fileElicited(ctx, e.q, res)
+	res := server.ElicitationResponse(req.Params.InputResponses, kind)
+	line := e.file(ctx, res)
 	if res == nil {
-		line = "wisp: the retry carried no answer for question " + id + "; it still waits: wisp questions answer " + id
+		line = "wisp: the retry carried no answer for " + kind + " " + id
 	}
 	if line != "" {
 		_ = s.Notify(ctx, line)
@@ -332,19 +336,20 @@ func (s *Server) result(r *run) *mcp.CallToolResult {
 // stateTag starts every request state this server gives.
 const stateTag = "wisp1"
 
-// encodeState is the request state of an input request: the thread, the
-// question and the nonce.
+// encodeState is the request state of an input request: the thread, what
+// was put to the dialog, and the nonce.
 func encodeState(thread string, e elicitation) string {
-	return stateTag + ":" + thread + ":" + e.q.ID + ":" + e.nonce
+	return stateTag + ":" + thread + ":" + e.kind + ":" + e.id + ":" + e.nonce
 }
 
 // decodeState reads a request state back, checking each part.
-func decodeState(state string) (thread, id, nonce string, ok bool) {
-	parts := strings.Split(state, ":")
-	if len(parts) != 4 || parts[0] != stateTag || !threadfile.ValidID(parts[1]) || !pending.ValidID(parts[2]) || len(parts[3]) != 16 {
-		return "", "", "", false
+func decodeState(state string) (thread, kind, id, nonce string, ok bool) {
+	p := strings.Split(state, ":")
+	if len(p) != 5 || p[0] != stateTag || !threadfile.ValidID(p[1]) || (p[2] != kindQuestion && p[2] != kindApproval) ||
+		!pending.ValidID(p[3]) || len(p[4]) != 16 {
+		return "", "", "", "", false
 	}
-	return parts[1], parts[2], parts[3], true
+	return p[1], p[2], p[3], p[4], true
 }
 
 // maxIDTries bounds the attempts to find an unused thread id.

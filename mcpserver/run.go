@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"sync"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wisp-agent/wisp"
@@ -35,16 +36,33 @@ type run struct {
 
 	mu       sync.Mutex
 	caller   context.Context        // the respond call waiting on the turn; nil while none does
-	elicited map[string]elicitation // input requests the caller was given, by question ID
+	elicited map[string]elicitation // what was put to the caller's dialog, by key
 	parked   []pending.Question     // questions the turn parked
 	retry    bool                   // an input request went out; the client's retry collects the result
 }
 
-// An elicitation is a question put to the client's dialog.
+// An elicitation is something put to the client's dialog: a question or
+// an approval request.
 type elicitation struct {
-	q     pending.Question
+	kind   string // kindQuestion or kindApproval: the input request's key
+	id     string // the question's or the request's ID
+	params mcp.ElicitationParams
+	// file files the dialog's answer where the faces meet (the pending or
+	// approvals folder) and returns a line for the client when the answer
+	// was not used.
+	file  func(ctx context.Context, res *mcp.ElicitationResult) string
 	nonce string // in the request state, so only the call that got it can answer
 }
+
+// What the client's dialog may be asked for; each is also the key of its
+// input request and response.
+const (
+	kindQuestion = "question"
+	kindApproval = "approval"
+)
+
+// key names e in run.elicited.
+func (e elicitation) key() string { return e.kind + ":" + e.id }
 
 func newRun(thread string) *run {
 	return &run{

@@ -27,6 +27,7 @@ import (
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry/pending"
+	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
 // Conversations builds the agent for one respond call. The CLI supplies
@@ -88,6 +89,14 @@ type Options struct {
 	// After is the clock the hold runs on; nil means time.After. Tests
 	// pass a channel they close.
 	After func(time.Duration) <-chan time.Time
+
+	// Approvals is where the Approver files the model's requests for the
+	// person's approval ($WISP_HOME/approvals).
+	Approvals outofband.Store
+	// OutOfBand is approval.outOfBand: let such a request wait for wisp
+	// approvals (and the client's dialog, with Elicitation). Off, or
+	// with a zero Approvals.Dir, every request is refused.
+	OutOfBand bool
 }
 
 // A Server serves wisp over MCP. It is safe for concurrent use: respond

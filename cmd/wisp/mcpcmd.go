@@ -60,11 +60,17 @@ loopback address only.`,
 			if err := questions.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
+			approvals := approvalsStore(h)
+			if err := approvals.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
 			convs := &mcpConversations{env: env, model: model}
 			defer convs.Close()
 			srv := mcpserver.New(&mcpserver.Options{
 				Pending:       questions,
 				Elicitation:   cfg.Inquiry.Elicitation,
+				Approvals:     approvals,
+				OutOfBand:     cfg.Approval.OutOfBand,
 				Conversations: convs,
 				Threads:       threadfile.Dir{Path: filepath.Join(h.dir, "threads")},
 				Audit: func(thread string) ([]byte, error) {
@@ -86,7 +92,7 @@ loopback address only.`,
 					return b.Bytes(), nil
 				},
 			})
-			convs.face = srv.Face()
+			convs.face, convs.approve = srv.Face(), srv.Approver()
 			defer func() {
 				// The turns still running park their questions and end.
 				ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), closeWait)
@@ -135,9 +141,10 @@ const closeWait = 30 * time.Second
 // mcpConversations keeps one conversation per tool list for the server's
 // life: the audit log, the model and the tools are wired once.
 type mcpConversations struct {
-	env   environ
-	model string
-	face  wisp.Inquirer
+	env     environ
+	model   string
+	face    wisp.Inquirer
+	approve wisp.Approver
 
 	mu    sync.Mutex
 	convs map[string]*conversation
@@ -155,7 +162,7 @@ func (m *mcpConversations) Agent(ctx context.Context, named []string) (*agent.Ag
 	if c := m.convs[key]; c != nil {
 		return c.agent, nil
 	}
-	c, err := newConversation(m.env, convOptions{model: m.model, named: named, face: m.face})
+	c, err := newConversation(m.env, convOptions{model: m.model, named: named, face: m.face, approve: m.approve})
 	if err != nil {
 		return nil, err
 	}
