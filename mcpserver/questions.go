@@ -244,6 +244,11 @@ func (s *Server) fileElicited(ctx context.Context, q pending.Question, res *mcp.
 	err := s.opts.Pending.Answer(ctx, a)
 	switch {
 	case err == nil:
+		data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From}
+		if a.Text != "" {
+			data["answer"] = a.Text
+		}
+		s.record(ctx, wisp.Event{Kind: wisp.KindInquiryAnswered, Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: data})
 		return ""
 	case errors.Is(err, pending.ErrAnswered), errors.Is(err, pending.ErrWithdrawn), errors.Is(err, pending.ErrNoQuestion), errors.Is(err, pending.ErrStale):
 		return "wisp: the dialog's answer was not used: " + err.Error()

@@ -68,6 +68,7 @@ func newQFix(t *testing.T, elicitation bool, steps ...script.Step) *qfix {
 		Threads:     f.dir,
 		Pending:     f.store,
 		Elicitation: elicitation,
+		Events:      f.rec,
 		NewID:       func() string { return fmt.Sprintf("t-%08x", ids.Add(1)) },
 		After: func(d time.Duration) <-chan time.Time {
 			f.mu.Lock()
@@ -449,6 +450,13 @@ func TestElicitation(t *testing.T) {
 				}
 				if res.IsError {
 					t.Errorf("respond failed: %s", text(res))
+				}
+				answered := f.rec.Events(wisp.KindInquiryAnswered)
+				switch {
+				case tc.wantLine == "" && len(answered) != 0:
+					t.Errorf("inquiry.answered %+v for an answer that was not taken", answered)
+				case tc.wantLine != "" && (len(answered) != 1 || answered[0].Data["from"] != "elicitation" || answered[0].Source != wisp.SourcePerson || answered[0].Thread != "t-00000001"):
+					t.Errorf("inquiry.answered %+v, want one from the dialog", answered)
 				}
 			})
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry/pending"
@@ -89,6 +90,12 @@ type Options struct {
 	// After is the clock the hold runs on; nil means time.After. Tests
 	// pass a channel they close.
 	After func(time.Duration) <-chan time.Time
+
+	// Events receives what the server itself records: inquiry.answered
+	// and approval.answered when the person answers in the client's
+	// dialog (the turn's own events go to its agent's sink). nil drops
+	// them.
+	Events wisp.EventSink
 
 	// Approvals is where the Approver files the model's requests for the
 	// person's approval ($WISP_HOME/approvals).
@@ -227,6 +234,18 @@ func (s *Server) Close(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return context.Cause(ctx)
+	}
+}
+
+// record hands e to Options.Events; a lost record is logged, never fatal
+// to the answer it records.
+func (s *Server) record(ctx context.Context, e wisp.Event) {
+	if s.opts.Events == nil {
+		return
+	}
+	e.Time = time.Now()
+	if err := s.opts.Events.Record(context.WithoutCancel(ctx), e); err != nil {
+		s.opts.Logger.Error("recording an event", "kind", e.Kind, "error", err)
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/mcpserver"
+	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 func newMCPCmd(env environ) *cobra.Command {
@@ -64,12 +65,23 @@ loopback address only.`,
 			if err := approvals.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
+			// The server's own records (answers given in the client's dialog).
+			redactor := secrets.NewRedactor()
+			serverLog, err := audit.Open(h.audit(), &audit.Options{Redact: func(s string) string {
+				out, _ := redactor.Redact(s)
+				return out
+			}})
+			if err != nil {
+				return err
+			}
+			defer serverLog.Close()
 			convs := &mcpConversations{env: env, model: model}
 			defer convs.Close()
 			srv := mcpserver.New(&mcpserver.Options{
 				Pending:       questions,
 				Elicitation:   cfg.Inquiry.Elicitation,
 				Approvals:     approvals,
+				Events:        auditSink{serverLog},
 				OutOfBand:     cfg.Approval.OutOfBand,
 				Conversations: convs,
 				Threads:       threadfile.Dir{Path: filepath.Join(h.dir, "threads")},
