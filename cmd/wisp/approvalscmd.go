@@ -198,10 +198,11 @@ func confirmApproval(ctx context.Context, tty *os.File, out io.Writer, r outofba
 		ctx, cancel = context.WithDeadline(ctx, r.Deadline)
 		defer cancel()
 	}
-	fmt.Fprintf(out, "approve %s? type y to approve; anything else files nothing › ", scope)
-	// Drop what was typed before the prompt appeared, and only then start
-	// reading, so that no reader can hold a line typed too early.
+	// Drop what was typed before the prompt appears, then show it and
+	// only then start reading, so that no reader can hold a line typed
+	// too early and a key typed after the prompt is never dropped.
 	flushInput(tty)
+	fmt.Fprintf(out, "approve %s? type y to approve; anything else files nothing › ", scope)
 	line, err := terminal.NewInput(tty).ReadLine(ctx)
 	switch {
 	case errors.Is(err, io.EOF):
