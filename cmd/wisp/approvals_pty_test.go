@@ -3,165 +3,17 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
-	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
-
-// approvalTTY is wisp approvals running at a real terminal, with what it
-// has shown.
-type approvalTTY struct {
-	t   *testing.T
-	cmd *exec.Cmd
-	tty *os.File
-
-	mu     sync.Mutex
-	screen bytes.Buffer
-}
-
-// startApprovalTTY runs the wisp test command with args at a pty, with
-// home as WISP_HOME, and types early before it has shown anything. It
-// skips the test where there is no pty.
-func startApprovalTTY(t *testing.T, home, early string, args ...string) *approvalTTY {
-	t.Helper()
-	bin, err := exec.LookPath("wisp")
-	if err != nil {
-		t.Fatal("the wisp test command is not on PATH:", err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "WISP_HOME="+home)
-	// The terminal exists before wisp does, so keys typed now wait in its
-	// queue, as keys typed ahead of a prompt do.
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skip("no pty here:", err)
-	}
-	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 200}); err != nil {
-		t.Fatal(err)
-	}
-	if early != "" {
-		io.WriteString(ptmx, early)
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	// Its own session, with the pty as its controlling terminal, so that
-	// Ctrl-C there is a real SIGINT, as pty.Start arranges.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	tty.Close()
-	r := &approvalTTY{t: t, cmd: cmd, tty: ptmx}
-	t.Cleanup(func() {
-		ptmx.Close()
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := ptmx.Read(buf)
-			r.mu.Lock()
-			r.screen.Write(buf[:n])
-			r.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return r
-}
-
-func (r *approvalTTY) shown() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.screen.String()
-}
-
-// waitFor waits until the terminal shows s.
-func (r *approvalTTY) waitFor(s string) {
-	r.t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if strings.Contains(r.shown(), s) {
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("the terminal never showed %q:\n%s", s, r.shown())
-		}
-	}
-}
-
-// exit waits for wisp to end and returns its exit status.
-func (r *approvalTTY) exit() int {
-	r.t.Helper()
-	errc := make(chan error, 1)
-	go func() { errc <- r.cmd.Wait() }()
-	select {
-	case err := <-errc:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode()
-		}
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		return 0
-	case <-time.After(10 * time.Second):
-		r.t.Fatalf("wisp did not end:\n%s", r.shown())
-		return -1
-	}
-}
-
-// answeredApproval is an approval.answered record, but for its session
-// and time.
-type answeredApproval struct {
-	Thread   string
-	Turn     int
-	Source   string
-	Approval string
-	Data     map[string]any
-}
-
-// approvalsAnswered returns the approval.answered records in the audit
-// log of home.
-func approvalsAnswered(t *testing.T, home string) []answeredApproval {
-	t.Helper()
-	all, err := audit.Read(filepath.Join(home, "audit"), audit.Filter{KindPrefix: wisp.KindApprovalAnswered})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []answeredApproval
-	for _, r := range all {
-		var data map[string]any
-		if err := json.Unmarshal(r.Data, &data); err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, answeredApproval{Thread: r.Thread, Turn: r.Turn, Source: r.Source, Approval: r.Approval, Data: data})
-	}
-	return recs
-}
 
 // An approval request that wisp mcp waits on is approved, or denied, with
 // wisp approvals at a real terminal: the request is shown escaped under
@@ -268,7 +120,7 @@ func TestApprovalsAtTerminal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run := startApprovalTTY(t, home, tt.early, append([]string{"approvals"}, tt.args...)...)
+			run := startPTYTypedAhead(t, home, tt.early, append([]string{"approvals"}, tt.args...)...)
 			if tt.args[0] == "approve" {
 				run.waitFor("anything else files nothing › ")
 			}
@@ -276,7 +128,7 @@ func TestApprovalsAtTerminal(t *testing.T) {
 				tt.meanwhile(t, store, filed)
 			}
 			if tt.keys != "" {
-				io.WriteString(run.tty, tt.keys)
+				run.press(tt.keys)
 			}
 			if got := run.exit(); got != tt.exit {
 				t.Errorf("exit status %d, want %d:\n%s", got, tt.exit, run.shown())
@@ -309,14 +161,15 @@ func TestApprovalsAtTerminal(t *testing.T) {
 				}
 			}
 
-			var wantAudit []answeredApproval
+			var wantAudit []answerRecord
 			if tt.want != nil && tt.from == "" {
-				wantAudit = []answeredApproval{{
+				wantAudit = []answerRecord{{
 					Thread: req.Thread, Turn: req.Turn, Source: wisp.SourcePerson, Approval: req.ID,
 					Data: map[string]any{"id": req.ID, "command": req.Command, "scope": tt.want.Scope.String(), "from": "terminal"},
 				}}
 			}
-			if diff := cmp.Diff(wantAudit, approvalsAnswered(t, home)); diff != "" {
+			answered, _ := answerRecords(t, home, wisp.KindApprovalAnswered)
+			if diff := cmp.Diff(wantAudit, answered); diff != "" {
 				t.Errorf("approval.answered records (-want +got):\n%s", diff)
 			}
 		})

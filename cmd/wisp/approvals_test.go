@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,13 +28,6 @@ func approvalCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf(usage)
 	}
-	unquote := func(s string) string {
-		u, err := strconv.Unquote(`"` + s + `"`)
-		if err != nil {
-			ts.Fatalf("approval: %q is not the inside of a Go string literal: %v", s, err)
-		}
-		return u
-	}
 	scopeOf := func(name string) wisp.Scope {
 		for s := wisp.ScopeNone; s <= wisp.ScopeAlways; s++ {
 			if s.String() == name {
@@ -55,7 +44,7 @@ func approvalCmd(ts *testscript.TestScript, neg bool, args []string) {
 	case args[0] == "file" && (len(args) == 5 || len(args) == 6):
 		r := wisp.ApprovalRequest{
 			ID: id, Session: "s-mcp", Thread: args[2], Turn: 3, Kind: "modelAction",
-			Command: unquote(args[4]), Deadline: time.Now().Add(10 * time.Minute),
+			Command: unquoteArg(ts, "approval", args[4]), Deadline: time.Now().Add(10 * time.Minute),
 		}
 		if f := strings.Fields(r.Command); len(f) > 1 {
 			r.Pattern = f[0] + " " + f[1] + " *"
@@ -64,7 +53,7 @@ func approvalCmd(ts *testscript.TestScript, neg bool, args []string) {
 			r.Scopes = append(r.Scopes, scopeOf(name))
 		}
 		if len(args) == 6 {
-			r.Text = unquote(args[5])
+			r.Text = unquoteArg(ts, "approval", args[5])
 		}
 		if _, err := store.File(ctx, r); err != nil {
 			ts.Fatalf("approval file: %v", err)
@@ -114,50 +103,10 @@ func TestApprovalsExitCodes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			env := environ{
-				getenv:     func(k string) string { return map[string]string{"WISP_HOME": home}[k] },
-				userHome:   func() (string, error) { return "", errors.New("no home in tests") },
-				interrupts: make(chan os.Signal),
-			}
-			var stdout, stderr bytes.Buffer
-			got := run(context.Background(), tc.args, strings.NewReader("y\n"), &stdout, &stderr, env)
-			if got != tc.want {
-				t.Errorf("wisp %s = exit %d, want %d (stderr %q)", strings.Join(tc.args, " "), got, tc.want, stderr.String())
-			}
-			if got != 0 && strings.Count(stderr.String(), "\n") != 1 {
-				t.Errorf("wisp %s printed %q; want one line", strings.Join(tc.args, " "), stderr.String())
-			}
+			checkExit(t, testEnv(home), "y\n", tc.args, tc.want)
 		})
 	}
 	if _, ok, err := store.Decided("7f3a2c1d"); ok || err != nil {
 		t.Errorf("Decided after answers without a terminal = %v, %v; want nothing filed", ok, err)
-	}
-}
-
-// The list's times are rough, in their largest whole unit.
-func TestApprovalTimes(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		0:                      "just now",
-		999 * time.Millisecond: "just now",
-		time.Second:            "1 s ago",
-		59 * time.Second:       "59 s ago",
-		90 * time.Second:       "1 min ago",
-		2 * time.Hour:          "2 h ago",
-		72 * time.Hour:         "3 days ago",
-		-time.Minute:           "just now",
-	} {
-		if got := sinceText(d); got != want {
-			t.Errorf("sinceText(%v) = %q, want %q", d, got, want)
-		}
-	}
-	for d, want := range map[time.Duration]string{
-		-time.Second:                   "any moment",
-		500 * time.Millisecond:         "any moment",
-		48 * time.Second:               "in 48 s",
-		9*time.Minute + 59*time.Second: "in 9 min",
-	} {
-		if got := untilText(d); got != want {
-			t.Errorf("untilText(%v) = %q, want %q", d, got, want)
-		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/policy/outofband"
@@ -132,10 +133,10 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 		return err
 	}
 	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
-	if err := approvalTerminalRefusal(verb, stdin, stdout); err != nil {
+	if err := terminalRefusal(verb, "an approval request", stdin, stdout); err != nil {
 		return err
 	}
-	tty := stdin.(*os.File) // a terminal, as approvalTerminalRefusal saw
+	tty := stdin.(*os.File) // a terminal, as terminalRefusal saw
 
 	ctx, stop := interruptible(cmd.Context(), env)
 	defer stop()
@@ -171,13 +172,17 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 		return err
 	}
 
-	rec := lazyAudit{dir: h.audit()}
-	if err := rec.Record(context.WithoutCancel(ctx), wisp.Event{
-		Kind: wisp.KindApprovalAnswered, Session: newID(), Thread: r.Thread, Turn: r.Turn,
-		Source: wisp.SourcePerson, Approval: r.ID,
-		Data: map[string]any{"id": r.ID, "command": r.Command, "scope": scope.String(), "from": outofband.FromTerminal},
-	}); err != nil {
-		return fmt.Errorf("your answer to approval request %s was filed, but the audit log did not record it (%v); run wisp audit --verify", r.ID, err)
+	log, err := openAnswerLog(h)
+	if err == nil {
+		_, err = log.Append(context.WithoutCancel(ctx), audit.Entry{
+			Kind: wisp.KindApprovalAnswered, Session: newID(), Thread: r.Thread, Turn: r.Turn,
+			Source: wisp.SourcePerson, Approval: r.ID,
+			Data: map[string]any{"id": r.ID, "command": r.Command, "scope": scope.String(), "from": outofband.FromTerminal},
+		})
+		log.Close()
+	}
+	if err != nil {
+		return unrecorded("approval request "+r.ID, err)
 	}
 	if scope == wisp.ScopeNone {
 		fmt.Fprintf(stdout, "approval %s: denied; the request is refused and nothing changes\n", r.ID)
@@ -193,11 +198,8 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 // first. The read ends at r's deadline, at Ctrl-C and at the end of the
 // input, each an error that says nothing was filed.
 func confirmApproval(ctx context.Context, tty *os.File, out io.Writer, r outofband.Request, scope wisp.Scope) (bool, error) {
-	if !r.Deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, r.Deadline)
-		defer cancel()
-	}
+	ctx, cancel := withDeadline(ctx, r.Deadline)
+	defer cancel()
 	// Drop what was typed before the prompt appears, then show it and
 	// only then start reading, so that no reader can hold a line typed
 	// too early and a key typed after the prompt is never dropped.
@@ -222,29 +224,10 @@ func confirmApproval(ctx context.Context, tty *os.File, out io.Writer, r outofba
 	return true, nil
 }
 
-// approvalTerminalRefusal returns nil when stdin and stdout are both
-// terminals, and otherwise the usage error that refuses verb ("approvals
-// approve").
-func approvalTerminalRefusal(verb string, stdin, stdout any) error {
-	in, out := isTerminal(stdin), isTerminal(stdout)
-	var why string
-	switch {
-	case in && out:
-		return nil
-	case !in && !out:
-		why = "stdin and stdout are not terminals"
-	case !in:
-		why = "stdin is not a terminal"
-	default:
-		why = "stdout is not a terminal"
-	}
-	return usagef("%s runs only at a terminal, so that nothing but a person may answer an approval request: %s; run it in a terminal", verb, why)
-}
-
 // approvalHeading is the line that names a request: its id, its thread
 // and how long ago it was asked.
 func approvalHeading(r outofband.Request, now time.Time) string {
-	return fmt.Sprintf("approval %s · thread %s · asked %s", r.ID, escape.Terminal(r.Thread), sinceText(now.Sub(r.Asked)))
+	return askedHeading("approval", r.ID, r.Thread, now.Sub(r.Asked))
 }
 
 // writeApproval writes r as the terminal face shows a request, escaped
@@ -260,7 +243,7 @@ func writeApproval(w io.Writer, r outofband.Request, now time.Time) {
 	}
 	b.WriteString("offers " + offered(r))
 	if !r.Deadline.IsZero() {
-		b.WriteString(" · refused unanswered " + untilText(r.Deadline.Sub(now)))
+		b.WriteString(" · refused unanswered " + fromNow(r.Deadline.Sub(now)))
 	}
 	b.WriteString("\n")
 	io.WriteString(w, b.String())
@@ -269,14 +252,7 @@ func writeApproval(w io.Writer, r outofband.Request, now time.Time) {
 // writeApprovals lists rs, one block each, with the commands that answer
 // them.
 func writeApprovals(w io.Writer, rs []outofband.Request, now time.Time) {
-	if len(rs) == 0 {
-		fmt.Fprintln(w, noApprovalsWaiting)
-		return
-	}
-	for i, r := range rs {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
+	writeBlocks(w, rs, noApprovalsWaiting, func(r outofband.Request) {
 		fmt.Fprintln(w, approvalHeading(r, now))
 		writeApproval(w, r, now)
 		wider := ""
@@ -284,7 +260,7 @@ func writeApprovals(w io.Writer, rs []outofband.Request, now time.Time) {
 			wider = " [--scope session]"
 		}
 		fmt.Fprintf(w, "approve: wisp approvals approve %s%s · deny: wisp approvals deny %s\n", r.ID, wider, r.ID)
-	}
+	})
 }
 
 // offered lists the answers r offers: "once or session".
@@ -297,35 +273,4 @@ func offered(r outofband.Request) string {
 		return names[0] + " only"
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// sinceText says how long ago something happened, d before now, roughly.
-func sinceText(d time.Duration) string {
-	if d < time.Second {
-		return "just now"
-	}
-	return roughly(d) + " ago"
-}
-
-// untilText says when something happens, d from now, roughly.
-func untilText(d time.Duration) string {
-	if d < time.Second {
-		return "any moment"
-	}
-	return "in " + roughly(d)
-}
-
-// roughly writes d in its largest whole unit: "12 s", "3 min", "2 h",
-// "4 days".
-func roughly(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%d s", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%d h", int(d/time.Hour))
-	default:
-		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
-	}
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -143,20 +140,7 @@ func TestExitCodes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			home := t.TempDir()
-			env := environ{
-				getenv:     func(k string) string { return map[string]string{"WISP_HOME": home}[k] },
-				userHome:   func() (string, error) { return "", errors.New("no home in tests") },
-				interrupts: make(chan os.Signal),
-			}
-			var stdout, stderr bytes.Buffer
-			got := run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr, env)
-			if got != tc.want {
-				t.Errorf("wisp %s = exit %d, want %d (stderr %q)", strings.Join(tc.args, " "), got, tc.want, stderr.String())
-			}
-			if got != 0 && strings.Count(stderr.String(), "\n") != 1 {
-				t.Errorf("wisp %s printed %q; want one line", strings.Join(tc.args, " "), stderr.String())
-			}
+			checkExit(t, testEnv(t.TempDir()), "", tc.args, tc.want)
 		})
 	}
 }
@@ -166,21 +150,14 @@ func pendingCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: pending file ID THREAD TEXT [OPTION...] | answer ID OUTCOME [TEXT] | withdraw ID WHY")
 	}
-	unquote := func(s string) string {
-		u, err := strconv.Unquote(`"` + s + `"`)
-		if err != nil {
-			ts.Fatalf("pending: %q is not the inside of a Go string literal: %v", s, err)
-		}
-		return u
-	}
 	id := args[1]
 	store := pending.Store{Dir: filepath.Join(ts.Getenv("WISP_HOME"), "pending"), NewID: func() string { return id }}
 	ctx := context.Background()
 	switch {
 	case args[0] == "file" && len(args) >= 4:
-		q := wisp.Question{Session: "s-mcp", Thread: args[2], Turn: 3, Text: unquote(args[3])}
+		q := wisp.Question{Session: "s-mcp", Thread: args[2], Turn: 3, Text: unquoteArg(ts, "pending", args[3])}
 		for _, o := range args[4:] {
-			q.Options = append(q.Options, unquote(o))
+			q.Options = append(q.Options, unquoteArg(ts, "pending", o))
 		}
 		if _, err := store.File(ctx, q); err != nil {
 			ts.Fatalf("pending file: %v", err)
@@ -198,7 +175,7 @@ func pendingCmd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		a := pending.Answer{ID: id, Digest: q.Digest, Outcome: o, From: pending.FromChat}
 		if len(args) == 4 {
-			a.Text = unquote(args[3])
+			a.Text = unquoteArg(ts, "pending", args[3])
 		}
 		if err := store.Answer(ctx, a); err != nil {
 			ts.Fatalf("pending answer: %v", err)

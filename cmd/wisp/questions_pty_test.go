@@ -3,159 +3,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 )
-
-// ptyRun is wisp running at a real terminal, with what it has shown.
-type ptyRun struct {
-	t   *testing.T
-	cmd *exec.Cmd
-	tty *os.File
-
-	mu     sync.Mutex
-	screen bytes.Buffer
-}
-
-// startPTY runs the wisp test command with args at a pty, with home as
-// WISP_HOME. It skips the test where there is no pty.
-func startPTY(t *testing.T, home string, args ...string) *ptyRun {
-	t.Helper()
-	bin, err := exec.LookPath("wisp")
-	if err != nil {
-		t.Fatal("the wisp test command is not on PATH:", err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "WISP_HOME="+home)
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
-	if err != nil {
-		t.Skip("no pty here:", err)
-	}
-	r := &ptyRun{t: t, cmd: cmd, tty: tty}
-	t.Cleanup(func() {
-		tty.Close()
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := tty.Read(buf)
-			r.mu.Lock()
-			r.screen.Write(buf[:n])
-			r.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return r
-}
-
-// shown returns what the terminal has shown so far.
-func (r *ptyRun) shown() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.screen.String()
-}
-
-// waitFor waits until the terminal shows s.
-func (r *ptyRun) waitFor(s string) {
-	r.t.Helper()
-	r.waitForN(s, 1)
-}
-
-// waitForN waits until the terminal has shown s n times.
-func (r *ptyRun) waitForN(s string, n int) {
-	r.t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if strings.Count(r.shown(), s) >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("the terminal never showed %q %d times:\n%s", s, n, r.shown())
-		}
-	}
-}
-
-// press types keys at the terminal.
-func (r *ptyRun) press(keys string) {
-	r.t.Helper()
-	if _, err := io.WriteString(r.tty, keys); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-// exit waits for wisp to end and returns its exit status.
-func (r *ptyRun) exit() int {
-	r.t.Helper()
-	errc := make(chan error, 1)
-	go func() { errc <- r.cmd.Wait() }()
-	select {
-	case err := <-errc:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode()
-		}
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		return 0
-	case <-time.After(10 * time.Second):
-		r.t.Fatalf("wisp did not end:\n%s", r.shown())
-		return -1
-	}
-}
-
-// answeredRecord is an inquiry.answered record, but for its session.
-type answeredRecord struct {
-	Thread string
-	Turn   int
-	Source string
-	Data   map[string]any
-}
-
-// answeredRecords returns the inquiry.answered records in the audit log
-// of home, and the sessions they were recorded in.
-func answeredRecords(t *testing.T, home string) (recs []answeredRecord, sessions []string) {
-	t.Helper()
-	all, err := audit.Read(filepath.Join(home, "audit"), audit.Filter{KindPrefix: wisp.KindInquiryAnswered})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range all {
-		var data map[string]any
-		if err := json.Unmarshal(r.Data, &data); err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, answeredRecord{Thread: r.Thread, Turn: r.Turn, Source: r.Source, Data: data})
-		sessions = append(sessions, r.Session)
-	}
-	return recs, sessions
-}
 
 // A question parked by wisp mcp is answered, or declined, with wisp
 // questions at a real terminal: the question is shown escaped, under "the
@@ -294,11 +152,11 @@ func TestQuestionsAtTerminal(t *testing.T) {
 			if diff := cmp.Diff(tc.want, gotp); diff != "" {
 				t.Errorf("the answer on file (-want +got):\n%s", diff)
 			}
-			var want []answeredRecord
+			var want []answerRecord
 			if tc.audit != nil {
-				want = []answeredRecord{{Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: tc.audit}}
+				want = []answerRecord{{Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: tc.audit}}
 			}
-			recs, sessions := answeredRecords(t, home)
+			recs, sessions := answerRecords(t, home, wisp.KindInquiryAnswered)
 			if diff := cmp.Diff(want, recs); diff != "" {
 				t.Errorf("inquiry.answered records (-want +got):\n%s", diff)
 			}
@@ -379,13 +237,13 @@ func TestChatQuestionsAtTerminal(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the answers on file (-want +got):\n%s", diff)
 	}
-	wantAudit := []answeredRecord{
+	wantAudit := []answerRecord{
 		{Thread: "t-deploy", Turn: 3, Source: wisp.SourcePerson, Data: map[string]any{
 			"id": "a1b2c3d4", "question": "Which config did you mean?", "outcome": "chose", "answer": "~/.wisp/config.json", "from": "chat"}},
 		{Thread: "t-deploy", Turn: 4, Source: wisp.SourcePerson, Data: map[string]any{
 			"id": "0badcafe", "question": "Deploy \u202enow?", "outcome": "declined", "from": "chat"}},
 	}
-	recs, sessions := answeredRecords(t, home)
+	recs, sessions := answerRecords(t, home, wisp.KindInquiryAnswered)
 	if diff := cmp.Diff(wantAudit, recs); diff != "" {
 		t.Errorf("inquiry.answered records (-want +got):\n%s", diff)
 	}

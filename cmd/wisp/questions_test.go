@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,11 +40,7 @@ func TestQuestionsWithoutTerminal(t *testing.T) {
 			if _, err := store.File(context.Background(), wisp.Question{Thread: "t-1", Text: "Which config?", Options: []string{"a", "b"}}); err != nil {
 				t.Fatal(err)
 			}
-			env := environ{
-				getenv:     func(k string) string { return map[string]string{"WISP_HOME": home}[k] },
-				userHome:   func() (string, error) { return "", errors.New("no home in tests") },
-				interrupts: make(chan os.Signal),
-			}
+			env := testEnv(home)
 			var stdout, stderr bytes.Buffer
 			got := run(context.Background(), tc.args, strings.NewReader("1\n"), &stdout, &stderr, env)
 			if got != tc.exit {
@@ -107,28 +101,6 @@ answer: /questions answer 0badcafe · decline: /questions decline 0badcafe
 				t.Errorf("writeQuestions (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestAgo(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string
-	}{
-		{-time.Minute, "just now"},
-		{0, "just now"},
-		{time.Second, "1 s ago"},
-		{59 * time.Second, "59 s ago"},
-		{time.Minute, "1 min ago"},
-		{59*time.Minute + 59*time.Second, "59 min ago"},
-		{time.Hour, "1 h ago"},
-		{47 * time.Hour, "47 h ago"},
-		{48 * time.Hour, "2 days ago"},
-	}
-	for _, tc := range tests {
-		if got := ago(tc.d); got != tc.want {
-			t.Errorf("ago(%v) = %q, want %q", tc.d, got, tc.want)
-		}
 	}
 }
 

@@ -114,21 +114,14 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 	ctx, stop := interruptible(cmd.Context(), env)
 	defer stop()
 	if !isTerminal(stdin) || !isTerminal(stdout) {
-		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, stdin, stdout) }
+		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) }
 	} else {
-		redactor := secrets.NewRedactor()
-		log, err := audit.Open(h.audit(), &audit.Options{Redact: func(s string) string {
-			out, _ := redactor.Redact(s)
-			return out
-		}, Sync: syncNow})
+		log, err := openAnswerLog(h)
 		if err != nil {
 			return err
 		}
 		defer log.Close()
-		p.record = func(ctx context.Context, e audit.Entry) error {
-			_, err := log.Append(ctx, e)
-			return err
-		}
+		p.log = log
 		tty := stdin.(*os.File) // a terminal, as isTerminal saw
 		in := terminal.NewInput(tty)
 		p.face = terminal.New(in, stdout)
@@ -138,24 +131,6 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 		}
 	}
 	return p.answer(ctx, id, decline)
-}
-
-// terminalRefusal returns nil when stdin and stdout are both terminals,
-// and otherwise the usage error that refuses verb ("questions answer").
-func terminalRefusal(verb string, stdin, stdout any) error {
-	in, out := isTerminal(stdin), isTerminal(stdout)
-	var why string
-	switch {
-	case in && out:
-		return nil
-	case !in && !out:
-		why = "stdin and stdout are not terminals"
-	case !in:
-		why = "stdin is not a terminal"
-	default:
-		why = "stdout is not a terminal"
-	}
-	return usagef("%s runs only at a terminal, so that nothing but a person may answer a question: %s; run it in a terminal", verb, why)
 }
 
 // parkedAnswerer shows a parked question to the person and files their
@@ -171,8 +146,8 @@ type parkedAnswerer struct {
 	from string
 	// session is the audit session of inquiry.answered.
 	session string
-	// record appends to the audit log.
-	record func(context.Context, audit.Entry) error
+	// log is the audit log; nil only when refuse is set.
+	log *audit.Log
 	// flush drops keys typed before the prompt appeared; nil: none.
 	flush func()
 	// refuse, when set, refuses verb ("questions answer", "/questions
@@ -238,11 +213,11 @@ func (p *parkedAnswerer) answer(ctx context.Context, id string, decline bool) er
 	if a.Text != "" {
 		data["answer"] = a.Text
 	}
-	if err := p.record(context.WithoutCancel(ctx), audit.Entry{
+	if _, err := p.log.Append(context.WithoutCancel(ctx), audit.Entry{
 		Kind: wisp.KindInquiryAnswered, Session: p.session, Thread: q.Thread, Turn: q.Turn,
 		Source: wisp.SourcePerson, Data: data,
 	}); err != nil {
-		return fmt.Errorf("your answer to question %s was filed, but the audit log did not record it (%v); run wisp audit --verify", q.ID, err)
+		return unrecorded("question "+q.ID, err)
 	}
 	fmt.Fprintf(p.out, "question %s: %s; the thread that asked gets it\n", q.ID, filedSummary(a))
 	return nil
@@ -251,11 +226,8 @@ func (p *parkedAnswerer) answer(ctx context.Context, id string, decline bool) er
 // ask shows q through the face and reads the answer. It returns an error
 // when no answer is to be filed.
 func (p *parkedAnswerer) ask(ctx context.Context, q pending.Question) (wisp.Answer, error) {
-	if !q.Deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, q.Deadline)
-		defer cancel()
-	}
+	ctx, cancel := withDeadline(ctx, q.Deadline)
+	defer cancel()
 	if p.flush != nil {
 		p.flush()
 	}
@@ -320,7 +292,7 @@ func filedSummary(a pending.Answer) string {
 // questionHeading is the line that names a parked question: its id, its
 // thread and how long ago it was asked.
 func questionHeading(q pending.Question, now time.Time) string {
-	return fmt.Sprintf("question %s · thread %s · asked %s", q.ID, escape.Terminal(q.Thread), ago(now.Sub(q.Asked)))
+	return askedHeading("question", q.ID, q.Thread, now.Sub(q.Asked))
 }
 
 // writeQuestion writes q as the terminal face shows it, escaped and
@@ -346,34 +318,11 @@ func writeQuestion(w io.Writer, q pending.Question) {
 // writeQuestions lists qs, one block each, with the commands that answer
 // them under prefix ("wisp questions" or "/questions").
 func writeQuestions(w io.Writer, qs []pending.Question, now time.Time, prefix string) {
-	if len(qs) == 0 {
-		fmt.Fprintln(w, noneWaiting)
-		return
-	}
-	for i, q := range qs {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
+	writeBlocks(w, qs, noneWaiting, func(q pending.Question) {
 		fmt.Fprintln(w, questionHeading(q, now))
 		writeQuestion(w, q)
 		fmt.Fprintf(w, "answer: %s answer %s · decline: %s decline %s\n", prefix, q.ID, prefix, q.ID)
-	}
-}
-
-// ago says how long ago something happened d before now, roughly.
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return "just now"
-	case d < time.Minute:
-		return fmt.Sprintf("%d s ago", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d/time.Hour))
-	default:
-		return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
-	}
+	})
 }
 
 // chatQuestions is /questions in a plain wisp chat, and the notes before
@@ -404,12 +353,9 @@ func newChatQuestions(env environ, conv *conversation, face *terminal.Face, in *
 		face:    face,
 		from:    pending.FromChat,
 		session: conv.session,
-		record: func(ctx context.Context, e audit.Entry) error {
-			_, err := conv.log.Append(ctx, e)
-			return err
-		},
-		prefix: "/questions",
-		now:    time.Now,
+		log:     conv.log,
+		prefix:  "/questions",
+		now:     time.Now,
 	}
 	interactive := isTerminal(stdin) && isTerminal(stdout)
 	switch {
@@ -418,7 +364,7 @@ func newChatQuestions(env environ, conv *conversation, face *terminal.Face, in *
 			return fmt.Errorf("%s needs a person, and this chat runs with --yes, where nobody is asked anything; run wisp %s %s in a terminal", verb, strings.TrimPrefix(verb, "/"), id)
 		}
 	case !interactive:
-		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, stdin, stdout) }
+		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) }
 	default:
 		tty := stdin.(*os.File)
 		p.flush = func() {
