@@ -21,6 +21,7 @@ var allowed = map[string][]string{
 	"mcpserver":                {"", "agent", "agent/threadfile", "inquiry", "inquiry/escape", "inquiry/pending", "policy/outofband"},
 	"tools":                    {""},
 	"tools/ask":                {"", "inquiry"},
+	"tools/askuser":            {"", "inquiry"},
 	"inquiry":                  {"", "policy/secrets"},
 	"inquiry/escape":           {},
 	"inquiry/terminal":         {"", "inquiry", "inquiry/escape"},

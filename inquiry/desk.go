@@ -20,9 +20,10 @@ import (
 type Options struct {
 	// Session names the session in events and questions.
 	Session string
-	// Timeout is how long a question waits for the person; 0 (the default)
-	// waits for ever. It is inquiry.timeoutSeconds, read when the
-	// conversation starts.
+	// Timeout is how long an ask question waits for the person; 0 (the
+	// default) waits for ever. It is inquiry.timeoutSeconds, read when the
+	// conversation starts. An ask_user card waits CardTimeout at most,
+	// whatever Timeout says.
 	Timeout time.Duration
 	// Events receives inquiry.requested and inquiry.settled; nil drops them.
 	Events wisp.EventSink
@@ -30,6 +31,9 @@ type Options struct {
 	// Redactor for this desk. Share one per session so a value keeps its
 	// number everywhere the session records it.
 	Redactor *secrets.Redactor
+	// Vault keeps the values of ask_user's secret questions for the
+	// session; nil: secret questions are refused (ErrLineNoVault).
+	Vault Vault
 	// Now and NewID make time and question ids injectable; nil: the clock
 	// and 32 random bits in hex.
 	Now   func() time.Time
@@ -38,8 +42,10 @@ type Options struct {
 
 // A Desk puts the model's questions to a person through a face and
 // enforces the question contract: validation, the secret rule, one question
-// waiting per thread, two per turn, no repeats, deadlines, answer scanning
-// and cutting, the outcome lines, audit events and facts.
+// waiting per thread, two per turn, no repeats, a declined question never
+// asked again, deadlines, answer scanning and cutting, the outcome lines,
+// audit events and facts. It serves the ask tool (Ask) and the ask_user
+// tool (AskCard) under the same thread rules.
 //
 // A Desk is safe for concurrent use. Faces only show and read; every rule
 // lives here.
@@ -54,7 +60,14 @@ type Desk struct {
 type threadState struct {
 	waiting bool
 	turn    int
+	calls   int      // ask and ask_user calls that reached the face this turn
 	asked   []string // questions put to the person this turn
+
+	// declined are the questions the person declined in the thread, and
+	// secretsDeclined the names of the secrets they declined to give: a
+	// declined question is final. Kept for the desk's life only.
+	declined        []string
+	secretsDeclined []string
 }
 
 // NewDesk returns a desk that asks through face.
@@ -201,6 +214,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		return Settled{Line: LineParked(q.Text, q.ID), Question: q, Answer: wisp.Answer{Outcome: wisp.OutcomeParked}}, nil
 	}
 	s := d.settle(ctx, q, a)
+	d.noteDeclined(q.Thread, s.Answer, q.Text)
 	d.recordSettled(ctx, q, s)
 	if parker != nil {
 		parker.Settled(context.WithoutCancel(ctx), q)
@@ -215,6 +229,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 // Line is the notice the model reads on that turn (LineLate).
 func (d *Desk) Resume(ctx context.Context, q wisp.Question, a wisp.Answer, turn int) Settled {
 	s := d.settle(ctx, q, a)
+	d.noteDeclined(q.Thread, s.Answer, q.Text)
 	if s.Fact != nil {
 		s.Fact.Turn = turn
 	}
@@ -321,32 +336,56 @@ func (d *Desk) tell(ctx context.Context, q wisp.Question, s Settled) {
 }
 
 // admit applies the thread rules: one question waiting, two a turn, no
-// repeats. It marks the thread as waiting, or returns the refusal line.
+// repeats, a declined question never again. It marks the thread as
+// waiting, or returns the refusal line.
 func (d *Desk) admit(thread string, turn int, text string) (*threadState, string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	st := d.thread(thread, turn)
+	switch {
+	case st.waiting:
+		return nil, ErrLineWaiting
+	case st.calls >= QuestionsPerTurn:
+		return nil, ErrLinePerTurn
+	case slices.ContainsFunc(st.asked, func(a string) bool { return sameQuestion(a, text) }):
+		return nil, ErrLineRepeat
+	case slices.ContainsFunc(st.declined, func(a string) bool { return sameQuestion(a, text) }):
+		return nil, ErrLineDeclinedBefore
+	}
+	st.calls++
+	st.asked = append(st.asked, text)
+	st.waiting = true
+	return st, ""
+}
+
+// thread returns the state of thread at turn, starting the turn's counts
+// afresh when turn is new. d.mu must be held.
+func (d *Desk) thread(thread string, turn int) *threadState {
 	st := d.threads[thread]
 	if st == nil {
 		st = &threadState{}
 		d.threads[thread] = st
 	}
 	if st.turn != turn {
-		st.turn, st.asked = turn, nil
+		st.turn, st.calls, st.asked = turn, 0, nil
 	}
-	switch {
-	case st.waiting:
-		return nil, ErrLineWaiting
-	case len(st.asked) >= QuestionsPerTurn:
-		return nil, ErrLinePerTurn
+	return st
+}
+
+// noteDeclined remembers a question the person declined, so that the
+// thread never asks it again.
+func (d *Desk) noteDeclined(thread string, a wisp.Answer, text string) {
+	if a.Outcome != wisp.OutcomeDeclined || a.Provenance != wisp.FromPerson {
+		return
 	}
-	for _, a := range st.asked {
-		if sameQuestion(a, text) {
-			return nil, ErrLineRepeat
-		}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st := d.threads[thread]
+	if st == nil {
+		st = &threadState{turn: -1}
+		d.threads[thread] = st
 	}
-	st.asked = append(st.asked, text)
-	st.waiting = true
-	return st, ""
+	st.declined = append(st.declined, text)
 }
 
 func (d *Desk) release(st *threadState) {

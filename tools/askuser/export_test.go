@@ -1,0 +1,4 @@
+package askuser
+
+// Decode is decode, for the tests.
+var Decode = decode
