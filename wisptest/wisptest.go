@@ -13,13 +13,15 @@ import (
 )
 
 // A Person is a scripted person: it answers questions from a list, in
-// order, and records what it was asked. An Answer whose Outcome is
-// OutcomeTimedOut makes the person silent: Ask waits for ctx to end. When
-// the list runs out, the person declines. Safe for concurrent use.
+// order, and records what it was asked. Each question of an ask_user card
+// takes the next reply too, so a card of three questions takes three, even
+// when the person falls silent or stops at the first. When the list runs
+// out, the person declines. Safe for concurrent use.
 type Person struct {
 	mu        sync.Mutex
 	answers   []Reply
 	questions []wisp.Question
+	cards     []wisp.Card
 	notices   []wisp.Notice
 }
 
@@ -34,29 +36,48 @@ type Reply struct {
 	// Nth, if above zero, chooses the question's Nth option (from 1),
 	// whatever its text.
 	Nth int
+	// Chosen, on a card's question, are the labels chosen (with Answer's
+	// Outcome OutcomeChose); Nths are the options chosen by position (from
+	// 1). Both are for multi-select questions; a face passes them on
+	// verbatim, and so does the scripted person, whatever the question.
+	Chosen []string
+	Nths   []int
 }
 
 var (
-	_ wisp.Inquirer = (*Person)(nil)
-	_ wisp.Notifier = (*Person)(nil)
+	_ wisp.Inquirer     = (*Person)(nil)
+	_ wisp.CardInquirer = (*Person)(nil)
+	_ wisp.Notifier     = (*Person)(nil)
 )
 
 // NewPerson returns a person who will reply as given, one reply a question.
 func NewPerson(replies ...Reply) *Person { return &Person{answers: replies} }
 
-// Says is a Reply that types text.
+// Says is a Reply that types text: the answer to a free-text question,
+// "something else" on a card's choice, or a secret's value.
 func Says(text string) Reply {
 	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text}}
 }
 
-// Chooses is a Reply that chooses an option by its text.
+// Chooses is a Reply that chooses an option by its text (on a card, its
+// label).
 func Chooses(option string) Reply {
 	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: option}}
+}
+
+// ChoosesSeveral is a Reply that chooses several options of a card's
+// multi-select question by their labels.
+func ChoosesSeveral(labels ...string) Reply {
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose}, Chosen: labels}
 }
 
 // ChoosesNth is a Reply that chooses the question's nth option, counting
 // from 1.
 func ChoosesNth(n int) Reply { return Reply{Nth: n} }
+
+// ChoosesNths is a Reply that chooses several options of a card's
+// multi-select question by position, counting from 1.
+func ChoosesNths(ns ...int) Reply { return Reply{Nths: ns} }
 
 // ChoosesNone is a Reply that chooses none of the options.
 func ChoosesNone() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone}} }
@@ -64,10 +85,12 @@ func ChoosesNone() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.Outcom
 // Declines is a Reply that declines to answer.
 func Declines() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeDeclined}} }
 
-// StaysSilent is a Reply that waits until the question's deadline.
+// StaysSilent is a Reply that waits until the question's deadline. On a
+// card, the person answers nothing more after it.
 func StaysSilent() Reply { return Reply{Silent: true} }
 
-// Interrupts is a Reply that stops the turn, as Ctrl-C does.
+// Interrupts is a Reply that stops the turn, as Ctrl-C does. On a card,
+// the answers given before it are returned with wisp.ErrInterrupted.
 func Interrupts() Reply { return Reply{Err: wisp.ErrInterrupted} }
 
 // Ask answers with the next reply.
@@ -92,6 +115,66 @@ func (p *Person) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) 
 	return r.Answer, r.Err
 }
 
+// AskCard answers each question of c with the next reply, in order. A
+// silent reply waits for ctx to end, and a reply with Err stops the card:
+// AskCard then returns the answers given so far with ctx's cause or Err.
+func (p *Person) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	p.mu.Lock()
+	p.cards = append(p.cards, c)
+	replies := make([]Reply, len(c.Questions))
+	for i := range replies {
+		replies[i] = Declines()
+		if len(p.answers) > 0 {
+			replies[i], p.answers = p.answers[0], p.answers[1:]
+		}
+	}
+	p.mu.Unlock()
+	answers := make([]wisp.CardAnswer, 0, len(c.Questions))
+	for i, r := range replies {
+		if err := ctx.Err(); err != nil {
+			return answers, context.Cause(ctx)
+		}
+		if r.Silent {
+			<-ctx.Done()
+			return answers, context.Cause(ctx)
+		}
+		if r.Err != nil {
+			return answers, r.Err
+		}
+		answers = append(answers, r.cardAnswer(c.Questions[i]))
+	}
+	return answers, nil
+}
+
+// cardAnswer is r as the answer to a card's question q.
+func (r Reply) cardAnswer(q wisp.CardQuestion) wisp.CardAnswer {
+	label := func(n int) (string, bool) {
+		if n < 1 || n > len(q.Options) {
+			return "", false
+		}
+		return q.Options[n-1].Label, true
+	}
+	if r.Nth > 0 || len(r.Nths) > 0 {
+		a := wisp.CardAnswer{Outcome: wisp.OutcomeChose}
+		for _, n := range append([]int{r.Nth}, r.Nths...) {
+			if l, ok := label(n); ok {
+				a.Chosen = append(a.Chosen, l)
+			}
+		}
+		if len(a.Chosen) > 0 {
+			return a
+		}
+	}
+	a := wisp.CardAnswer{Outcome: r.Answer.Outcome, Chosen: r.Chosen, Text: r.Answer.Text, Provenance: r.Answer.Provenance}
+	if a.Outcome == wisp.OutcomeChose && a.Chosen == nil {
+		a.Chosen, a.Text = []string{a.Text}, ""
+	}
+	return a
+}
+
 // Notify records a notice.
 func (p *Person) Notify(ctx context.Context, n wisp.Notice) error {
 	p.mu.Lock()
@@ -105,6 +188,13 @@ func (p *Person) Questions() []wisp.Question {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]wisp.Question(nil), p.questions...)
+}
+
+// Cards returns the cards the person was shown.
+func (p *Person) Cards() []wisp.Card {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]wisp.Card(nil), p.cards...)
 }
 
 // Notices returns what wisp told the person.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -49,4 +50,33 @@ func TestFaceKeepsTheContract(t *testing.T) {
 		}
 		return facetest.Harness{Face: Face{Room: r}}
 	}, nil)
+}
+
+func TestFaceKeepsTheCardContract(t *testing.T) {
+	facetest.RunCards(t, func(t *testing.T, acts []facetest.Person) facetest.CardHarness {
+		r := &fakeRoom{reply: make(chan string, len(acts))}
+	script:
+		for _, p := range acts {
+			switch p.Act {
+			case facetest.Choose:
+				r.reply <- fmt.Sprint(p.Option + 1)
+			case facetest.ChooseSeveral:
+				var nums []string
+				for _, o := range p.Options {
+					nums = append(nums, fmt.Sprint(o+1))
+				}
+				r.reply <- strings.Join(nums, " ")
+			case facetest.Type:
+				r.reply <- p.Text
+			case facetest.Decline:
+				r.reply <- "/decline"
+			case facetest.Interrupt:
+				r.reply <- "/stop"
+				break script
+			case facetest.Silent:
+				break script
+			}
+		}
+		return facetest.CardHarness{Face: Face{Room: r}}
+	}, &facetest.Options{NoSecrets: true})
 }

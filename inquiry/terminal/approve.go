@@ -29,27 +29,6 @@ const (
 
 var _ wisp.Approver = (*Face)(nil)
 
-// Options configure a Face made by NewWithOptions. A nil *Options or a zero
-// field means the default given beside the field.
-type Options struct {
-	// FlushTypeAhead is called right after the approval prompt is shown
-	// and before its answer is read, to drop keys typed before the prompt
-	// appeared so that they cannot answer it. On a terminal: flush the
-	// terminal's input queue (TCIFLUSH, through golang.org/x/sys/unix),
-	// then call Input.Discard, in that order. nil: nothing is dropped, as
-	// suits input that no person types (a pipe, a script).
-	FlushTypeAhead func()
-}
-
-// NewWithOptions returns a face like New's, with options.
-func NewWithOptions(in *Input, out io.Writer, opts *Options) *Face {
-	f := New(in, out)
-	if opts != nil {
-		f.flushTypeAhead = opts.FlushTypeAhead
-	}
-	return f
-}
-
 // approvalKeys are the keys and words that answer the prompt, by scope.
 var approvalKeys = [...]struct {
 	scope wisp.Scope

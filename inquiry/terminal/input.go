@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/wisp-agent/wisp"
@@ -22,6 +24,7 @@ const MaxLine = 1 << 20
 //
 // The goroutine exits when the reader returns an error or io.EOF.
 type Input struct {
+	file  *os.File // the reader, when it is a file: a terminal's echo can be turned off
 	lines chan line
 	intr  chan struct{}
 	done  chan struct{}
@@ -33,9 +36,11 @@ type line struct {
 	err  error
 }
 
-// NewInput starts reading r.
+// NewInput starts reading r. When r is an *os.File that is a terminal,
+// the face can turn its echo off to read a secret.
 func NewInput(r io.Reader) *Input {
 	in := &Input{lines: make(chan line), intr: make(chan struct{}), done: make(chan struct{})}
+	in.file, _ = r.(*os.File)
 	go in.pump(bufio.NewReaderSize(r, 64*1024))
 	return in
 }
@@ -133,4 +138,21 @@ func (in *Input) Discard() int {
 			return n
 		}
 	}
+}
+
+// errCannotHide says the Input cannot turn off the echo of what is typed.
+var errCannotHide = errors.New("the input is not a terminal whose echo wisp can turn off")
+
+// hideEcho turns off the echo of the Input's terminal and drops what was
+// typed there but not yet read, and returns the function that turns the
+// echo back on. It fails when the Input does not read a terminal.
+func (in *Input) hideEcho() (restore func(), err error) {
+	if in.file == nil {
+		return nil, errCannotHide
+	}
+	restore, err = hideEcho(in.file)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errCannotHide, err)
+	}
+	return restore, nil
 }

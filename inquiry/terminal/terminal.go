@@ -1,6 +1,8 @@
 // Package terminal is the plain terminal face: it shows the model's
 // question under "? the model asks", escaped, with numbered options and
-// "none of these" last, and reads the person's answer from a line.
+// "none of these" last, and reads the person's answer from a line. It
+// shows an ask_user card the same way, one question after another, and
+// reads a secret with the terminal's echo off.
 //
 // The face only shows and reads. Every rule (limits, secrets, deadlines,
 // what the model gets) is the inquiry desk's.
@@ -35,12 +37,16 @@ type Face struct {
 	out io.Writer
 	mu  sync.Mutex
 
-	flushTypeAhead func() // see Options
+	// See Options.
+	flushTypeAhead func()
+	hideEcho       func() (restore func(), err error)
+	now            func() time.Time
 }
 
 var (
-	_ wisp.Inquirer = (*Face)(nil)
-	_ wisp.Notifier = (*Face)(nil)
+	_ wisp.Inquirer     = (*Face)(nil)
+	_ wisp.CardInquirer = (*Face)(nil)
+	_ wisp.Notifier     = (*Face)(nil)
 )
 
 // New returns a face that reads the person's answers from in and writes to

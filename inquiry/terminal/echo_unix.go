@@ -1,0 +1,49 @@
+//go:build aix || darwin || dragonfly || freebsd || linux || netbsd || openbsd || solaris || zos
+
+package terminal
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// hideEcho turns the echo of the terminal f off, as term.ReadPassword does
+// (echo off; lines, signals and CR-to-NL on), dropping input typed but not
+// yet read, and returns the function that restores the terminal's state.
+//
+// It does not read: the Input's goroutine is already waiting in a read on
+// the same terminal, and a second reader (term.ReadPassword) would race it
+// for the line. The line discipline echoes when keys arrive, not when they
+// are read, so turning echo off here hides the line the Input reads next.
+func hideEcho(f *os.File) (restore func(), err error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var old *unix.Termios
+	cerr := rc.Control(func(fd uintptr) {
+		old, err = unix.IoctlGetTermios(int(fd), ioctlReadTermios)
+		if err != nil {
+			return
+		}
+		t := *old
+		t.Lflag &^= unix.ECHO
+		t.Lflag |= unix.ICANON | unix.ISIG
+		t.Iflag |= unix.ICRNL
+		// The flushing variant (tcsetattr TCSAFLUSH) also drops keys typed
+		// before: they were echoed, and must not become the secret.
+		err = unix.IoctlSetTermios(int(fd), ioctlWriteTermiosFlush, &t)
+	})
+	if cerr != nil {
+		return nil, cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		_ = rc.Control(func(fd uintptr) {
+			_ = unix.IoctlSetTermios(int(fd), ioctlWriteTermios, old)
+		})
+	}, nil
+}

@@ -1,0 +1,47 @@
+package terminal
+
+import (
+	"io"
+	"time"
+)
+
+// Options configure a Face made by NewWithOptions. A nil *Options or a zero
+// field means the default given beside the field.
+type Options struct {
+	// FlushTypeAhead is called right after the approval prompt is shown
+	// and before its answer is read, to drop keys typed before the prompt
+	// appeared so that they cannot answer it. On a terminal: flush the
+	// terminal's input queue (TCIFLUSH, through golang.org/x/sys/unix),
+	// then call Input.Discard, in that order. nil: nothing is dropped, as
+	// suits input that no person types (a pipe, a script).
+	FlushTypeAhead func()
+
+	// HideEcho turns off the echo of what the person types, for the read
+	// of a secret's value, drops what the system holds typed before (it
+	// was shown; on a terminal, set the termios with TCSAFLUSH), and
+	// returns a function that turns the echo back on. The face calls it
+	// before the secret's prompt shows, then drops the lines its Input
+	// holds, and calls restore when the read ends, however it ends.
+	//
+	// nil: the face hides the echo itself when its Input reads a terminal
+	// (an *os.File that is a terminal, on Unix), and otherwise does not
+	// read secrets at all, because a person typing at the far end of a
+	// pipe sees what they type. A caller whose input echoes nothing, such
+	// as a test or a screen that masks what is typed, may give a HideEcho
+	// that does nothing; it must never be set to read a secret that shows.
+	HideEcho func() (restore func(), err error)
+
+	// Now tells the time, for the "ends in 5 min" of a card. nil: time.Now.
+	Now func() time.Time
+}
+
+// NewWithOptions returns a face like New's, with options.
+func NewWithOptions(in *Input, out io.Writer, opts *Options) *Face {
+	f := New(in, out)
+	if opts != nil {
+		f.flushTypeAhead = opts.FlushTypeAhead
+		f.hideEcho = opts.HideEcho
+		f.now = opts.Now
+	}
+	return f
+}
