@@ -43,6 +43,7 @@ var allowed = map[string][]string{
 	"policy":                   {""},
 	"policy/outofband":         {"", "policy", "internal/fsx", "internal/spool"},
 	"tools/modelstool":         {"", "models"},
+	"tools/requestapproval":    {"", "policy"},
 	"models/script":            {""},
 	"models/ollama":            {"", "models", "internal/neterr"},
 	"models/ollama/ollamatest": {},

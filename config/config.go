@@ -48,6 +48,13 @@ type Tools struct {
 	// Ask is tools.ask: whether a conversation given every tool also
 	// gets ask. Off by default.
 	Ask bool `json:"ask"`
+	// AskUser is tools.ask_user: whether a conversation given every tool
+	// also gets ask_user. Off by default; an interactive agent turns it
+	// on with RequestApproval (tools.Interactive).
+	AskUser bool `json:"ask_user"`
+	// RequestApproval is tools.request_approval: whether a conversation
+	// given every tool also gets request_approval. Off by default.
+	RequestApproval bool `json:"request_approval"`
 	// Models is tools.models: whether a conversation given every tool
 	// also gets models. Off by default.
 	Models bool `json:"models"`

@@ -38,6 +38,8 @@ func ExampleKeys() {
 	// models.enabled (list, default "")
 	// models.trusted (list, default "")
 	// tools.ask (bool, default "false")
+	// tools.ask_user (bool, default "false")
 	// tools.disabled (list, default "")
 	// tools.models (bool, default "false")
+	// tools.request_approval (bool, default "false")
 }

@@ -46,6 +46,10 @@ func TestLoad(t *testing.T) {
 		{name: "values spelled as on the command line", file: ptr(`{"tools":{"ask":"On","disabled":"shell, ask"},"inquiry":{"timeoutSeconds":"30"}}`),
 			want: filled(config.Config{Tools: config.Tools{Ask: true, Disabled: []string{"ask", "shell"}}, Inquiry: config.Inquiry{TimeoutSeconds: 30}})},
 		{name: "empty list", file: ptr(`{"tools":{"disabled":[]}}`), want: config.Default()},
+		{name: "the interactive tools", file: ptr(`{"tools":{"ask_user":true,"request_approval":"on"}}`),
+			want: withDefaults(func(c *config.Config) { c.Tools.AskUser, c.Tools.RequestApproval = true, true })},
+		{name: "a tool's key spelt in camel case", file: ptr(`{"tools":{"askUser":true}}`),
+			wantErr: `PATH: unknown key "tools.askUser"; valid keys: ` + validKeys, is: []error{config.ErrBadFile, config.ErrUnknownKey}},
 
 		{name: "empty file", file: ptr(""),
 			wantErr: "PATH: not valid JSON at line 1, column 1: unexpected end of JSON input; fix or remove the file", is: []error{config.ErrBadFile}},
@@ -230,6 +234,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	tests := []config.Config{
 		config.Default(),
 		filled(config.Config{Tools: config.Tools{Ask: true, Disabled: []string{"ask", "run_command", "shell"}}, Inquiry: config.Inquiry{TimeoutSeconds: 10}}),
+		filled(config.Config{Tools: config.Tools{AskUser: true, RequestApproval: true, Disabled: []string{}}}),
 		{Tools: config.Tools{Models: true, Disabled: []string{"x"}}, Inquiry: config.Inquiry{TimeoutSeconds: 86400},
 			Models: config.Models{Enabled: []string{"mlx:Qwen3-4B-4bit", "ollama:qwen3:4b"}, Trusted: []string{"mlx-community"}}, Approval: config.Approval{Threshold: "safe"}},
 	}

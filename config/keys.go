@@ -50,6 +50,16 @@ func settings() []setting {
 			Doc:     "give ask, the tool that puts questions to you, to conversations that get every tool",
 		}, func(c *Config) *bool { return &c.Tools.Ask }),
 		boolSetting(Key{
+			Name:    "tools.ask_user",
+			Default: "false",
+			Doc:     "give ask_user, the tool that puts structured questions to you and collects secrets, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.AskUser }),
+		boolSetting(Key{
+			Name:    "tools.request_approval",
+			Default: "false",
+			Doc:     "give request_approval, the tool that asks your permission before a destructive, irreversible or outward-facing action, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.RequestApproval }),
+		boolSetting(Key{
 			Name:    "tools.models",
 			Default: "false",
 			Doc:     "give models, the tool that lists models and asks you to change them, to conversations that get every tool",

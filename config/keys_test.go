@@ -14,7 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 )
 
-const validKeys = "approval.outOfBand, approval.threshold, inquiry.elicitation, inquiry.timeoutSeconds, models.default, models.enabled, models.trusted, tools.ask, tools.disabled, tools.models"
+const validKeys = "approval.outOfBand, approval.threshold, inquiry.elicitation, inquiry.timeoutSeconds, models.default, models.enabled, models.trusted, tools.ask, tools.ask_user, tools.disabled, tools.models, tools.request_approval"
 
 // setCases are good and bad values for every key, typed as on the command
 // line. want is what Get prints afterwards; wantErr the exact error text.
@@ -77,6 +77,12 @@ var setCases = []struct {
 	{key: "inquiry.timeoutSeconds", value: "86,400", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "86,400"`, is: config.ErrBadValue},
 	{key: "inquiry.timeoutSeconds", value: "0x10", wantErr: `inquiry.timeoutSeconds must be 0 (wait for ever) or 10 to 86,400; got "0x10"`, is: config.ErrBadValue},
 
+	{key: "tools.ask_user", value: "on", want: "true"},
+	{key: "tools.ask_user", value: "FALSE", want: "false"},
+	{key: "tools.ask_user", value: "1", wantErr: `tools.ask_user takes true, false, on or off; got "1"`, is: config.ErrBadValue},
+	{key: "tools.request_approval", value: "true", want: "true"},
+	{key: "tools.request_approval", value: "off", want: "false"},
+	{key: "tools.request_approval", value: "yes", wantErr: `tools.request_approval takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
 	{key: "tools.models", value: "on", want: "true"},
 	{key: "tools.models", value: "off", want: "false"},
 	{key: "tools.models", value: "1", wantErr: `tools.models takes true, false, on or off; got "1"`, is: config.ErrBadValue},
@@ -181,8 +187,10 @@ func TestKeys(t *testing.T) {
 		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names (set by wisp models enable and disable)"},
 		{Name: "models.trusted", Kind: "list", Default: "", Doc: "publishers you trust to pull models from (set by wisp models trust)"},
 		{Name: "tools.ask", Kind: "bool", Default: "false", Doc: "give ask, the tool that puts questions to you, to conversations that get every tool"},
+		{Name: "tools.ask_user", Kind: "bool", Default: "false", Doc: "give ask_user, the tool that puts structured questions to you and collects secrets, to conversations that get every tool"},
 		{Name: "tools.disabled", Kind: "list", Default: "", Doc: "tools taken out of every conversation, as comma-separated names"},
 		{Name: "tools.models", Kind: "bool", Default: "false", Doc: "give models, the tool that lists models and asks you to change them, to conversations that get every tool"},
+		{Name: "tools.request_approval", Kind: "bool", Default: "false", Doc: "give request_approval, the tool that asks your permission before a destructive, irreversible or outward-facing action, to conversations that get every tool"},
 	}
 	if diff := cmp.Diff(want, config.Keys()); diff != "" {
 		t.Errorf("Keys() (-want +got):\n%s", diff)

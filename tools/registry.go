@@ -94,6 +94,24 @@ type Selection struct {
 	Disabled []string
 }
 
+// Interactive returns the opt-in tools of an agent that works with a
+// person, for Selection.Enabled: ask_user, for decisions and preferences,
+// and request_approval, for permission to act. They are enabled together
+// so that the model has a place for preferences and stops putting
+// permission questions there: an ask_user question nobody answers falls
+// back to a default, which is right for a preference and wrong for
+// permission, while a request_approval nobody answers is refused. Leave
+// both off for an agent nobody watches.
+//
+// Each call returns a new map, which the caller may change:
+//
+//	enabled := tools.Interactive()
+//	enabled["models"] = true
+//	set, err := reg.Select(tools.Selection{Enabled: enabled})
+func Interactive() map[string]bool {
+	return map[string]bool{"ask_user": true, "request_approval": true}
+}
+
 // ErrUnknownTool reports a named tool that the registry does not have.
 var ErrUnknownTool = errors.New("unknown tool")
 

@@ -163,3 +163,28 @@ func TestCall(t *testing.T) {
 		})
 	}
 }
+
+// TestInteractive checks the preset that enables ask_user and
+// request_approval together.
+func TestInteractive(t *testing.T) {
+	r := registry(t)
+	for _, name := range []string{"ask_user", "request_approval"} {
+		if err := r.AddOptIn(&fake{name: name, schema: `{"type":"object"}`}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, err := r.Select(tools.Selection{Enabled: tools.Interactive()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"run_command", "read_file", "ask_user", "request_approval"}, set.Names()); diff != "" {
+		t.Errorf("Select(Interactive) (-want +got):\n%s", diff)
+	}
+	// Each call is a new map: changing one changes no other.
+	m := tools.Interactive()
+	m["models"] = true
+	delete(m, "ask_user")
+	if diff := cmp.Diff(map[string]bool{"ask_user": true, "request_approval": true}, tools.Interactive()); diff != "" {
+		t.Errorf("Interactive() after a caller changed its map (-want +got):\n%s", diff)
+	}
+}

@@ -1,5 +1,6 @@
 // Package secrets holds the credential rules that wisp applies to what a
-// person types and to what a model asks of them.
+// person types and to what a model asks of them, and the session's vault of
+// the credentials the person gives on purpose.
 //
 // Two checks share these rules:
 //
@@ -44,13 +45,28 @@
 // prefilters, and never makes a network call: no rule verifies a credential
 // with its provider.
 //
+// # Secrets by reference
+//
+// A [Vault] holds the credentials a person gives in answer to a secret
+// question, sealed with AES-256-GCM under a key that lives in memory for
+// the session only. The model is told a reference, "session:GH_TOKEN",
+// never the value; a tool resolves it when it runs ([Vault.Resolve],
+// [Vault.Environ] for a command's environment). The Vault is made with the
+// session's Redactor, which from then on replaces each of its values
+// wherever it appears (exactly, or in a copy the scanner decodes) with
+// "[REDACTED:session:GH_TOKEN]", so a command that prints the value gives
+// the model, the audit log and the thread files only the marker.
+//
 // # Markers
 //
 // Markers have the form "[REDACTED:<rule-id>#<n>]". A [Redactor] numbers
 // values per rule id, starting at 1, and gives a value it has seen before the
 // same number, so a model can still tell "the same key as before" from a new
-// one. No marker matches any rule, and the scanner ignores anything that
-// overlaps a marker, so redacting redacted text changes nothing.
+// one. A Vault's value is marked by its name instead,
+// "[REDACTED:session:<NAME>]" ([VaultMarker]), which tells the model which
+// of its references it was. No marker matches any rule, and the scanner
+// ignores anything that overlaps a marker, so redacting redacted text
+// changes nothing.
 //
 // # Language
 //

@@ -20,7 +20,8 @@ type Finding struct {
 }
 
 // Redactor replaces credential-shaped values with numbered markers of the
-// form "[REDACTED:<rule-id>#<n>]".
+// form "[REDACTED:<rule-id>#<n>]", and the values a [Vault] made with it
+// holds with "[REDACTED:session:<NAME>]".
 //
 // Numbers count from 1 for each rule ID, and a Redactor gives a value it has
 // already seen the number it gave it before, so a model can tell the same
@@ -28,16 +29,18 @@ type Finding struct {
 // across Redactors.
 //
 // A Redactor keeps no value. It remembers each one by a keyed SHA-256 (HMAC)
-// under a random key of its own, in memory only.
+// under a random key of its own, in memory only. A Vault's values it reads
+// sealed from the Vault on each call of Redact and wipes when the call ends.
 //
 // A Redactor is safe for concurrent use. The zero value is not usable; call
 // [NewRedactor].
 type Redactor struct {
 	key []byte
 
-	mu   sync.Mutex
-	seen map[seenKey]int
-	last map[string]int // per rule ID: the highest number given so far
+	mu     sync.Mutex
+	seen   map[seenKey]int
+	last   map[string]int // per rule ID: the highest number given so far
+	vaults []*Vault       // whose values are replaced wherever they appear
 }
 
 type seenKey struct {
@@ -56,14 +59,23 @@ func NewRedactor() *Redactor {
 // marker, and the findings in the order the values were replaced. Text with
 // nothing to redact comes back unchanged, with no findings.
 //
+// A value that a Vault made with r holds is replaced by [VaultMarker]
+// wherever it appears exactly, and in the copies of the text that the
+// scanner decodes (without invisible characters, with percent, JSON and
+// backslash escapes undone, long base64 and hex runs decoded), whether or
+// not any rule would find it. Its Finding's Rule is its reference,
+// "session:NAME". Where it overlaps what a rule finds, it wins.
+//
 // When replacing one value changes what is found around it (a cut-off
 // assignment, say), Redact scans again until nothing is found, so that
 // Redact(Redact(x)) is Redact(x) and Scan finds nothing in what Redact
 // returns.
 func (r *Redactor) Redact(text string) (string, []Finding) {
 	var findings []Finding
+	vals := r.unseal()
+	defer wipe(vals)
 	for {
-		cands := scan(text)
+		cands := scan(text, vals)
 		if len(cands) == 0 {
 			return text, findings
 		}
@@ -73,8 +85,13 @@ func (r *Redactor) Redact(text string) (string, []Finding) {
 		b.Grow(len(text))
 		at := 0
 		for _, c := range cands {
-			id := ruleTable[c.rule].ID
-			marker := Marker(id, r.number(id, c.value))
+			var id, marker string
+			if c.rule == vaultRule {
+				id, marker = RefPrefix+c.value, VaultMarker(c.value)
+			} else {
+				id = ruleTable[c.rule].ID
+				marker = Marker(id, r.number(id, c.value))
+			}
 			b.WriteString(text[at:c.start])
 			b.WriteString(marker)
 			at = c.end
@@ -83,6 +100,25 @@ func (r *Redactor) Redact(text string) (string, []Finding) {
 		b.WriteString(text[at:])
 		text = b.String()
 	}
+}
+
+// watch makes r replace the values v holds.
+func (r *Redactor) watch(v *Vault) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.vaults = append(r.vaults, v)
+}
+
+// unseal returns the values of r's Vaults, which the caller must wipe.
+func (r *Redactor) unseal() []known {
+	r.mu.Lock()
+	vaults := r.vaults
+	r.mu.Unlock()
+	var vals []known
+	for _, v := range vaults {
+		vals = v.unsealAll(vals)
+	}
+	return vals
 }
 
 // number returns the number of value under rule, giving it the next one if

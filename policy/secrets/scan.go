@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"cmp"
 	"math"
 	"regexp"
@@ -24,7 +25,7 @@ type Match struct {
 // that overlaps a redaction marker is left out, so scanning redacted text
 // finds nothing new. Scan keeps no state and is safe for concurrent use.
 func Scan(text string) []Match {
-	cands := scan(text)
+	cands := scan(text, nil)
 	if len(cands) == 0 {
 		return nil
 	}
@@ -37,30 +38,37 @@ func Scan(text string) []Match {
 
 // A candidate is a match before overlaps are settled.
 type candidate struct {
-	rule       int // index into ruleTable
+	rule       int // index into ruleTable, or vaultRule
 	start, end int // in the original text
 	// value is the matched value as the view that found it reads it: with
-	// escapes decoded and invisible characters removed.
+	// escapes decoded and invisible characters removed. For a Vault's
+	// value it is the secret's name instead, never the value.
 	value string
 }
+
+// vaultRule is the rule of a candidate that is a Vault's value.
+const vaultRule = -1
 
 // maxDecodeDepth bounds how many decodings are applied one after another.
 const maxDecodeDepth = 2
 
-// scan finds the candidates in text and settles their overlaps.
-func scan(text string) []candidate {
+// scan finds the candidates in text, the rules' and the known values',
+// and settles their overlaps.
+func scan(text string, vals []known) []candidate {
 	var cands []candidate
-	walk(&view{text: text}, 0, &cands)
+	walk(&view{text: text}, 0, vals, &cands)
 	return settle(text, cands)
 }
 
 // walk scans v and its copy without invisible characters, then the decoded
 // copies of both, down to maxDecodeDepth decodings.
-func walk(v *view, depth int, cands *[]candidate) {
+func walk(v *view, depth int, vals []known, cands *[]candidate) {
 	scanView(v, cands)
+	findKnown(v, vals, cands)
 	views := []*view{v}
 	if s := stripView(v); s != nil {
 		scanView(s, cands)
+		findKnown(s, vals, cands)
 		views = append(views, s)
 	}
 	if depth >= maxDecodeDepth {
@@ -69,7 +77,7 @@ func walk(v *view, depth int, cands *[]candidate) {
 	for _, w := range views {
 		for _, decode := range decoders {
 			if d := decode(w); d != nil {
-				walk(d, depth+1, cands)
+				walk(d, depth+1, vals, cands)
 			}
 		}
 	}
@@ -102,6 +110,31 @@ func scanView(v *view, cands *[]candidate) {
 			}
 			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: stripIgnorable(value)})
 		})
+	}
+}
+
+// findKnown adds a candidate for every occurrence of a known value in v.
+func findKnown(v *view, vals []known, cands *[]candidate) {
+	if len(vals) == 0 {
+		return
+	}
+	// bytes.Index keeps the value in the wipeable slice; strings.Index
+	// would need a string copy of it that nothing can wipe.
+	text := []byte(v.text)
+	for _, k := range vals {
+		if len(k.value) == 0 {
+			continue
+		}
+		for at := 0; at < len(text); {
+			i := bytes.Index(text[at:], k.value)
+			if i < 0 {
+				break
+			}
+			start, end := at+i, at+i+len(k.value)
+			ostart, oend := v.orig(start, end)
+			*cands = append(*cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.name})
+			at = end
+		}
 	}
 }
 
@@ -184,13 +217,15 @@ func entropy(s string) float64 {
 	return h
 }
 
-// markerPattern matches a redaction marker.
-var markerPattern = regexp.MustCompile(`\[REDACTED:[a-z0-9-]{1,64}#[0-9]{1,19}\]`)
+// markerPattern matches a redaction marker: a rule's, numbered, or a
+// Vault's, named.
+var markerPattern = regexp.MustCompile(`\[REDACTED:(?:[a-z0-9-]{1,64}#[0-9]{1,19}|session:[A-Z][A-Z0-9_]{0,63})\]`)
 
 // settle drops candidates that overlap a marker and resolves overlaps
-// between the rest: provider rules first, then longer before shorter (in the
-// text, then as decoded), then earlier before later, then rule order. The
-// result is sorted by start.
+// between the rest: a Vault's values first, then provider rules, then the
+// generic rule; then longer before shorter (in the text, then as decoded),
+// then earlier before later, then rule order. The result is sorted by
+// start.
 func settle(text string, cands []candidate) []candidate {
 	if len(cands) == 0 {
 		return nil
@@ -203,7 +238,7 @@ func settle(text string, cands []candidate) []candidate {
 	}
 	slices.SortFunc(cands, func(a, b candidate) int {
 		return cmp.Or(
-			cmp.Compare(b2i(ruleTable[a.rule].Generic), b2i(ruleTable[b.rule].Generic)),
+			cmp.Compare(rank(a), rank(b)),
 			cmp.Compare(b.end-b.start, a.end-a.start),
 			cmp.Compare(len(b.value), len(a.value)),
 			cmp.Compare(a.start, b.start),
@@ -222,11 +257,16 @@ func settle(text string, cands []candidate) []candidate {
 	return out
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+// rank orders the kinds of candidate: a Vault's value, a provider rule's
+// match, the generic rule's.
+func rank(c candidate) int {
+	switch {
+	case c.rule == vaultRule:
+		return 0
+	case ruleTable[c.rule].Generic:
+		return 2
 	}
-	return 0
+	return 1
 }
 
 // A bitset marks byte offsets of a text that a kept match or a marker holds.
