@@ -60,6 +60,11 @@ type Options struct {
 	// first time a turn runs on it and saved after every turn. nil: threads
 	// live as long as the Agent.
 	Store ThreadStore
+	// Redact, when set, is applied to every tool result before the model
+	// or the thread sees it, so that a credential in a tool's output (a
+	// value the session's vault holds among them) reaches neither. It
+	// must be safe for concurrent use.
+	Redact func(string) string
 	// Inbox, when set, is asked at the start of every turn for what
 	// arrived for the thread while no turn ran, such as the answer to a
 	// question that waited beyond its turn (wisp mcp). nil: nothing
@@ -356,6 +361,9 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 		res = wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; it has no tools", tc.Name))
 	} else {
 		res, err = a.opts.Tools.Call(ctx, c)
+	}
+	if a.opts.Redact != nil {
+		res.Content = a.opts.Redact(res.Content)
 	}
 	data := map[string]any{"id": tc.ID, "name": tc.Name}
 	if err != nil {

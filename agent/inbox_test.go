@@ -121,3 +121,27 @@ func TestInboxFailure(t *testing.T) {
 		t.Errorf("the model was asked %d times, want none", n)
 	}
 }
+
+// A tool's output passes through Options.Redact before the model or the
+// thread sees it.
+func TestRedactToolResults(t *testing.T) {
+	m := script.New("t", []script.Step{call("echo", `{"text":"token hunter2-secret"}`), {Content: "done"}})
+	store := &memStore{}
+	a := agent.New(m, &agent.Options{Tools: set(t, echo{}), Store: store,
+		Redact: func(s string) string { return strings.ReplaceAll(s, "hunter2-secret", "[REDACTED:session:PW]") }})
+	if _, err := a.Respond(t.Context(), "t", "go"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := m.Requests()
+	last := reqs[len(reqs)-1].Messages
+	got := last[len(last)-1].Content
+	if got != "echo: token [REDACTED:session:PW]" {
+		t.Errorf("the model read %q, want the value replaced by its marker", got)
+	}
+	st, _, _ := store.Load("t")
+	for _, msg := range st.Messages {
+		if strings.Contains(msg.Content, "hunter2-secret") {
+			t.Errorf("the saved thread holds the value: %q", msg.Content)
+		}
+	}
+}

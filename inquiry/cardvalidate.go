@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // The limits of an ask_user card, besides those of a question
@@ -95,6 +96,8 @@ func validateCardQuestion(n int, q wisp.CardQuestion) (wisp.CardQuestion, error)
 		switch {
 		case !secretName.MatchString(v.Secret):
 			return v, invalid("%q cannot name a secret: use a capital letter, then up to 63 capital letters, digits or _, like GH_TOKEN", cutRunes(v.Secret, MaxOptionChars))
+		case secrets.Reserved(v.Secret):
+			return v, invalid("%s cannot name a secret: in a command's environment it changes how commands run; choose a name of the secret's own, like GH_TOKEN", v.Secret)
 		case len(q.Options) > 0 || q.Multi || q.Other:
 			return v, invalid("a secret question takes no options, multiSelect or allowOther; send only its name and question")
 		}

@@ -27,7 +27,9 @@ import (
 	"github.com/wisp-agent/wisp/policy/secrets"
 	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/tools/ask"
+	"github.com/wisp-agent/wisp/tools/askuser"
 	"github.com/wisp-agent/wisp/tools/modelstool"
+	"github.com/wisp-agent/wisp/tools/requestapproval"
 )
 
 // home is the wisp home folder and the paths in it.
@@ -114,11 +116,15 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 	if o.display != nil {
 		sink = append(sink, o.display)
 	}
+	// Secrets the person gives an ask_user secret question live here,
+	// sealed, for this conversation only; the redactor knows their values.
+	vault := secrets.NewVault(redactor)
 	desk := inquiry.NewDesk(o.face, &inquiry.Options{
 		Session:  session,
 		Timeout:  cfg.Timeout(),
 		Events:   sink,
 		Redactor: redactor,
+		Vault:    vault,
 	})
 	threshold, err := policy.ParseRating(cfg.Approval.Threshold)
 	if err != nil {
@@ -151,15 +157,16 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		return nil, err
 	}
 	reg := tools.NewRegistry()
-	for _, t := range []wisp.Tool{ask.New(desk), modelstool.New(actions, info.Name)} {
+	for _, t := range []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, info.Name)} {
 		if err := reg.AddOptIn(t); err != nil {
 			log.Close()
 			return nil, err
 		}
 	}
 	set, err := reg.Select(tools.Selection{
-		Named:    o.named,
-		Enabled:  map[string]bool{ask.Name: cfg.Tools.Ask, modelstool.Name: cfg.Tools.Models},
+		Named: o.named,
+		Enabled: map[string]bool{ask.Name: cfg.Tools.Ask, modelstool.Name: cfg.Tools.Models,
+			askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval},
 		Disabled: cfg.Tools.Disabled,
 	})
 	if err != nil {
@@ -167,6 +174,10 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		return nil, usageError{fmt.Errorf("%w (use --tool with one of the known tools)", err)}
 	}
 	a = agent.New(model, &agent.Options{
+		Redact: func(s string) string {
+			out, _ := redactor.Redact(s)
+			return out
+		},
 		Inbox:         mcpserver.Inbox(pending.Store{Dir: filepath.Join(h.dir, "pending")}, desk),
 		Tools:         set,
 		Events:        sink,
