@@ -320,7 +320,8 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 }
 
 // callSummary shows a call's arguments briefly: an ask call by its
-// question, anything else as its JSON.
+// question, an ask_user call by its questions (or its secret's name), a
+// request_approval call by its action, anything else as its JSON.
 func callSummary(args any) string {
 	raw, ok := args.(json.RawMessage)
 	if !ok {
@@ -328,10 +329,29 @@ func callSummary(args any) string {
 		return s
 	}
 	var a struct {
-		Question string `json:"question"`
+		Question  string `json:"question"`
+		Action    string `json:"action"`
+		Questions []struct {
+			Question string `json:"question"`
+		} `json:"questions"`
+		Secret *struct {
+			Name string `json:"name"`
+		} `json:"secret"`
 	}
-	if json.Unmarshal(raw, &a) == nil && a.Question != "" {
+	if json.Unmarshal(raw, &a) != nil {
+		return string(raw)
+	}
+	switch {
+	case a.Question != "":
 		return a.Question
+	case a.Action != "":
+		return a.Action
+	case a.Secret != nil && a.Secret.Name != "":
+		return "secret " + a.Secret.Name
+	case len(a.Questions) == 1:
+		return a.Questions[0].Question
+	case len(a.Questions) > 1:
+		return fmt.Sprintf("%d questions", len(a.Questions))
 	}
 	return string(raw)
 }
