@@ -291,7 +291,7 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 	switch e.Kind {
 	case wisp.KindToolCall:
 		name, _ := e.Data["name"].(string)
-		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(name), escape.Terminal(callSummary(e.Data["arguments"])))
+		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(name), escape.Terminal(callSummary(name, e.Data["arguments"])))
 	case wisp.KindModelMessage:
 		if d.stream != nil {
 			d.stream.end() // the step's text streamed as it came
@@ -322,7 +322,7 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 // callSummary shows a call's arguments briefly: an ask call by its
 // question, an ask_user call by its questions (or its secret's name), a
 // request_approval call by its action, anything else as its JSON.
-func callSummary(args any) string {
+func callSummary(tool string, args any) string {
 	raw, ok := args.(json.RawMessage)
 	if !ok {
 		s, _ := args.(string)
@@ -344,7 +344,7 @@ func callSummary(args any) string {
 	switch {
 	case a.Question != "":
 		return a.Question
-	case a.Action != "":
+	case tool == "request_approval" && a.Action != "":
 		return a.Action
 	case a.Secret != nil && a.Secret.Name != "":
 		return "secret " + a.Secret.Name
