@@ -33,6 +33,7 @@ var allowed = map[string][]string{
 	"config":                   {"internal/fsx"},
 	"internal/fsx":             {},
 	"internal/spool":           {"internal/fsx"},
+	"internal/spool/spooltest": {"internal/spool"},
 	"models":                   {"", "config", "models/hf", "policy"},
 	"models/hf":                {"internal/fsx", "internal/neterr"},
 	"models/openai":            {"", "internal/neterr"},

@@ -87,7 +87,7 @@ func checkAnswer(a Answer) error {
 	if len(a.Text) > MaxAnswerBytes {
 		return fmt.Errorf("the answer is %d bytes; at most %d are filed", len(a.Text), MaxAnswerBytes)
 	}
-	if a.At.IsZero() || !inRange(a.At) {
+	if a.At.IsZero() || !spool.InRange(a.At) {
 		return errors.New("no time answered, or one before year 1 or after 9999")
 	}
 	return nil
@@ -129,8 +129,8 @@ func parseAnswer(data []byte) (Answer, error) {
 	if err := spool.DecodeJSON(data, &f); err != nil {
 		return Answer{}, err
 	}
-	if f.Version != formatVersion {
-		return Answer{}, fmt.Errorf("version %d; this wisp reads version %d", f.Version, formatVersion)
+	if err := spool.CheckVersion(f.Version, formatVersion); err != nil {
+		return Answer{}, err
 	}
 	if !ValidID(f.ID) {
 		return Answer{}, errors.New("bad question ID")
@@ -147,31 +147,7 @@ func parseAnswer(data []byte) (Answer, error) {
 	return a, nil
 }
 
-// withdrawnFile is the JSON form of a withdrawal: <id>.withdrawn.json.
-type withdrawnFile struct {
-	Version int       `json:"version"`
-	ID      string    `json:"id"`
-	Why     string    `json:"why"`
-	At      time.Time `json:"at"`
-}
-
-// checkWhy checks the reason given to Withdraw: one line of UTF-8, 1 to
-// maxWhyBytes bytes, no control characters.
-func checkWhy(why string) error {
-	return spool.CheckLine("the reason for withdrawing", why, maxWhyBytes)
-}
-
 // parseWithdrawn reads a withdrawal file.
-func parseWithdrawn(data []byte) (withdrawnFile, error) {
-	var f withdrawnFile
-	if err := spool.DecodeJSON(data, &f); err != nil {
-		return f, err
-	}
-	if f.Version != formatVersion || !ValidID(f.ID) {
-		return f, errors.New("bad version or question ID")
-	}
-	if err := checkWhy(f.Why); err != nil {
-		return f, err
-	}
-	return f, nil
+func parseWithdrawn(data []byte) (spool.Withdrawal, error) {
+	return spool.ParseWithdrawal(data, formatVersion, "question ID")
 }

@@ -33,16 +33,3 @@ var (
 	// among the options).
 	ErrInvalid = errors.New("invalid pending value")
 )
-
-// lineError is an error whose text is one finished line for a person and
-// whose identity is a sentinel.
-type lineError struct {
-	msg  string
-	kind error
-}
-
-func (e *lineError) Error() string { return e.msg }
-func (e *lineError) Unwrap() error { return e.kind }
-
-// lineErr builds a lineError.
-func lineErr(kind error, msg string) error { return &lineError{msg: msg, kind: kind} }

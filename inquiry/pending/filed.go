@@ -1,13 +1,6 @@
 package pending
 
-import (
-	"cmp"
-	"errors"
-	"io/fs"
-	"os"
-	"slices"
-	"strings"
-)
+import "slices"
 
 // A Record is a filed question and how it stands.
 type Record struct {
@@ -27,45 +20,25 @@ type Record struct {
 // fails on a file it must not trust; it fails too on an answer bound to
 // another question (ErrStale).
 func (s Store) Filed(thread string) ([]Record, error) {
-	if err := s.useDir(false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return nil, err
-	}
 	var recs []Record
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), "."+kindQuestion+".json")
-		if !ok || !ValidID(id) {
-			continue
-		}
-		q, err := s.readQuestion(id)
-		switch {
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrMalformed):
-			continue
-		case err != nil:
+	for q, err := range ledger.Records(s.Dir) {
+		if err != nil {
 			return nil, err
 		}
 		if thread != "" && q.Thread != thread {
 			continue
 		}
 		r := Record{Question: q}
-		if r.Answer, r.Answered, err = s.answerOf(q); err != nil {
+		if r.Answer, r.Answered, err = ledger.Answer(s.Dir, q.ID, q); err != nil {
 			return nil, err
 		}
 		if !r.Answered {
-			if r.Withdrawn, err = present(s.path(id, kindWithdrawn)); err != nil {
+			if r.Withdrawn, err = ledger.Present(s.path(q.ID, kindWithdrawn)); err != nil {
 				return nil, err
 			}
 		}
 		recs = append(recs, r)
 	}
-	slices.SortFunc(recs, func(a, b Record) int {
-		return cmp.Or(a.Question.Asked.Compare(b.Question.Asked), strings.Compare(a.Question.ID, b.Question.ID))
-	})
+	slices.SortFunc(recs, func(a, b Record) int { return byAsked(a.Question, b.Question) })
 	return recs, nil
 }

@@ -1,22 +1,17 @@
 package pending
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool"
+	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -25,38 +20,28 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // processes racing to answer: "dir|id|digest|n".
 const racerEnv = "PENDING_TEST_RACER"
 
+// lockName is the lock file in the pending folder that every change takes.
+const lockName = spool.LockName
+
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(racerEnv); spec != "" {
-		os.Exit(racer(spec))
+		os.Exit(spooltest.Racer(os.Stdin, os.Stdout, spec, 4, race))
 	}
 	os.Exit(m.Run())
 }
 
-// racer says "ready", waits for a line on stdin, answers, and says "won",
-// "answered" or the error.
-func racer(spec string) int {
-	f := strings.Split(spec, "|")
-	if len(f) != 4 {
-		fmt.Println("error: bad spec", spec)
-		return 2
-	}
-	fmt.Println("ready")
-	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
-		fmt.Println("error:", err)
-		return 2
-	}
+// race answers as racer n and says "won", "answered" or the error.
+func race(f []string) string {
 	err := Store{Dir: f[0]}.Answer(context.Background(), Answer{
 		ID: f[1], Digest: f[2], Outcome: wisp.OutcomeAnswered, Text: "racer " + f[3], From: FromTerminal,
 	})
 	switch {
 	case err == nil:
-		fmt.Println("won")
+		return "won"
 	case errors.Is(err, ErrAnswered):
-		fmt.Println("answered")
-	default:
-		fmt.Println("error:", err)
+		return "answered"
 	}
-	return 0
+	return "error: " + err.Error()
 }
 
 // t0 is the fixed clock of the tests.
@@ -99,62 +84,4 @@ func mustFile(t *testing.T, s Store, q wisp.Question) Question {
 		t.Fatalf("File(%q) = %v", q.Text, err)
 	}
 	return pq
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", name, diff)
-	}
-}
-
-// names lists the folder's entries, or nil when it does not exist.
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
-}
-
-// tree describes every path under root with its mode and size, to show
-// that nothing changed.
-func tree(t *testing.T, root string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		out = append(out, p+" "+fi.Mode().String()+" "+strconv.FormatInt(fi.Size(), 10))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"strconv"
 
 	"github.com/wisp-agent/wisp/internal/spool"
 )
@@ -24,11 +23,7 @@ func checkID(id string) error {
 	if ValidID(id) {
 		return nil
 	}
-	shown := id
-	if len(shown) > 40 {
-		shown = shown[:40] + "…"
-	}
-	return lineErr(ErrBadID, fmt.Sprintf("%s is not a question ID; an ID is %d characters from 0-9 and a-f, such as a1b2c3d4 (wisp questions list shows them)", strconv.QuoteToASCII(shown), IDLen))
+	return spool.Line(ErrBadID, fmt.Sprintf("%s is not a question ID; an ID is %d characters from 0-9 and a-f, such as a1b2c3d4 (wisp questions list shows them)", spool.QuoteID(id), IDLen))
 }
 
 // randomID returns IDLen random hex characters from crypto/rand.

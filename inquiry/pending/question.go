@@ -1,12 +1,8 @@
 package pending
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 	"unicode/utf8"
 
@@ -32,8 +28,6 @@ const (
 	maxOptionChars   = 80
 	// maxLabelBytes bounds Session and Thread.
 	maxLabelBytes = 256
-	// maxWhyBytes bounds the reason given to Withdraw.
-	maxWhyBytes = 200
 )
 
 // formatVersion is the version every pending file carries.
@@ -90,21 +84,15 @@ const digestTag = "wisp pending question v1\x00"
 // RFC 3339 with nanoseconds), then the number of options and each option
 // the same way.
 func digestOf(q Question) string {
-	h := sha256.New()
-	io.WriteString(h, digestTag)
-	var buf [binary.MaxVarintLen64]byte
-	put := func(s string) {
-		h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(s)))])
-		io.WriteString(h, s)
-	}
-	put(q.ID)
-	put(q.Asked.UTC().Format(time.RFC3339Nano))
-	put(q.Text)
-	h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(q.Options)))])
+	d := spool.NewDigest(digestTag)
+	d.Field(q.ID)
+	d.Time(q.Asked)
+	d.Field(q.Text)
+	d.Count(len(q.Options))
 	for _, o := range q.Options {
-		put(o)
+		d.Field(o)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d.Sum()
 }
 
 // checkQuestion applies the bounds to q's content, not to its ID or
@@ -135,20 +123,7 @@ func checkQuestion(q Question) error {
 	if q.Turn < 0 {
 		return fmt.Errorf("turn %d is negative", q.Turn)
 	}
-	if q.Asked.IsZero() || !inRange(q.Asked) {
-		return errors.New("no time asked, or one before year 1 or after 9999")
-	}
-	if !q.Deadline.IsZero() && !inRange(q.Deadline) {
-		return errors.New("deadline before year 1 or after 9999")
-	}
-	return nil
-}
-
-// inRange reports whether t falls in the years 1 to 9999 in UTC, which
-// RFC 3339 can write.
-func inRange(t time.Time) bool {
-	y := t.UTC().Year()
-	return y >= 1 && y <= 9999
+	return spool.CheckTimes(q.Asked, q.Deadline)
 }
 
 // checkText checks that s is valid UTF-8 of 1 to max code points.
@@ -195,8 +170,8 @@ func parseQuestion(data []byte) (Question, error) {
 	if err := spool.DecodeJSON(data, &f); err != nil {
 		return Question{}, err
 	}
-	if f.Version != formatVersion {
-		return Question{}, fmt.Errorf("version %d; this wisp reads version %d", f.Version, formatVersion)
+	if err := spool.CheckVersion(f.Version, formatVersion); err != nil {
+		return Question{}, err
 	}
 	if !ValidID(f.ID) {
 		return Question{}, errors.New("bad question ID")
@@ -222,4 +197,14 @@ func parseQuestion(data []byte) (Question, error) {
 		return Question{}, errors.New("digest does not match the question")
 	}
 	return q, nil
+}
+
+// parseQuestionOf reads the question file of id: parseQuestion, and the
+// question must be id.
+func parseQuestionOf(id string, data []byte) (Question, error) {
+	q, err := parseQuestion(data)
+	if err == nil && q.ID != id {
+		return Question{}, fmt.Errorf("it names question %s", q.ID)
+	}
+	return q, err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 )
 
 // answered files a question with an answer and returns it.
@@ -32,7 +33,7 @@ func TestSettle(t *testing.T) {
 		}
 	}
 	want := []string{lockName, keep.ID + ".question.json"}
-	if diff := cmp.Diff(want, names(t, s.Dir)); diff != "" {
+	if diff := cmp.Diff(want, spooltest.Names(t, s.Dir)); diff != "" {
 		t.Errorf("folder after Settle (-want +got):\n%s", diff)
 	}
 	if _, _, err := s.Answered(q.ID); !errors.Is(err, ErrNoQuestion) {
@@ -108,7 +109,7 @@ func TestSettleCrash(t *testing.T) {
 					t.Fatalf("%s = %v", repair, err)
 				}
 				want := []string{lockName, keep.ID + ".answer.json", keep.ID + ".question.json"}
-				if diff := cmp.Diff(want, names(t, s.Dir)); diff != "" {
+				if diff := cmp.Diff(want, spooltest.Names(t, s.Dir)); diff != "" {
 					t.Errorf("folder after %s (-want +got):\n%s", repair, diff)
 				}
 			})

@@ -3,11 +3,7 @@ package pending
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -27,11 +23,33 @@ const maxIDTries = 100
 const (
 	kindQuestion  = "question"
 	kindAnswer    = "answer"
-	kindWithdrawn = "withdrawn"
+	kindWithdrawn = spool.KindWithdrawn
 )
 
-// lockName is the lock file in the pending folder that every change takes.
-const lockName = spool.LockName
+// ledger is the pending folder's kind of spool. The life of a question's
+// files (filed, answered first or withdrawn, settled) and every check of
+// the folder and its files are internal/spool's; the formats of the files,
+// the rules and the lines that refuse are this package's.
+var ledger = spool.Ledger[Question, Answer]{
+	Spool: spool.Spool{
+		Folder:       "pending folder",
+		File:         "pending file",
+		Keeps:        "questions",
+		MaxFileBytes: MaxFileBytes,
+		ErrUnsafe:    ErrUnsafe,
+		ErrMalformed: ErrMalformed,
+	},
+	RecordKind:      kindQuestion,
+	AnswerKind:      kindAnswer,
+	Version:         formatVersion,
+	ParseRecord:     parseQuestionOf,
+	ParseAnswer:     parseAnswer,
+	ParseWithdrawal: parseWithdrawn,
+	Bind:            bindAnswer,
+	NotFiled:        noQuestion,
+	Answered:        answeredErr,
+	Withdrawn:       withdrawnErr,
+}
 
 // A Store keeps parked questions and their answers in one folder. A zero
 // Now and NewID are the defaults; the other fields are required.
@@ -70,19 +88,7 @@ func (s Store) newID() string {
 }
 
 // path names the file of kind for the question id, which must be valid.
-func (s Store) path(id, kind string) string {
-	return filepath.Join(s.Dir, id+"."+kind+".json")
-}
-
-// useDir checks the pending folder before use. When it is missing,
-// useDir creates it if create is set and otherwise returns an error that
-// matches fs.ErrNotExist.
-func (s Store) useDir(create bool) error { return files.UseDir(s.Dir, create) }
-
-// lock takes the folder's lock.
-func (s Store) lock(ctx context.Context) (unlock func() error, err error) {
-	return spool.Lock(ctx, s.Dir)
-}
+func (s Store) path(id, kind string) string { return spool.Path(s.Dir, id, kind) }
 
 // File files q as a parked question and returns it as filed: with a new
 // ID, the time asked, and its Digest. q.ID is ignored; Session, Thread,
@@ -108,40 +114,27 @@ func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
 		pq.Deadline = q.Deadline.UTC().Round(0)
 	}
 	if err := checkQuestion(pq); err != nil {
-		return Question{}, lineErr(ErrInvalid, "cannot file the question: "+err.Error())
+		return Question{}, spool.Line(ErrInvalid, "cannot file the question: "+err.Error())
 	}
-	if err := s.useDir(true); err != nil {
-		return Question{}, err
-	}
-	unlock, err := s.lock(ctx)
-	if err != nil {
-		return Question{}, err
-	}
-	defer unlock()
-
-	used, err := spool.UsedIDs(s.Dir)
-	if err != nil {
-		return Question{}, err
-	}
-	for range maxIDTries {
-		id := s.newID()
-		if !ValidID(id) {
-			return Question{}, fmt.Errorf("cannot file the question: %w", checkID(id))
+	err := ledger.File(ctx, s.Dir, func(used map[string]bool) (string, []byte, error) {
+		for range maxIDTries {
+			id := s.newID()
+			if !ValidID(id) {
+				return "", nil, fmt.Errorf("cannot file the question: %w", checkID(id))
+			}
+			if !used[id] {
+				pq.ID = id
+				break
+			}
 		}
-		if !used[id] {
-			pq.ID = id
-			break
+		if pq.ID == "" {
+			return "", nil, fmt.Errorf("cannot file the question: %d IDs drawn were all in use in %s", maxIDTries, fsx.QuotePath(s.Dir))
 		}
-	}
-	if pq.ID == "" {
-		return Question{}, fmt.Errorf("cannot file the question: %d IDs drawn were all in use in %s", maxIDTries, fsx.QuotePath(s.Dir))
-	}
-	pq.Digest = digestOf(pq)
-	data, err := encodeQuestion(pq)
+		pq.Digest = digestOf(pq)
+		data, err := encodeQuestion(pq)
+		return pq.ID, data, err
+	})
 	if err != nil {
-		return Question{}, err
-	}
-	if err := writeFile(s.path(pq.ID, kindQuestion), data); err != nil {
 		return Question{}, err
 	}
 	return pq, nil
@@ -157,87 +150,26 @@ func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
 // a file it must not trust: a symbolic link, another user's, or one
 // others can write to.
 func (s Store) List() ([]Question, error) {
-	if err := s.useDir(false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return nil, err
-	}
 	var qs []Question
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), "."+kindQuestion+".json")
-		if !ok || !ValidID(id) {
-			continue
-		}
-		q, err := s.readQuestion(id)
-		switch {
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrMalformed):
-			continue
-		case err != nil:
-			return nil, err
-		}
-		open, err := s.open(id)
+	for q, err := range ledger.Records(s.Dir) {
 		if err != nil {
 			return nil, err
 		}
-		if open {
+		waiting, err := ledger.Waiting(s.Dir, q.ID)
+		if err != nil {
+			return nil, err
+		}
+		if waiting {
 			qs = append(qs, q)
 		}
 	}
-	slices.SortFunc(qs, func(a, b Question) int {
-		return cmp.Or(a.Asked.Compare(b.Asked), strings.Compare(a.ID, b.ID))
-	})
+	slices.SortFunc(qs, byAsked)
 	return qs, nil
 }
 
-// open reports whether the question id has neither an answer nor a
-// withdrawal.
-func (s Store) open(id string) (bool, error) {
-	for _, kind := range []string{kindAnswer, kindWithdrawn} {
-		there, err := present(s.path(id, kind))
-		if err != nil || there {
-			return false, err
-		}
-	}
-	return true, nil
-}
-
-// readQuestion reads and parses the question file of id. A missing file
-// gives an error that matches fs.ErrNotExist.
-func (s Store) readQuestion(id string) (Question, error) {
-	path := s.path(id, kindQuestion)
-	data, err := readFile(path)
-	if err != nil {
-		return Question{}, err
-	}
-	q, err := parseQuestion(data)
-	if err != nil {
-		return Question{}, malformed(path, err)
-	}
-	if q.ID != id {
-		return Question{}, malformed(path, fmt.Errorf("it names question %s", q.ID))
-	}
-	return q, nil
-}
-
-// question reads the question id for a method that needs it, turning a
-// missing folder or file into ErrNoQuestion.
-func (s Store) question(id string) (Question, error) {
-	if err := s.useDir(false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return Question{}, noQuestion(id)
-		}
-		return Question{}, err
-	}
-	q, err := s.readQuestion(id)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Question{}, noQuestion(id)
-	}
-	return q, err
+// byAsked orders questions oldest first: by Asked, then by ID.
+func byAsked(a, b Question) int {
+	return cmp.Or(a.Asked.Compare(b.Asked), strings.Compare(a.ID, b.ID))
 }
 
 // Get returns the question id while it waits for an answer. It returns an
@@ -249,34 +181,14 @@ func (s Store) Get(id string) (Question, error) {
 	if err := checkID(id); err != nil {
 		return Question{}, err
 	}
-	q, err := s.question(id)
+	q, err := ledger.Read(s.Dir, id)
 	if err != nil {
 		return Question{}, err
 	}
-	if err := s.ended(id); err != nil {
+	if err := ledger.Ended(s.Dir, id); err != nil {
 		return Question{}, err
 	}
 	return q, nil
-}
-
-// ended returns ErrAnswered or ErrWithdrawn when the question id has an
-// answer or a withdrawal, and nil when it has neither.
-func (s Store) ended(id string) error {
-	there, err := present(s.path(id, kindAnswer))
-	if err != nil {
-		return err
-	}
-	if there {
-		return s.answeredErr(id)
-	}
-	there, err = present(s.path(id, kindWithdrawn))
-	if err != nil {
-		return err
-	}
-	if there {
-		return s.withdrawnErr(id)
-	}
-	return nil
 }
 
 // Answer records a as the answer to question a.ID, if it is the first.
@@ -304,42 +216,21 @@ func (s Store) Answer(ctx context.Context, a Answer) error {
 	}
 	a.At = a.At.UTC().Round(0)
 	if err := checkAnswer(a); err != nil {
-		return lineErr(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
-	}
-	if err := s.useDir(false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return noQuestion(a.ID)
-		}
-		return err
-	}
-	unlock, err := s.lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-
-	q, err := s.question(a.ID)
-	if err != nil {
-		return err
-	}
-	if err := s.ended(a.ID); err != nil {
-		return err
-	}
-	if a.Digest != q.Digest {
-		return staleErr(a.ID)
-	}
-	if err := fits(a, q); err != nil {
-		return lineErr(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
+		return spool.Line(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
 	}
 	data, err := encodeAnswer(a)
 	if err != nil {
 		return err
 	}
-	err = createExclusive(s.path(a.ID, kindAnswer), data)
-	if errors.Is(err, errExists) {
-		return s.answeredErr(a.ID)
-	}
-	return err
+	return ledger.Give(ctx, s.Dir, a.ID, data, func(q Question) error {
+		if a.Digest != q.Digest {
+			return staleErr(a.ID)
+		}
+		if err := fits(a, q); err != nil {
+			return spool.Line(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
+		}
+		return nil
+	})
 }
 
 // Answered returns the answer filed for question id; ok is false while
@@ -351,32 +242,11 @@ func (s Store) Answered(id string) (a Answer, ok bool, err error) {
 	if err := checkID(id); err != nil {
 		return Answer{}, false, err
 	}
-	q, err := s.question(id)
+	q, err := ledger.Read(s.Dir, id)
 	if err != nil {
 		return Answer{}, false, err
 	}
-	return s.answerOf(q)
-}
-
-// answerOf reads the answer to q, if there is one, and checks that it is
-// bound to q.
-func (s Store) answerOf(q Question) (Answer, bool, error) {
-	path := s.path(q.ID, kindAnswer)
-	data, err := readFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Answer{}, false, nil
-	}
-	if err != nil {
-		return Answer{}, false, err
-	}
-	a, err := parseAnswer(data)
-	if err != nil {
-		return Answer{}, false, malformed(path, err)
-	}
-	if a.ID != q.ID || a.Digest != q.Digest {
-		return Answer{}, false, lineErr(ErrStale, fmt.Sprintf("the answer on file for question %s was given to another question; remove it (rm %s) and answer again", q.ID, fsx.QuotePath(path)))
-	}
-	return a, true, nil
+	return ledger.Answer(s.Dir, id, q)
 }
 
 // Wait waits for the answer to question id and returns it.
@@ -396,40 +266,7 @@ func (s Store) Wait(ctx context.Context, id string) (Answer, error) {
 	if err := checkID(id); err != nil {
 		return Answer{}, err
 	}
-	t := time.NewTicker(pollInterval)
-	defer t.Stop()
-	for {
-		a, done, err := s.poll(id)
-		if done {
-			return a, err
-		}
-		select {
-		case <-ctx.Done():
-			return Answer{}, context.Cause(ctx)
-		case <-t.C:
-		}
-	}
-}
-
-// poll looks once for the end of question id; done is false while it
-// still waits.
-func (s Store) poll(id string) (a Answer, done bool, err error) {
-	q, err := s.question(id)
-	if err != nil {
-		return Answer{}, true, err
-	}
-	a, ok, err := s.answerOf(q)
-	if err != nil || ok {
-		return a, true, err
-	}
-	there, err := present(s.path(id, kindWithdrawn))
-	if err != nil {
-		return Answer{}, true, err
-	}
-	if there {
-		return Answer{}, true, s.withdrawnErr(id)
-	}
-	return Answer{}, false, nil
+	return ledger.Wait(ctx, s.Dir, id, pollInterval)
 }
 
 // Withdraw marks question id as taking no answer, saying why (one line of
@@ -447,40 +284,10 @@ func (s Store) Withdraw(ctx context.Context, id, why string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	if err := checkWhy(why); err != nil {
-		return lineErr(ErrInvalid, fmt.Sprintf("cannot withdraw question %s: %v", id, err))
+	if err := spool.CheckWhy(why); err != nil {
+		return spool.Line(ErrInvalid, fmt.Sprintf("cannot withdraw question %s: %v", id, err))
 	}
-	if err := s.useDir(false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return noQuestion(id)
-		}
-		return err
-	}
-	unlock, err := s.lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-
-	there, err := present(s.path(id, kindQuestion))
-	if err != nil {
-		return err
-	}
-	if !there {
-		return noQuestion(id)
-	}
-	err = s.ended(id)
-	if errors.Is(err, ErrWithdrawn) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	data, err := spool.EncodeJSON(withdrawnFile{Version: formatVersion, ID: id, Why: why, At: s.now()})
-	if err != nil {
-		return err
-	}
-	return writeFile(s.path(id, kindWithdrawn), data)
+	return ledger.Withdraw(ctx, s.Dir, id, why, s.now)
 }
 
 // Settle removes question id and everything filed with it, once the
@@ -501,25 +308,7 @@ func (s Store) Settle(ctx context.Context, id string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	if err := s.useDir(false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	unlock, err := s.lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-
-	if err := remove(s.path(id, kindQuestion)); err != nil {
-		return err
-	}
-	if err := fsx.SyncDir(s.Dir); err != nil {
-		return err
-	}
-	return spool.RemoveID(s.Dir, id)
+	return ledger.Settle(ctx, s.Dir, id)
 }
 
 // Sweep removes what crashes leave in the folder: the answers,
@@ -529,52 +318,45 @@ func (s Store) Settle(ctx context.Context, id string) error {
 // Run it when a process that files questions starts. Sweep waits for the
 // folder's lock, giving up when ctx is done.
 func (s Store) Sweep(ctx context.Context) error {
-	if err := s.useDir(false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	unlock, err := s.lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	return ledger.Sweep(ctx, s.Dir, nil)
+}
 
-	return spool.Sweep(s.Dir, kindQuestion, kindAnswer, kindWithdrawn)
+// bindAnswer refuses the answer a on file at path when it was given to
+// another question than q as filed.
+func bindAnswer(q Question, a Answer, path string) error {
+	if a.ID != q.ID || a.Digest != q.Digest {
+		return spool.Line(ErrStale, fmt.Sprintf("the answer on file for question %s was given to another question; remove it (rm %s) and answer again", q.ID, fsx.QuotePath(path)))
+	}
+	return nil
 }
 
 // answeredErr says that question id was answered, and from where when
-// the answer can be read.
-func (s Store) answeredErr(id string) error {
+// its answer a can be read (ok).
+func answeredErr(id string, a Answer, ok bool) error {
 	msg := fmt.Sprintf("question %s was already answered", id)
-	if data, err := readFile(s.path(id, kindAnswer)); err == nil {
-		if a, err := parseAnswer(data); err == nil {
-			msg += " from " + a.From
-		}
+	if ok {
+		msg += " from " + a.From
 	}
-	return lineErr(ErrAnswered, msg)
+	return spool.Line(ErrAnswered, msg)
 }
 
-// withdrawnErr says that question id was withdrawn, and why when the
-// withdrawal can be read.
-func (s Store) withdrawnErr(id string) error {
+// withdrawnErr says that question id was withdrawn, and why when its
+// withdrawal w can be read (ok).
+func withdrawnErr(id string, w spool.Withdrawal, ok bool) error {
 	msg := fmt.Sprintf("question %s was withdrawn and takes no answer", id)
-	if data, err := readFile(s.path(id, kindWithdrawn)); err == nil {
-		if w, err := parseWithdrawn(data); err == nil {
-			msg = fmt.Sprintf("question %s was withdrawn (%s) and takes no answer", id, w.Why)
-		}
+	if ok {
+		msg = fmt.Sprintf("question %s was withdrawn (%s) and takes no answer", id, w.Why)
 	}
-	return lineErr(ErrWithdrawn, msg)
+	return spool.Line(ErrWithdrawn, msg)
 }
 
 // noQuestion says that no question id is waiting.
 func noQuestion(id string) error {
-	return lineErr(ErrNoQuestion, fmt.Sprintf("no question %s is waiting; wisp questions list shows those that are", id))
+	return spool.Line(ErrNoQuestion, fmt.Sprintf("no question %s is waiting; wisp questions list shows those that are", id))
 }
 
 // staleErr refuses an answer given to another question than the one
 // filed as id.
 func staleErr(id string) error {
-	return lineErr(ErrStale, fmt.Sprintf("the answer was given to another question than question %s as it is now; show the question again and answer that", id))
+	return spool.Line(ErrStale, fmt.Sprintf("the answer was given to another question than question %s as it is now; show the question again and answer that", id))
 }

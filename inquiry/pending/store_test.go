@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 )
 
 // TestFileRoundTrip files questions, pins their files, and reads them back
@@ -34,11 +35,7 @@ func TestFileRoundTrip(t *testing.T) {
 		t.Errorf("File(free) (-want +got):\n%s", diff)
 	}
 	for name, id := range map[string]string{"question-choice.json": c.ID, "question-free.json": f.ID} {
-		data, err := os.ReadFile(s.path(id, kindQuestion))
-		if err != nil {
-			t.Fatal(err)
-		}
-		golden(t, name, data)
+		spooltest.GoldenFile(t, name, s.path(id, kindQuestion), *update)
 	}
 
 	got, err := s.List()
@@ -63,19 +60,11 @@ func TestFileRoundTrip(t *testing.T) {
 	if err := s.Answer(t.Context(), a); err != nil {
 		t.Fatalf("Answer = %v", err)
 	}
-	data, err := os.ReadFile(s.path(c.ID, kindAnswer))
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "answer.json", data)
+	spooltest.GoldenFile(t, "answer.json", s.path(c.ID, kindAnswer), *update)
 	if err := s.Withdraw(t.Context(), f.ID, "the thread ended"); err != nil {
 		t.Fatalf("Withdraw = %v", err)
 	}
-	data, err = os.ReadFile(s.path(f.ID, kindWithdrawn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "withdrawn.json", data)
+	spooltest.GoldenFile(t, "withdrawn.json", s.path(f.ID, kindWithdrawn), *update)
 
 	gotA, ok, err := s.Answered(c.ID)
 	if err != nil || !ok {
@@ -143,7 +132,7 @@ func TestFileRefusesInvalid(t *testing.T) {
 			if _, err := s.File(t.Context(), tt.q); !errors.Is(err, ErrInvalid) {
 				t.Errorf("File(%q) = %v, want ErrInvalid", tt.q.Text, err)
 			}
-			if n := names(t, s.Dir); n != nil {
+			if n := spooltest.Names(t, s.Dir); n != nil {
 				t.Errorf("File of an invalid question left %q", n)
 			}
 		})
@@ -206,7 +195,7 @@ func TestDigestBinding(t *testing.T) {
 			t.Errorf("Answer with the digest of %s = %v, want ErrStale", tt.name, err)
 		}
 	}
-	if names := names(t, s.Dir); len(names) != 2 {
+	if names := spooltest.Names(t, s.Dir); len(names) != 2 {
 		t.Errorf("refused answers left files: %q", names)
 	}
 

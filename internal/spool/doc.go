@@ -19,5 +19,13 @@
 // any number of writers racing for one name exactly one succeeds. Changes
 // serialise on the folder's advisory lock file, [LockName].
 //
+// A [Ledger] is a spool folder of records that each wait for one answer:
+// it files them, takes the first answer or a withdrawal, waits for the
+// end, and settles and sweeps in an order that makes every crash safe.
+// Its caller keeps what is its own: the types and formats of its records
+// and answers, its rules, and the lines that refuse. A record carries a
+// [Digest] of its words, and an answer the digest of the record it was
+// given to.
+//
 // The package reads no environment variables and prints nothing.
 package spool

@@ -26,6 +26,10 @@ type lineError struct {
 func (e *lineError) Error() string   { return e.msg }
 func (e *lineError) Unwrap() []error { return e.kinds }
 
+// Line returns an error whose text is msg, one finished line for a
+// person, and whose identity is kind: errors.Is(err, kind) holds.
+func Line(kind error, msg string) error { return lineErr(kind, nil, msg) }
+
 // lineErr builds a lineError that wraps kind and, when it is not nil,
 // also.
 func lineErr(kind, also error, msg string) error {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wisp-agent/wisp/internal/fsx"
@@ -92,7 +93,7 @@ func Sweep(dir, main string, leftovers ...string) error {
 	}
 	filed := map[string]bool{}
 	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), "."+main+".json"); ok && ValidID(id) {
+		if id, ok := idOfKind(e.Name(), main); ok {
 			filed[id] = true
 		}
 	}
@@ -115,4 +116,24 @@ func Sweep(dir, main string, leftovers ...string) error {
 		return fsx.SyncDir(dir)
 	}
 	return nil
+}
+
+// idOfKind returns the ID of name when it is the file of kind for a
+// valid ID, "<id>.<kind>.json".
+func idOfKind(name, kind string) (string, bool) {
+	id, ok := strings.CutSuffix(name, "."+kind+".json")
+	return id, ok && ValidID(id)
+}
+
+// Path returns the path of the file of kind for id, which must be valid,
+// in the folder dir.
+func Path(dir, id, kind string) string { return filepath.Join(dir, Name(id, kind)) }
+
+// QuoteID quotes id, which is not valid, for the line that refuses it: in
+// ASCII, and cut after 40 bytes.
+func QuoteID(id string) string {
+	if len(id) > 40 {
+		id = id[:40] + "…"
+	}
+	return strconv.QuoteToASCII(id)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 	"unicode/utf8"
 )
 
@@ -32,6 +33,33 @@ func DecodeJSON(data []byte, v any) error {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("not the JSON wisp writes (data after the object)")
+	}
+	return nil
+}
+
+// CheckVersion refuses a file whose format version, got, is not want.
+func CheckVersion(got, want int) error {
+	if got != want {
+		return fmt.Errorf("version %d; this wisp reads version %d", got, want)
+	}
+	return nil
+}
+
+// InRange reports whether t falls in the years 1 to 9999 in UTC, which
+// RFC 3339 can write.
+func InRange(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 1 && y <= 9999
+}
+
+// CheckTimes checks a record's times: asked is set, and asked and
+// deadline (zero: none) are InRange.
+func CheckTimes(asked, deadline time.Time) error {
+	if asked.IsZero() || !InRange(asked) {
+		return errors.New("no time asked, or one before year 1 or after 9999")
+	}
+	if !deadline.IsZero() && !InRange(deadline) {
+		return errors.New("deadline before year 1 or after 9999")
 	}
 	return nil
 }

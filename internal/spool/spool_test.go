@@ -1,6 +1,8 @@
 package spool_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,10 +11,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp/internal/spool"
+	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 )
 
 // errMine and errBroken stand for a caller's own sentinels.
@@ -24,20 +28,6 @@ var (
 var sp = spool.Spool{
 	Folder: "test folder", File: "test file", Keeps: "tests", MaxFileBytes: 16,
 	ErrUnsafe: errMine, ErrMalformed: errBroken,
-}
-
-// names lists the folder's entries.
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
 }
 
 func TestValidIDAndIDOf(t *testing.T) {
@@ -201,7 +191,7 @@ func TestCreateExclusive(t *testing.T) {
 	if won != 1 {
 		t.Errorf("%d writers won, want 1", won)
 	}
-	if diff := cmp.Diff([]string{"a1b2c3d4.answer.json"}, names(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{"a1b2c3d4.answer.json"}, spooltest.Names(t, dir)); diff != "" {
 		t.Errorf("folder (-want +got):\n%s", diff)
 	}
 	fi, err := os.Lstat(path)
@@ -243,13 +233,13 @@ func TestSweepAndRemoveID(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{".lock", "0000000b.other.json", "a1b2c3d4.decision.json", "a1b2c3d4.request.json", "notes.txt"}
-	if diff := cmp.Diff(want, names(t, dir)); diff != "" {
+	if diff := cmp.Diff(want, spooltest.Names(t, dir)); diff != "" {
 		t.Errorf("after Sweep (-want +got):\n%s", diff)
 	}
 	if err := spool.RemoveID(dir, "a1b2c3d4"); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{".lock", "0000000b.other.json", "notes.txt"}, names(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{".lock", "0000000b.other.json", "notes.txt"}, spooltest.Names(t, dir)); diff != "" {
 		t.Errorf("after RemoveID (-want +got):\n%s", diff)
 	}
 }
@@ -304,4 +294,78 @@ func FuzzIDOf(f *testing.F) {
 			t.Fatalf("IDOf(%q) = %q", name, id)
 		}
 	})
+}
+
+func TestDigest(t *testing.T) {
+	d := spool.NewDigest("tag v1\x00")
+	d.Field("a1b2c3d4")
+	d.Time(time.Date(2026, 3, 1, 10, 30, 0, 5, time.FixedZone("CET", 3600)))
+	d.Count(2)
+	d.Field("")
+	d.Field(strings.Repeat("x", 300))
+	in := "tag v1\x00" + "\x08a1b2c3d4" + "\x1e2026-03-01T09:30:00.000000005Z" + "\x02" + "\x00" + "\xac\x02" + strings.Repeat("x", 300)
+	sum := sha256.Sum256([]byte(in))
+	if got, want := d.Sum(), hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("Sum = %s, want %s", got, want)
+	}
+}
+
+func TestParseWithdrawal(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	data, err := spool.EncodeJSON(spool.Withdrawal{Version: 1, ID: "a1b2c3d4", Why: "the thread ended", At: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"version\": 1,\n  \"id\": \"a1b2c3d4\",\n  \"why\": \"the thread ended\",\n  \"at\": \"2026-03-01T09:30:00Z\"\n}\n"
+	if string(data) != want {
+		t.Errorf("encoded withdrawal = %q, want %q", data, want)
+	}
+	if w, err := spool.ParseWithdrawal(data, 1, "test ID"); err != nil || w.Why != "the thread ended" || !w.At.Equal(at) {
+		t.Errorf("ParseWithdrawal = %+v, %v", w, err)
+	}
+	for in, msg := range map[string]string{
+		`{"version":2,"id":"a1b2c3d4","why":"x","at":"2026-03-01T09:30:00Z"}`:          "bad version or test ID",
+		`{"version":1,"id":"../x","why":"x","at":"2026-03-01T09:30:00Z"}`:              "bad version or test ID",
+		`{"version":1,"id":"a1b2c3d4","why":"","at":"2026-03-01T09:30:00Z"}`:           "the reason for withdrawing must be 1 to 200 bytes of UTF-8",
+		`{"version":1,"id":"a1b2c3d4","why":"x","at":"2026-03-01T09:30:00Z","more":1}`: `not the JSON wisp writes (json: unknown field "more")`,
+	} {
+		if _, err := spool.ParseWithdrawal([]byte(in), 1, "test ID"); err == nil || err.Error() != msg {
+			t.Errorf("ParseWithdrawal(%s) = %v, want %q", in, err, msg)
+		}
+	}
+}
+
+func TestChecks(t *testing.T) {
+	if err := spool.CheckVersion(2, 1); err == nil || err.Error() != "version 2; this wisp reads version 1" {
+		t.Errorf("CheckVersion(2, 1) = %v", err)
+	}
+	if err := spool.CheckVersion(1, 1); err != nil {
+		t.Errorf("CheckVersion(1, 1) = %v", err)
+	}
+	asked := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		asked, deadline time.Time
+		want            string
+	}{
+		{asked, time.Time{}, ""},
+		{asked, asked.Add(time.Minute), ""},
+		{time.Time{}, time.Time{}, "no time asked, or one before year 1 or after 9999"},
+		{far, time.Time{}, "no time asked, or one before year 1 or after 9999"},
+		{asked, far, "deadline before year 1 or after 9999"},
+	} {
+		if err := spool.CheckTimes(tt.asked, tt.deadline); fmt.Sprint(err) != tt.want && !(err == nil && tt.want == "") {
+			t.Errorf("CheckTimes(%v, %v) = %v, want %q", tt.asked, tt.deadline, err, tt.want)
+		}
+	}
+	if got := spool.QuoteID(strings.Repeat("z", 41)); got != `"`+strings.Repeat("z", 40)+`\u2026"` {
+		t.Errorf("QuoteID of a long ID = %s", got)
+	}
+	if got := spool.QuoteID("../x\x00"); got != `"../x\x00"` {
+		t.Errorf("QuoteID = %s", got)
+	}
+	err := spool.Line(errMine, "one line")
+	if err.Error() != "one line" || !errors.Is(err, errMine) || errors.Is(err, spool.ErrUnsafe) {
+		t.Errorf("Line = %v, which must wrap only its kind", err)
+	}
 }

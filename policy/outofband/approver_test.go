@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
@@ -53,19 +54,6 @@ func enable() wisp.ApprovalRequest {
 		Text:   "turns ollama:qwen3:4b on in config.json",
 		Scopes: []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession},
 	}
-}
-
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range es {
-		out = append(out, e.Name())
-	}
-	return out
 }
 
 // TestApproverDecided: a decision in time is the person's, and the
@@ -129,7 +117,7 @@ func TestApproverDecided(t *testing.T) {
 				if diff := cmp.Diff([]time.Duration{time.Minute}, c.asked()); diff != "" {
 					t.Errorf("waited (-want +got):\n%s", diff)
 				}
-				if diff := cmp.Diff([]string{".lock"}, entries(t, s.Dir)); diff != "" {
+				if diff := cmp.Diff([]string{".lock"}, spooltest.Names(t, s.Dir)); diff != "" {
 					t.Errorf("files after the decision (-want +got):\n%s", diff)
 				}
 			})

@@ -63,7 +63,7 @@ func checkDecision(d Decision) error {
 	if !slices.Contains(decisionFaces[:], d.From) {
 		return fmt.Errorf("from %q names no face; use terminal or elicitation", d.From)
 	}
-	if d.At.IsZero() || !inRange(d.At) {
+	if d.At.IsZero() || !spool.InRange(d.At) {
 		return errors.New("no time answered, or one before year 1 or after 9999")
 	}
 	return nil
@@ -88,8 +88,8 @@ func parseDecision(data []byte) (Decision, error) {
 	if err := spool.DecodeJSON(data, &f); err != nil {
 		return Decision{}, err
 	}
-	if f.Version != formatVersion {
-		return Decision{}, fmt.Errorf("version %d; this wisp reads version %d", f.Version, formatVersion)
+	if err := spool.CheckVersion(f.Version, formatVersion); err != nil {
+		return Decision{}, err
 	}
 	if !ValidID(f.ID) {
 		return Decision{}, errors.New("bad approval ID")
@@ -105,34 +105,17 @@ func parseDecision(data []byte) (Decision, error) {
 	return d, nil
 }
 
-// withdrawnFile is the JSON form of a withdrawal: <id>.withdrawn.json.
-type withdrawnFile struct {
-	Version int       `json:"version"`
-	ID      string    `json:"id"`
-	Why     string    `json:"why"`
-	At      time.Time `json:"at"`
-}
-
-// checkWhy checks the reason given to Withdraw.
-func checkWhy(why string) error {
-	return spool.CheckLine("the reason for withdrawing", why, maxWhyBytes)
-}
-
-// parseWithdrawn reads a withdrawal file.
-func parseWithdrawn(data []byte) (withdrawnFile, error) {
-	var f withdrawnFile
-	if err := spool.DecodeJSON(data, &f); err != nil {
-		return f, err
+// parseWithdrawn reads a withdrawal file, which must say when the
+// request was withdrawn: Sweep keeps a withdrawn request for a while
+// after.
+func parseWithdrawn(data []byte) (spool.Withdrawal, error) {
+	w, err := spool.ParseWithdrawal(data, formatVersion, "approval ID")
+	if err != nil {
+		return w, err
 	}
-	if f.Version != formatVersion || !ValidID(f.ID) {
-		return f, errors.New("bad version or approval ID")
+	if w.At.IsZero() || !spool.InRange(w.At) {
+		return w, errors.New("no time withdrawn")
 	}
-	if err := checkWhy(f.Why); err != nil {
-		return f, err
-	}
-	if f.At.IsZero() || !inRange(f.At) {
-		return f, errors.New("no time withdrawn")
-	}
-	f.At = f.At.UTC()
-	return f, nil
+	w.At = w.At.UTC()
+	return w, nil
 }

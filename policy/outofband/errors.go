@@ -36,16 +36,3 @@ var (
 	// face).
 	ErrInvalid = errors.New("invalid approval value")
 )
-
-// lineError is an error whose text is one finished line for a person and
-// whose identity is a sentinel.
-type lineError struct {
-	msg  string
-	kind error
-}
-
-func (e *lineError) Error() string { return e.msg }
-func (e *lineError) Unwrap() error { return e.kind }
-
-// lineErr builds a lineError.
-func lineErr(kind error, msg string) error { return &lineError{msg: msg, kind: kind} }

@@ -1,22 +1,16 @@
 package outofband
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -27,39 +21,26 @@ const racerEnv = "OUTOFBAND_TEST_RACER"
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(racerEnv); spec != "" {
-		os.Exit(racer(spec))
+		os.Exit(spooltest.Racer(os.Stdin, os.Stdout, spec, 4, race))
 	}
 	os.Exit(m.Run())
 }
 
-// racer says "ready", waits for a line on stdin, decides, and says "won",
-// "decided" or the error.
-func racer(spec string) int {
-	f := strings.Split(spec, "|")
-	if len(f) != 4 {
-		fmt.Println("error: bad spec", spec)
-		return 2
-	}
+// race decides with the scope it is given and says "won", "decided" or
+// the error.
+func race(f []string) string {
 	scope, ok := parseScope(f[3])
 	if !ok {
-		fmt.Println("error: bad scope", f[3])
-		return 2
-	}
-	fmt.Println("ready")
-	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
-		fmt.Println("error:", err)
-		return 2
+		return "error: bad scope " + f[3]
 	}
 	err := Store{Dir: f[0]}.Decide(context.Background(), Decision{ID: f[1], Digest: f[2], Scope: scope, From: FromTerminal})
 	switch {
 	case err == nil:
-		fmt.Println("won")
+		return "won"
 	case errors.Is(err, ErrDecided):
-		fmt.Println("decided")
-	default:
-		fmt.Println("error:", err)
+		return "decided"
 	}
-	return 0
+	return "error: " + err.Error()
 }
 
 // t0 is the fixed clock of the tests.
@@ -113,62 +94,4 @@ func decide(t *testing.T, s Store, r Request, scope wisp.Scope, from string) {
 	if err := s.Decide(t.Context(), Decision{ID: r.ID, Digest: r.Digest, Scope: scope, From: from}); err != nil {
 		t.Fatalf("Decide(%s, %v) = %v", r.ID, scope, err)
 	}
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", name, diff)
-	}
-}
-
-// names lists the folder's entries, or nil when it does not exist.
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
-}
-
-// tree describes every path under root with its mode and size, to show
-// that nothing changed.
-func tree(t *testing.T, root string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		out = append(out, p+" "+fi.Mode().String()+" "+strconv.FormatInt(fi.Size(), 10))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -1,18 +1,13 @@
 package outofband
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 )
 
 // TestFirstDecisionWinsGoroutines races decisions and a withdrawal from
@@ -66,56 +61,12 @@ func TestFirstDecisionWinsProcesses(t *testing.T) {
 	s := testStore(t)
 	s.Now = nil // the racers use the real clock; so must the deadline
 	r := mustFile(t, s, withID(pull, "0a0b0c0d"))
-	type proc struct {
-		cmd   *exec.Cmd
-		stdin io.WriteCloser
-		out   *bufio.Reader
-		err   bytes.Buffer
-		scope string
-	}
-	procs := make([]*proc, n)
-	for i := range procs {
-		p := &proc{cmd: exec.Command(os.Args[0], "-test.run=^$"), scope: []string{"none", "once"}[i%2]}
-		p.cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s|%s|%s|%s", racerEnv, s.Dir, r.ID, r.Digest, p.scope))
-		p.cmd.Stderr = &p.err
-		var err error
-		if p.stdin, err = p.cmd.StdinPipe(); err != nil {
-			t.Fatal(err)
-		}
-		stdout, err := p.cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.out = bufio.NewReader(stdout)
-		if err := p.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
-		if line, err := p.out.ReadString('\n'); line != "ready\n" {
-			t.Fatalf("racer %d: %q, %v; stderr: %s", i, line, err, p.err.String())
-		}
-		procs[i] = p
-	}
-	for _, p := range procs {
-		io.WriteString(p.stdin, "go\n")
-	}
-	winner := -1
-	for i, p := range procs {
-		line, _ := p.out.ReadString('\n')
-		switch line = strings.TrimSpace(line); {
-		case line == "won" && winner >= 0:
-			t.Errorf("racers %d and %d both won", winner, i)
-		case line == "won":
-			winner = i
-		case line != "decided":
-			t.Errorf("racer %d said %q, want won or decided; stderr: %s", i, line, p.err.String())
-		}
-	}
-	if winner < 0 {
-		t.Fatal("no racer won")
-	}
+	scope := func(i int) string { return []string{"none", "once"}[i%2] }
+	winner := spooltest.Race(t, racerEnv, n, func(i int) string {
+		return fmt.Sprintf("%s|%s|%s|%s", s.Dir, r.ID, r.Digest, scope(i))
+	}, "decided")
 	d, ok, err := s.Decided(r.ID)
-	if err != nil || !ok || d.Scope.String() != procs[winner].scope {
-		t.Errorf("Decided = %+v, %v, %v; want the scope of racer %d, %s", d, ok, err, winner, procs[winner].scope)
+	if err != nil || !ok || d.Scope.String() != scope(winner) {
+		t.Errorf("Decided = %+v, %v, %v; want the scope of racer %d, %s", d, ok, err, winner, scope(winner))
 	}
 }

@@ -1,12 +1,8 @@
 package outofband
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"time"
@@ -29,8 +25,6 @@ const (
 	// maxKindBytes bounds Kind; maxLabelBytes bounds Session and Thread.
 	maxKindBytes  = 64
 	maxLabelBytes = 256
-	// maxWhyBytes bounds the reason given to Withdraw.
-	maxWhyBytes = 200
 )
 
 // formatVersion is the version every file in the approvals folder
@@ -52,11 +46,7 @@ func checkID(id string) error {
 	if ValidID(id) {
 		return nil
 	}
-	shown := id
-	if len(shown) > 40 {
-		shown = shown[:40] + "…"
-	}
-	return lineErr(ErrBadID, fmt.Sprintf("%s is not an approval ID; an ID is %d characters from 0-9 and a-f, such as 7f3a2c1d (wisp approvals list shows them)", strconv.QuoteToASCII(shown), IDLen))
+	return spool.Line(ErrBadID, fmt.Sprintf("%s is not an approval ID; an ID is %d characters from 0-9 and a-f, such as 7f3a2c1d (wisp approvals list shows them)", spool.QuoteID(id), IDLen))
 }
 
 // A Request is an approval request as filed in the approvals folder: a
@@ -123,27 +113,21 @@ const digestTag = "wisp approval request v1\x00"
 // scope's name the same way, then Asked and Deadline (UTC, RFC 3339 with
 // nanoseconds; no deadline is the empty string) the same way.
 func digestOf(r Request) string {
-	h := sha256.New()
-	io.WriteString(h, digestTag)
-	var buf [binary.MaxVarintLen64]byte
-	put := func(s string) {
-		h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(s)))])
-		io.WriteString(h, s)
-	}
+	d := spool.NewDigest(digestTag)
 	for _, s := range []string{r.ID, r.Session, r.Thread, strconv.Itoa(r.Turn), r.Kind, r.Command, r.Pattern, r.Text} {
-		put(s)
+		d.Field(s)
 	}
-	h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(r.Scopes)))])
+	d.Count(len(r.Scopes))
 	for _, s := range r.Scopes {
-		put(s.String())
+		d.Field(s.String())
 	}
-	put(r.Asked.UTC().Format(time.RFC3339Nano))
-	deadline := ""
-	if !r.Deadline.IsZero() {
-		deadline = r.Deadline.UTC().Format(time.RFC3339Nano)
+	d.Time(r.Asked)
+	if r.Deadline.IsZero() {
+		d.Field("")
+	} else {
+		d.Time(r.Deadline)
 	}
-	put(deadline)
-	return hex.EncodeToString(h.Sum(nil))
+	return d.Sum()
 }
 
 // checkRequest applies the limits to r's content, not to its ID or
@@ -179,20 +163,7 @@ func checkRequest(r Request) error {
 			return errors.New("the scopes must be given narrowest first, each once")
 		}
 	}
-	if r.Asked.IsZero() || !inRange(r.Asked) {
-		return errors.New("no time asked, or one before year 1 or after 9999")
-	}
-	if !r.Deadline.IsZero() && !inRange(r.Deadline) {
-		return errors.New("deadline before year 1 or after 9999")
-	}
-	return nil
-}
-
-// inRange reports whether t falls in the years 1 to 9999 in UTC, which
-// RFC 3339 can write.
-func inRange(t time.Time) bool {
-	y := t.UTC().Year()
-	return y >= 1 && y <= 9999
+	return spool.CheckTimes(r.Asked, r.Deadline)
 }
 
 // scopeNames writes scopes by name.
@@ -241,8 +212,8 @@ func parseRequest(data []byte) (Request, error) {
 	if err := spool.DecodeJSON(data, &f); err != nil {
 		return Request{}, err
 	}
-	if f.Version != formatVersion {
-		return Request{}, fmt.Errorf("version %d; this wisp reads version %d", f.Version, formatVersion)
+	if err := spool.CheckVersion(f.Version, formatVersion); err != nil {
+		return Request{}, err
 	}
 	if !ValidID(f.ID) {
 		return Request{}, errors.New("bad approval ID")
@@ -277,4 +248,14 @@ func parseRequest(data []byte) (Request, error) {
 		return Request{}, errors.New("digest does not match the request")
 	}
 	return r, nil
+}
+
+// parseRequestOf reads the request file of id: parseRequest, and the
+// request must be id.
+func parseRequestOf(id string, data []byte) (Request, error) {
+	r, err := parseRequest(data)
+	if err == nil && r.ID != id {
+		return Request{}, fmt.Errorf("it names approval request %s", r.ID)
+	}
+	return r, err
 }

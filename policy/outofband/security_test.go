@@ -12,8 +12,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool"
+	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 )
 
 // TestBadIDs checks that no method builds a path from a bad ID or touches
@@ -24,12 +25,7 @@ func TestBadIDs(t *testing.T) {
 		t.Run(fmt.Sprintf("%q", id), func(t *testing.T) {
 			s := testStore(t)
 			r := mustFile(t, s, enable)
-			root := filepath.Dir(s.Dir)
-			if err := os.WriteFile(filepath.Join(root, "x"), []byte("keep"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			before := tree(t, root)
-			ops := map[string]func() error{
+			spooltest.Untouched(t, filepath.Dir(s.Dir), ErrBadID, map[string]func() error{
 				"File":     func() error { _, err := s.File(t.Context(), withID(enable, id)); return err },
 				"Get":      func() error { _, err := s.Get(id); return err },
 				"Decided":  func() error { _, _, err := s.Decided(id); return err },
@@ -37,15 +33,7 @@ func TestBadIDs(t *testing.T) {
 				"Decide":   func() error { return s.Decide(t.Context(), Decision{ID: id, Digest: r.Digest, From: FromTerminal}) },
 				"Withdraw": func() error { return s.Withdraw(t.Context(), id, "why") },
 				"Settle":   func() error { return s.Settle(t.Context(), id) },
-			}
-			for name, op := range ops {
-				if err := op(); !errors.Is(err, ErrBadID) {
-					t.Errorf("%s(%q) = %v, want ErrBadID", name, id, err)
-				}
-			}
-			if diff := cmp.Diff(before, tree(t, root)); diff != "" {
-				t.Errorf("bad IDs changed files (-before +after):\n%s", diff)
-			}
+			})
 		})
 	}
 }
@@ -53,70 +41,11 @@ func TestBadIDs(t *testing.T) {
 // TestUnsafe checks that the Store refuses a folder or file it must not
 // trust, with one line that says how to mend it.
 func TestUnsafe(t *testing.T) {
-	tests := []struct {
-		name  string
-		spoil func(t *testing.T, s Store, r Request)
-		mend  string
-	}{
-		{"symlinked request", func(t *testing.T, s Store, r Request) {
-			real := filepath.Join(t.TempDir(), "real.json")
-			data, _ := os.ReadFile(s.path(r.ID, kindRequest))
-			os.WriteFile(real, data, 0o600)
-			os.Remove(s.path(r.ID, kindRequest))
-			if err := os.Symlink(real, s.path(r.ID, kindRequest)); err != nil {
-				t.Fatal(err)
-			}
-		}, "is a symbolic link, which wisp never follows there"},
-		{"symlinked decision", func(t *testing.T, s Store, r Request) {
-			if err := os.Symlink("/etc/hostname", s.path(r.ID, kindDecision)); err != nil {
-				t.Fatal(err)
-			}
-		}, "is a symbolic link"},
-		{"world-writable request", func(t *testing.T, s Store, r Request) {
-			os.Chmod(s.path(r.ID, kindRequest), 0o666)
-		}, "chmod 600"},
-		{"group-writable decision", func(t *testing.T, s Store, r Request) {
-			os.WriteFile(s.path(r.ID, kindDecision), nil, 0o600)
-			os.Chmod(s.path(r.ID, kindDecision), 0o620)
-		}, "chmod 600"},
-		{"fifo request", func(t *testing.T, s Store, r Request) {
-			os.Remove(s.path(r.ID, kindRequest))
-			if err := syscall.Mkfifo(s.path(r.ID, kindRequest), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}, "not a regular file"},
-		{"world-writable folder", func(t *testing.T, s Store, r Request) {
-			os.Chmod(s.Dir, 0o777)
-		}, "is writable by others; run chmod 700"},
-		{"symlinked folder", func(t *testing.T, s Store, r Request) {
-			moved := filepath.Join(t.TempDir(), "moved")
-			if err := os.Rename(s.Dir, moved); err != nil {
-				t.Fatal(err)
-			}
-			os.Symlink(moved, s.Dir)
-		}, "is a symbolic link; wisp keeps approval requests only in a real folder: remove the link (rm "},
-		{"another user's request", func(t *testing.T, s Store, r Request) {
-			if os.Geteuid() != 0 {
-				t.Skip("needs root to give a file away")
-			}
-			if err := os.Lchown(s.path(r.ID, kindRequest), 65534, 65534); err != nil {
-				t.Fatal(err)
-			}
-		}, "belongs to uid 65534"},
-		{"another user's folder", func(t *testing.T, s Store, r Request) {
-			if os.Geteuid() != 0 {
-				t.Skip("needs root to give a folder away")
-			}
-			if err := os.Lchown(s.Dir, 65534, 65534); err != nil {
-				t.Fatal(err)
-			}
-		}, "belongs to uid 65534"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, tt := range spooltest.Spoils(ledger.Spool, kindRequest, kindDecision) {
+		t.Run(tt.Name, func(t *testing.T) {
 			s := testStore(t)
 			r := mustFile(t, s, enable)
-			tt.spoil(t, s, r)
+			tt.Spoil(t, s.Dir, s.path(r.ID, kindRequest), s.path(r.ID, kindDecision))
 			ops := map[string]func() error{
 				"List":    func() error { _, err := s.List(); return err },
 				"Decided": func() error { _, _, err := s.Decided(r.ID); return err },
@@ -126,7 +55,7 @@ func TestUnsafe(t *testing.T) {
 				},
 				"Get": func() error { _, err := s.Get(r.ID); return err },
 			}
-			if strings.Contains(tt.name, "folder") {
+			if tt.Of == spooltest.Folder {
 				ops["File"] = func() error { _, err := s.File(t.Context(), pull); return err }
 				ops["Withdraw"] = func() error { return s.Withdraw(t.Context(), r.ID, "why") }
 				ops["Settle"] = func() error { return s.Settle(t.Context(), r.ID) }
@@ -134,8 +63,8 @@ func TestUnsafe(t *testing.T) {
 			}
 			for name, op := range ops {
 				err := op()
-				if !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), tt.mend) || strings.Contains(err.Error(), "\n") {
-					t.Errorf("%s = %v, want one line that wraps ErrUnsafe and says %q", name, err, tt.mend)
+				if !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), tt.Mend) || strings.Contains(err.Error(), "\n") {
+					t.Errorf("%s = %v, want one line that wraps ErrUnsafe and says %q", name, err, tt.Mend)
 				}
 			}
 		})
@@ -174,26 +103,9 @@ func TestModesUnderUmask(t *testing.T) {
 			if err := s.Withdraw(t.Context(), w.ID, "no answer within 1 min"); err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]os.FileMode{
-				s.Dir:                         os.ModeDir | 0o700,
-				filepath.Join(s.Dir, ".lock"): 0o600,
-				s.path(d.ID, kindRequest):     0o600,
-				s.path(d.ID, kindDecision):    0o600,
-				s.path(w.ID, kindRequest):     0o600,
-				s.path(w.ID, kindWithdrawn):   0o600,
-			}
-			for path, mode := range want {
-				fi, err := os.Lstat(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if fi.Mode() != mode {
-					t.Errorf("mode of %s = %v, want %v", filepath.Base(path), fi.Mode(), mode)
-				}
-			}
-			if n := len(names(t, s.Dir)); n != len(want)-1 {
-				t.Errorf("folder holds %q, want %d files", names(t, s.Dir), len(want)-1)
-			}
+			spooltest.Modes(t, s.Dir, spool.LockName,
+				spool.Name(d.ID, kindRequest), spool.Name(d.ID, kindDecision),
+				spool.Name(w.ID, kindRequest), spool.Name(w.ID, kindWithdrawn))
 		})
 	}
 }

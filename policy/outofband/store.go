@@ -5,9 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -29,17 +26,32 @@ const linger = 10 * time.Minute
 const (
 	kindRequest   = "request"
 	kindDecision  = "decision"
-	kindWithdrawn = "withdrawn"
+	kindWithdrawn = spool.KindWithdrawn
 )
 
-// files is the approvals folder's kind of spool.
-var files = spool.Spool{
-	Folder:       "approvals folder",
-	File:         "approvals file",
-	Keeps:        "approval requests",
-	MaxFileBytes: MaxFileBytes,
-	ErrUnsafe:    ErrUnsafe,
-	ErrMalformed: ErrMalformed,
+// ledger is the approvals folder's kind of spool. The life of a
+// request's files (filed, decided first or withdrawn, settled) and every
+// check of the folder and its files are internal/spool's; the formats of
+// the files, the rules and the lines that refuse are this package's.
+var ledger = spool.Ledger[Request, Decision]{
+	Spool: spool.Spool{
+		Folder:       "approvals folder",
+		File:         "approvals file",
+		Keeps:        "approval requests",
+		MaxFileBytes: MaxFileBytes,
+		ErrUnsafe:    ErrUnsafe,
+		ErrMalformed: ErrMalformed,
+	},
+	RecordKind:      kindRequest,
+	AnswerKind:      kindDecision,
+	Version:         formatVersion,
+	ParseRecord:     parseRequestOf,
+	ParseAnswer:     parseDecision,
+	ParseWithdrawal: parseWithdrawn,
+	Bind:            bindDecision,
+	NotFiled:        noRequest,
+	Answered:        decidedErr,
+	Withdrawn:       withdrawnErr,
 }
 
 // A Store keeps approval requests and their decisions in one folder. A
@@ -68,9 +80,7 @@ func (s Store) now() time.Time {
 }
 
 // path names the file of kind for the request id, which must be valid.
-func (s Store) path(id, kind string) string {
-	return filepath.Join(s.Dir, spool.Name(id, kind))
-}
+func (s Store) path(id, kind string) string { return spool.Path(s.Dir, id, kind) }
 
 // File files r, under its own ID, for a person to decide, and returns it
 // as filed: with the time asked and its Digest. The ID must be valid
@@ -104,39 +114,26 @@ func (s Store) File(ctx context.Context, r wisp.ApprovalRequest) (Request, error
 		req.Deadline = r.Deadline.UTC().Round(0)
 	}
 	if err := checkRequest(req); err != nil {
-		return Request{}, lineErr(ErrInvalid, fmt.Sprintf("cannot file approval request %s: %v", r.ID, err))
+		return Request{}, spool.Line(ErrInvalid, fmt.Sprintf("cannot file approval request %s: %v", r.ID, err))
 	}
-	if err := files.UseDir(s.Dir, true); err != nil {
-		return Request{}, err
-	}
-	unlock, err := spool.Lock(ctx, s.Dir)
-	if err != nil {
-		return Request{}, err
-	}
-	defer unlock()
-
-	there, err := files.Present(s.path(req.ID, kindRequest))
-	if err != nil {
-		return Request{}, err
-	}
-	if there {
-		return Request{}, lineErr(ErrFiled, fmt.Sprintf("approval request %s is filed already; each request is filed once, under its own ID", req.ID))
-	}
-	used, err := spool.UsedIDs(s.Dir)
-	if err != nil {
-		return Request{}, err
-	}
-	if used[req.ID] {
-		if err := spool.RemoveID(s.Dir, req.ID); err != nil {
-			return Request{}, err
+	err := ledger.File(ctx, s.Dir, func(used map[string]bool) (string, []byte, error) {
+		if used[req.ID] {
+			there, err := ledger.Present(s.path(req.ID, kindRequest))
+			if err != nil {
+				return "", nil, err
+			}
+			if there {
+				return "", nil, spool.Line(ErrFiled, fmt.Sprintf("approval request %s is filed already; each request is filed once, under its own ID", req.ID))
+			}
+			if err := spool.RemoveID(s.Dir, req.ID); err != nil {
+				return "", nil, err
+			}
 		}
-	}
-	req.Digest = digestOf(req)
-	data, err := encodeRequest(req)
+		req.Digest = digestOf(req)
+		data, err := encodeRequest(req)
+		return req.ID, data, err
+	})
 	if err != nil {
-		return Request{}, err
-	}
-	if err := spool.WriteFile(s.path(req.ID, kindRequest), data); err != nil {
 		return Request{}, err
 	}
 	return req, nil
@@ -153,28 +150,10 @@ func (s Store) File(ctx context.Context, r wisp.ApprovalRequest) (Request, error
 // a file it must not trust: a symbolic link, another user's, or one
 // others can write to.
 func (s Store) List() ([]Request, error) {
-	if err := files.UseDir(s.Dir, false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return nil, err
-	}
 	now := s.now()
 	var rs []Request
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), "."+kindRequest+".json")
-		if !ok || !ValidID(id) {
-			continue
-		}
-		r, err := s.readRequest(id)
-		switch {
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrMalformed):
-			continue
-		case err != nil:
+	for r, err := range ledger.Records(s.Dir) {
+		if err != nil {
 			return nil, err
 		}
 		if err := s.ended(r, now); err != nil {
@@ -191,40 +170,6 @@ func (s Store) List() ([]Request, error) {
 	return rs, nil
 }
 
-// readRequest reads and parses the request file of id. A missing file
-// gives an error that matches fs.ErrNotExist.
-func (s Store) readRequest(id string) (Request, error) {
-	path := s.path(id, kindRequest)
-	data, err := files.ReadFile(path)
-	if err != nil {
-		return Request{}, err
-	}
-	r, err := parseRequest(data)
-	if err != nil {
-		return Request{}, files.Malformed(path, err)
-	}
-	if r.ID != id {
-		return Request{}, files.Malformed(path, fmt.Errorf("it names approval request %s", r.ID))
-	}
-	return r, nil
-}
-
-// request reads the request id for a method that needs it, turning a
-// missing folder or file into ErrNoRequest.
-func (s Store) request(id string) (Request, error) {
-	if err := files.UseDir(s.Dir, false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return Request{}, noRequest(id)
-		}
-		return Request{}, err
-	}
-	r, err := s.readRequest(id)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Request{}, noRequest(id)
-	}
-	return r, err
-}
-
 // Get returns the request id while it waits for a decision. It returns
 // an error that wraps ErrBadID for an id that is not an approval ID,
 // ErrNoRequest when no request id is filed, ErrDecided or ErrWithdrawn
@@ -235,7 +180,7 @@ func (s Store) Get(id string) (Request, error) {
 	if err := checkID(id); err != nil {
 		return Request{}, err
 	}
-	r, err := s.request(id)
+	r, err := ledger.Read(s.Dir, id)
 	if err != nil {
 		return Request{}, err
 	}
@@ -249,22 +194,17 @@ func (s Store) Get(id string) (Request, error) {
 // decision or a withdrawal, or its deadline is before now, and nil while
 // it waits.
 func (s Store) ended(r Request, now time.Time) error {
-	there, err := files.Present(s.path(r.ID, kindDecision))
-	if err != nil {
+	if err := ledger.Ended(s.Dir, r.ID); err != nil {
 		return err
 	}
-	if there {
-		return s.decidedErr(r.ID)
-	}
-	there, err = files.Present(s.path(r.ID, kindWithdrawn))
-	if err != nil {
-		return err
-	}
-	if there {
-		return s.withdrawnErr(r.ID)
-	}
+	return expired(r, now)
+}
+
+// expired refuses the request r, with ErrWithdrawn, when its deadline is
+// before now.
+func expired(r Request, now time.Time) error {
 	if !r.Deadline.IsZero() && !now.Before(r.Deadline) {
-		return lineErr(ErrWithdrawn, fmt.Sprintf("approval request %s ran out of time unanswered and takes no answer", r.ID))
+		return spool.Line(ErrWithdrawn, fmt.Sprintf("approval request %s ran out of time unanswered and takes no answer", r.ID))
 	}
 	return nil
 }
@@ -294,42 +234,24 @@ func (s Store) Decide(ctx context.Context, d Decision) error {
 	}
 	d.At = d.At.UTC().Round(0)
 	if err := checkDecision(d); err != nil {
-		return lineErr(ErrInvalid, fmt.Sprintf("cannot answer approval request %s: %v", d.ID, err))
-	}
-	if err := files.UseDir(s.Dir, false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return noRequest(d.ID)
-		}
-		return err
-	}
-	unlock, err := spool.Lock(ctx, s.Dir)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-
-	r, err := s.request(d.ID)
-	if err != nil {
-		return err
-	}
-	if err := s.ended(r, s.now()); err != nil {
-		return err
-	}
-	if d.Digest != r.Digest {
-		return lineErr(ErrStale, fmt.Sprintf("approval request %s is not the request that was shown (it changed, or was filed again); show it again (wisp approvals list) and answer that", d.ID))
-	}
-	if d.Scope != wisp.ScopeNone && !r.Offers(d.Scope) {
-		return lineErr(ErrInvalid, fmt.Sprintf("cannot answer approval request %s with %s: it offers %s", d.ID, d.Scope, strings.Join(scopeNames(r.Scopes), " or ")))
+		return spool.Line(ErrInvalid, fmt.Sprintf("cannot answer approval request %s: %v", d.ID, err))
 	}
 	data, err := encodeDecision(d)
 	if err != nil {
 		return err
 	}
-	err = spool.CreateExclusive(s.path(d.ID, kindDecision), data)
-	if errors.Is(err, spool.ErrExists) {
-		return s.decidedErr(d.ID)
-	}
-	return err
+	return ledger.Give(ctx, s.Dir, d.ID, data, func(r Request) error {
+		if err := expired(r, s.now()); err != nil {
+			return err
+		}
+		if d.Digest != r.Digest {
+			return spool.Line(ErrStale, fmt.Sprintf("approval request %s is not the request that was shown (it changed, or was filed again); show it again (wisp approvals list) and answer that", d.ID))
+		}
+		if d.Scope != wisp.ScopeNone && !r.Offers(d.Scope) {
+			return spool.Line(ErrInvalid, fmt.Sprintf("cannot answer approval request %s with %s: it offers %s", d.ID, d.Scope, strings.Join(scopeNames(r.Scopes), " or ")))
+		}
+		return nil
+	})
 }
 
 // Decided returns the decision filed on request id; ok is false while
@@ -341,32 +263,11 @@ func (s Store) Decided(id string) (d Decision, ok bool, err error) {
 	if err := checkID(id); err != nil {
 		return Decision{}, false, err
 	}
-	r, err := s.request(id)
+	r, err := ledger.Read(s.Dir, id)
 	if err != nil {
 		return Decision{}, false, err
 	}
-	return s.decisionOn(r)
-}
-
-// decisionOn reads the decision on r, if there is one, and checks that it
-// is bound to r.
-func (s Store) decisionOn(r Request) (Decision, bool, error) {
-	path := s.path(r.ID, kindDecision)
-	data, err := files.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Decision{}, false, nil
-	}
-	if err != nil {
-		return Decision{}, false, err
-	}
-	d, err := parseDecision(data)
-	if err != nil {
-		return Decision{}, false, files.Malformed(path, err)
-	}
-	if d.ID != r.ID || d.Digest != r.Digest {
-		return Decision{}, false, lineErr(ErrStale, fmt.Sprintf("the decision on file for approval request %s was made on another request; remove it (rm %s)", r.ID, fsx.QuotePath(path)))
-	}
-	return d, true, nil
+	return ledger.Answer(s.Dir, id, r)
 }
 
 // Wait waits for the decision on request id and returns it.
@@ -387,40 +288,7 @@ func (s Store) Wait(ctx context.Context, id string) (Decision, error) {
 	if err := checkID(id); err != nil {
 		return Decision{}, err
 	}
-	t := time.NewTicker(pollInterval)
-	defer t.Stop()
-	for {
-		d, done, err := s.poll(id)
-		if done {
-			return d, err
-		}
-		select {
-		case <-ctx.Done():
-			return Decision{}, context.Cause(ctx)
-		case <-t.C:
-		}
-	}
-}
-
-// poll looks once for the end of request id; done is false while it
-// still waits.
-func (s Store) poll(id string) (d Decision, done bool, err error) {
-	r, err := s.request(id)
-	if err != nil {
-		return Decision{}, true, err
-	}
-	d, ok, err := s.decisionOn(r)
-	if err != nil || ok {
-		return d, true, err
-	}
-	there, err := files.Present(s.path(id, kindWithdrawn))
-	if err != nil {
-		return Decision{}, true, err
-	}
-	if there {
-		return Decision{}, true, s.withdrawnErr(id)
-	}
-	return Decision{}, false, nil
+	return ledger.Wait(ctx, s.Dir, id, pollInterval)
 }
 
 // Withdraw marks request id as taking no decision, saying why (one line
@@ -438,42 +306,10 @@ func (s Store) Withdraw(ctx context.Context, id, why string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	if err := checkWhy(why); err != nil {
-		return lineErr(ErrInvalid, fmt.Sprintf("cannot withdraw approval request %s: %v", id, err))
+	if err := spool.CheckWhy(why); err != nil {
+		return spool.Line(ErrInvalid, fmt.Sprintf("cannot withdraw approval request %s: %v", id, err))
 	}
-	if err := files.UseDir(s.Dir, false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return noRequest(id)
-		}
-		return err
-	}
-	unlock, err := spool.Lock(ctx, s.Dir)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-
-	there, err := files.Present(s.path(id, kindRequest))
-	if err != nil {
-		return err
-	}
-	if !there {
-		return noRequest(id)
-	}
-	if there, err := files.Present(s.path(id, kindDecision)); err != nil || there {
-		if err == nil {
-			err = s.decidedErr(id)
-		}
-		return err
-	}
-	if there, err := files.Present(s.path(id, kindWithdrawn)); err != nil || there {
-		return err
-	}
-	data, err := spool.EncodeJSON(withdrawnFile{Version: formatVersion, ID: id, Why: why, At: s.now()})
-	if err != nil {
-		return err
-	}
-	return spool.WriteFile(s.path(id, kindWithdrawn), data)
+	return ledger.Withdraw(ctx, s.Dir, id, why, s.now)
 }
 
 // Settle removes request id and everything filed with it, once its
@@ -494,29 +330,7 @@ func (s Store) Settle(ctx context.Context, id string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	if err := files.UseDir(s.Dir, false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	unlock, err := spool.Lock(ctx, s.Dir)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return s.settle(id)
-}
-
-// settle is Settle's work, under the lock.
-func (s Store) settle(id string) error {
-	if err := spool.Remove(s.path(id, kindRequest)); err != nil {
-		return err
-	}
-	if err := fsx.SyncDir(s.Dir); err != nil {
-		return err
-	}
-	return spool.RemoveID(s.Dir, id)
+	return ledger.Settle(ctx, s.Dir, id)
 }
 
 // Sweep removes what is left in the folder of requests nobody waits for
@@ -529,76 +343,46 @@ func (s Store) settle(id string) error {
 // leaves other files, and request files it cannot parse, alone. Sweep
 // waits for the folder's lock, giving up when ctx is done.
 func (s Store) Sweep(ctx context.Context) error {
-	if err := files.UseDir(s.Dir, false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+	return ledger.Sweep(ctx, s.Dir, func(r Request) bool {
+		cutoff := s.now().Add(-linger)
+		if !r.Deadline.IsZero() && r.Deadline.Before(cutoff) {
+			return true
 		}
-		return err
-	}
-	unlock, err := spool.Lock(ctx, s.Dir)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return err
-	}
-	cutoff := s.now().Add(-linger)
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), "."+kindRequest+".json")
-		if !ok || !ValidID(id) {
-			continue
-		}
-		r, err := s.readRequest(id)
-		switch {
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrMalformed):
-			continue
-		case err != nil:
-			return err
-		}
-		old := !r.Deadline.IsZero() && r.Deadline.Before(cutoff)
-		if !old {
-			if data, err := files.ReadFile(s.path(id, kindWithdrawn)); err == nil {
-				w, err := parseWithdrawn(data)
-				old = err == nil && w.At.Before(cutoff)
-			}
-		}
-		if old {
-			if err := s.settle(id); err != nil {
-				return err
-			}
-		}
-	}
-	return spool.Sweep(s.Dir, kindRequest, kindDecision, kindWithdrawn)
+		w, err := ledger.ReadWithdrawal(s.Dir, r.ID)
+		return err == nil && w.At.Before(cutoff)
+	})
 }
 
-// decidedErr says that request id was decided, and from where when the
-// decision can be read.
-func (s Store) decidedErr(id string) error {
+// bindDecision refuses the decision d on file at path when it was made on
+// another request than r as filed.
+func bindDecision(r Request, d Decision, path string) error {
+	if d.ID != r.ID || d.Digest != r.Digest {
+		return spool.Line(ErrStale, fmt.Sprintf("the decision on file for approval request %s was made on another request; remove it (rm %s)", r.ID, fsx.QuotePath(path)))
+	}
+	return nil
+}
+
+// decidedErr says that request id was decided, and from where when its
+// decision d can be read (ok).
+func decidedErr(id string, d Decision, ok bool) error {
 	msg := fmt.Sprintf("approval request %s was already answered", id)
-	if data, err := files.ReadFile(s.path(id, kindDecision)); err == nil {
-		if d, err := parseDecision(data); err == nil {
-			msg += " from " + d.From
-		}
+	if ok {
+		msg += " from " + d.From
 	}
-	return lineErr(ErrDecided, msg)
+	return spool.Line(ErrDecided, msg)
 }
 
-// withdrawnErr says that request id was withdrawn, and why when the
-// withdrawal can be read.
-func (s Store) withdrawnErr(id string) error {
+// withdrawnErr says that request id was withdrawn, and why when its
+// withdrawal w can be read (ok).
+func withdrawnErr(id string, w spool.Withdrawal, ok bool) error {
 	msg := fmt.Sprintf("approval request %s was withdrawn and takes no answer", id)
-	if data, err := files.ReadFile(s.path(id, kindWithdrawn)); err == nil {
-		if w, err := parseWithdrawn(data); err == nil {
-			msg = fmt.Sprintf("approval request %s was withdrawn (%s) and takes no answer", id, w.Why)
-		}
+	if ok {
+		msg = fmt.Sprintf("approval request %s was withdrawn (%s) and takes no answer", id, w.Why)
 	}
-	return lineErr(ErrWithdrawn, msg)
+	return spool.Line(ErrWithdrawn, msg)
 }
 
 // noRequest says that no request id is filed.
 func noRequest(id string) error {
-	return lineErr(ErrNoRequest, fmt.Sprintf("no approval request %s is waiting; wisp approvals list shows those that are", id))
+	return spool.Line(ErrNoRequest, fmt.Sprintf("no approval request %s is waiting; wisp approvals list shows those that are", id))
 }

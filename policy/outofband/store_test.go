@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 )
 
 // TestFileRoundTrip files requests, pins their files, and reads them back
@@ -38,11 +39,7 @@ func TestFileRoundTrip(t *testing.T) {
 		t.Errorf("File(pull) (-want +got):\n%s", diff)
 	}
 	for name, id := range map[string]string{"request-enable.json": e.ID, "request-pull.json": p.ID} {
-		data, err := os.ReadFile(s.path(id, kindRequest))
-		if err != nil {
-			t.Fatal(err)
-		}
-		golden(t, name, data)
+		spooltest.GoldenFile(t, name, s.path(id, kindRequest), *update)
 	}
 
 	got, err := s.List()
@@ -67,19 +64,11 @@ func TestFileRoundTrip(t *testing.T) {
 	if err := s.Decide(t.Context(), d); err != nil {
 		t.Fatalf("Decide = %v", err)
 	}
-	data, err := os.ReadFile(s.path(e.ID, kindDecision))
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "decision.json", data)
+	spooltest.GoldenFile(t, "decision.json", s.path(e.ID, kindDecision), *update)
 	if err := s.Withdraw(t.Context(), p.ID, "no answer within 1 min"); err != nil {
 		t.Fatalf("Withdraw = %v", err)
 	}
-	data, err = os.ReadFile(s.path(p.ID, kindWithdrawn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "withdrawn.json", data)
+	spooltest.GoldenFile(t, "withdrawn.json", s.path(p.ID, kindWithdrawn), *update)
 
 	gotD, ok, err := s.Decided(e.ID)
 	if err != nil || !ok {
@@ -184,7 +173,7 @@ func TestFileRefusesInvalid(t *testing.T) {
 			if !errors.Is(err, tt.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("File = %v, want one line wrapping %v", err, tt.want)
 			}
-			if n := names(t, s.Dir); n != nil {
+			if n := spooltest.Names(t, s.Dir); n != nil {
 				t.Errorf("File of an invalid request left %q", n)
 			}
 		})
@@ -225,7 +214,7 @@ func TestFileTwice(t *testing.T) {
 		t.Errorf("Decided after refiling = %v, %v; want no decision", ok, err)
 	}
 	want := []string{".lock", "7f3a2c1d.request.json"}
-	if diff := cmp.Diff(want, names(t, s.Dir)); diff != "" {
+	if diff := cmp.Diff(want, spooltest.Names(t, s.Dir)); diff != "" {
 		t.Errorf("folder after refiling (-want +got):\n%s", diff)
 	}
 }
@@ -259,7 +248,7 @@ func TestDigestBinding(t *testing.T) {
 			t.Errorf("Decide with the digest of %s = %v, want ErrStale", tt.name, err)
 		}
 	}
-	if names := names(t, s.Dir); len(names) != 2 {
+	if names := spooltest.Names(t, s.Dir); len(names) != 2 {
 		t.Errorf("refused decisions left files: %q", names)
 	}
 
@@ -339,7 +328,7 @@ func TestDecideRules(t *testing.T) {
 				t.Errorf("Decide(%s) = %q, want %q", tt.name, err, tt.line)
 			}
 			if tt.want != nil {
-				if n := names(t, s.Dir); len(n) != 2 {
+				if n := spooltest.Names(t, s.Dir); len(n) != 2 {
 					t.Errorf("a refused decision left files: %q", n)
 				}
 				return
@@ -433,7 +422,7 @@ func TestSettle(t *testing.T) {
 			t.Fatalf("Settle = %v", err)
 		}
 	}
-	if diff := cmp.Diff([]string{".lock", keep.ID + ".request.json"}, names(t, s.Dir)); diff != "" {
+	if diff := cmp.Diff([]string{".lock", keep.ID + ".request.json"}, spooltest.Names(t, s.Dir)); diff != "" {
 		t.Errorf("folder after Settle (-want +got):\n%s", diff)
 	}
 	if _, _, err := s.Decided(r.ID); !errors.Is(err, ErrNoRequest) {
@@ -470,7 +459,7 @@ func TestSweep(t *testing.T) {
 	if err := s.Sweep(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(all, names(t, s.Dir)); diff != "" {
+	if diff := cmp.Diff(all, spooltest.Names(t, s.Dir)); diff != "" {
 		t.Errorf("after Sweep at t0+2min (-want +got):\n%s", diff)
 	}
 	now = t0.Add(11*time.Minute + time.Second)
@@ -479,7 +468,7 @@ func TestSweep(t *testing.T) {
 	}
 	want := []string{".lock", "00000001.request.json", "00000003.request.json", "00000003.withdrawn.json",
 		"00000004.decision.json", "00000004.request.json", "deadbeef.request.json", "notes.txt"}
-	if diff := cmp.Diff(want, names(t, s.Dir)); diff != "" {
+	if diff := cmp.Diff(want, spooltest.Names(t, s.Dir)); diff != "" {
 		t.Errorf("after Sweep at t0+11min (-want +got):\n%s", diff)
 	}
 	now = t0.Add(13 * time.Minute)
@@ -487,7 +476,7 @@ func TestSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = []string{".lock", "00000001.request.json", "00000004.decision.json", "00000004.request.json", "deadbeef.request.json", "notes.txt"}
-	if diff := cmp.Diff(want, names(t, s.Dir)); diff != "" {
+	if diff := cmp.Diff(want, spooltest.Names(t, s.Dir)); diff != "" {
 		t.Errorf("after Sweep at t0+13min (-want +got):\n%s", diff)
 	}
 	if _, err := s.Get(open.ID); err != nil {
