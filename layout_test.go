@@ -27,6 +27,7 @@ var allowed = map[string][]string{
 	"inquiry/terminal":         {"", "inquiry", "inquiry/escape"},
 	"inquiry/unattended":       {""},
 	"inquiry/facetest":         {"", "inquiry/escape"},
+	"inquiry/jsonl":            {"", "inquiry/escape"},
 	"inquiry/pending":          {"", "internal/fsx", "internal/spool"},
 	"policy/secrets":           {},
 	"audit":                    {},

@@ -23,9 +23,9 @@ import (
 func newChatCmd(env environ) *cobra.Command {
 	var model string
 	var named []string
-	var yes bool
+	var yes, jsonLines bool
 	c := &cobra.Command{
-		Use:   "chat [--model M] [--tool T]... [--yes]",
+		Use:   "chat [--model M] [--tool T]... [--yes] [--json]",
 		Short: "Talk with the model; it may ask you questions as it works",
 		Long: `Talk with the model, one message a line. When the model asks you something, the
 question appears under "? the model asks": type a number or your answer, or press
@@ -37,15 +37,22 @@ question waits, the next line answers it, so a whole conversation can be scripte
   printf 'Replace the config\n2\n' | wisp chat --model script:examples/scripts/ask.jsonl --tool ask
 
 With --yes no person is asked anything: every question ends with "no person can
-answer here".`,
+answer here".
+
+With --json, wisp speaks JSON lines for a front end such as wisp-tui: one object a
+line each way, nothing else on standard output (docs/jsonl.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if jsonLines {
+				return runChatJSON(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), yes)
+			}
 			return runChat(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), yes)
 		},
 	}
 	c.Flags().StringVar(&model, "model", "", "the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)")
 	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more); without it, every tool the settings allow")
 	c.Flags().BoolVar(&yes, "yes", false, "run with no person: questions are not asked")
+	c.Flags().BoolVar(&jsonLines, "json", false, "speak JSON lines on stdin and stdout, for a front end (docs/jsonl.md)")
 	return c
 }
 

@@ -17,10 +17,12 @@ package facetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -84,6 +86,22 @@ type Options struct {
 	// RunCards checks that it answers a secret question at once with
 	// wisp.OutcomeNoPerson and wisp.FromUnattended, reading nothing.
 	NoSecrets bool
+	// Data says the face writes data for a program, not text for a
+	// person: one JSON value a line, as wisp chat --json does for a front
+	// end. Escaping the model's words for a screen is then the program's
+	// job, and the face must pass them on exactly as the model wrote them.
+	// Screen returns the lines the face wrote, and instead of escaped
+	// words the suite checks that every line is JSON free of raw control
+	// and invisible characters (a JSON encoder can write each as a \u
+	// escape), that each of the model's words arrives verbatim in a
+	// decoded string, that "the model asks" labels it, that the face's
+	// own keys and strings offer no approval key, that a card marks its
+	// recommended option (a key or a string holding "recommended"), and
+	// that a secret's value never shows. Bytes of the model's that are
+	// not valid UTF-8 may arrive as U+FFFD, since JSON strings hold only
+	// Unicode. How a data face offers "none of these" is its protocol's
+	// business; the answers check it reads it.
+	Data bool
 }
 
 var (
@@ -138,7 +156,7 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 				t.Errorf("Ask(%q) answer mismatch (-want +got):\n%s", tc.q.Text, diff)
 			}
 			if h.Screen != nil {
-				checkScreen(t, h.Screen(), tc.q)
+				checkScreen(t, h.Screen(), tc.q, o)
 			}
 		})
 	}
@@ -191,7 +209,7 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 			t.Errorf("Ask(hostile) answer mismatch (-want +got):\n%s", diff)
 		}
 		if h.Screen != nil {
-			checkScreen(t, h.Screen(), hostile)
+			checkScreen(t, h.Screen(), hostile, o)
 		}
 	})
 }
@@ -259,12 +277,12 @@ var approvalKeys = []string{"[y/n]", "[Y/n]", "[y/N]", "[y]once", "[n]o", "[a]lw
 // checkNoApprovalKeys checks that a face offers no approval key of its
 // own: every one on the screen is inside the model's words as shown. A
 // face that wrapped a model's word "y/n" in brackets would offer "[y/n]".
-func checkNoApprovalKeys(t *testing.T, screen string, words []string) {
+func checkNoApprovalKeys(t *testing.T, screen string, words []string, show func(string) string) {
 	t.Helper()
 	for _, k := range approvalKeys {
 		inWords := 0
 		for _, w := range words {
-			if e := escape.Terminal(w); e != "" {
+			if e := show(w); e != "" {
 				inWords += strings.Count(e, k) * strings.Count(screen, e)
 			}
 		}
@@ -274,27 +292,88 @@ func checkNoApprovalKeys(t *testing.T, screen string, words []string) {
 	}
 }
 
-// checkScreen checks what a face showed: the label, the model's words only
-// escaped, no raw control or invisible characters, no approval keys of the
-// face's own.
-func checkScreen(t *testing.T, screen string, q wisp.Question) {
+// shown returns what the suite looks for on a face's screen, and how the
+// face shows one of the model's words there: for a face that prints text,
+// the screen and escape.Terminal; for a data face (Options.Data), every
+// key and string of its lines, one a line, and the word as it is.
+func shown(t *testing.T, screen string, o Options) (string, func(string) string) {
 	t.Helper()
-	if !strings.Contains(screen, "the model asks") {
-		t.Errorf("screen does not say %q:\n%s", "the model asks", screen)
-	}
 	for i, line := range strings.Split(screen, "\n") {
 		if !escape.Clean(line) {
 			t.Errorf("screen line %d holds a raw control or invisible character: %q", i+1, line)
 		}
 	}
-	words := append([]string{q.Text}, q.Options...)
-	for _, w := range words {
-		if !strings.Contains(screen, escape.Terminal(w)) {
-			t.Errorf("screen does not show %q escaped as %q:\n%s", w, escape.Terminal(w), screen)
+	if !o.Data {
+		return screen, escape.Terminal
+	}
+	var strs []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			strs = append(strs, v)
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				strs = append(strs, k)
+				walk(e)
+			}
 		}
 	}
-	checkNoApprovalKeys(t, screen, words)
-	if !q.FreeText() && !strings.Contains(screen, "none of these") {
+	for i, line := range strings.Split(screen, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var v any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Errorf("line %d of a data face is not JSON (%v): %q", i+1, err, line)
+			continue
+		}
+		walk(v)
+	}
+	return strings.Join(strs, "\n"), unicodeOnly
+}
+
+// unicodeOnly returns s with each byte that is not valid UTF-8 replaced
+// by U+FFFD, as JSON strings, which hold only Unicode, carry it (and as
+// encoding/json writes it).
+func unicodeOnly(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// checkScreen checks what a face showed: the label, the model's words only
+// escaped (or, on a data face, verbatim), no raw control or invisible
+// characters, no approval keys of the face's own.
+func checkScreen(t *testing.T, screen string, q wisp.Question, o Options) {
+	t.Helper()
+	text, show := shown(t, screen, o)
+	if !strings.Contains(text, "the model asks") {
+		t.Errorf("screen does not say %q:\n%s", "the model asks", screen)
+	}
+	words := append([]string{q.Text}, q.Options...)
+	for _, w := range words {
+		if !strings.Contains(text, show(w)) {
+			t.Errorf("screen does not show %q as %q:\n%s", w, show(w), screen)
+		}
+	}
+	checkNoApprovalKeys(t, text, words, show)
+	if !o.Data && !q.FreeText() && !strings.Contains(text, "none of these") {
 		t.Errorf("a choice does not offer %q:\n%s", "none of these", screen)
 	}
 }

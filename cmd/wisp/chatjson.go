@@ -1,0 +1,266 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/inquiry/jsonl"
+	"github.com/wisp-agent/wisp/inquiry/pending"
+	"github.com/wisp-agent/wisp/inquiry/unattended"
+)
+
+// errTurnRunning refuses a message while a turn runs.
+var errTurnRunning = errors.New("a turn is running; wait for its end line, or send cancel")
+
+// runChatJSON is wisp chat --json: the protocol of package inquiry/jsonl
+// on stdin and stdout (docs/jsonl.md), diagnostics on stderr. Each
+// message line runs a turn on the session's thread while the next lines
+// are read, so that a choose, approve, deny or cancel reaches the turn;
+// the end of stdin ends the session once the running turn has ended.
+// With yes nobody is asked anything, as in wisp chat --yes.
+func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {
+	ctx, endSession := context.WithCancelCause(ctx)
+	defer endSession(nil)
+	s := &jsonSession{stderr: stderr}
+	face := jsonl.NewFace(stdout, &jsonl.Options{Message: s.message, Cancel: func() { s.cancel() }})
+	s.face = face
+	disp := &jsonDisplay{face: face}
+	var asker wisp.Inquirer = face
+	var approver wisp.Approver = face
+	choices := []string{jsonl.KindQuestion, jsonl.KindCard, jsonl.KindApproval}
+	if yes {
+		asker, approver, choices = unattended.Face{}, nil, []string{}
+	}
+	conv, err := newConversation(env, convOptions{
+		model: model, named: named, face: asker, approve: approver, notify: face,
+		display: disp, onDelta: disp.delta,
+	})
+	if err != nil {
+		// No session: the one line says why, and so does stderr.
+		_ = face.Send(jsonl.Error{Error: oneLine(err.Error())})
+		return err
+	}
+	defer conv.Close()
+	s.conv, s.ctx = conv, ctx
+	for _, name := range conv.tools.Dropped() {
+		fmt.Fprintf(stderr, "wisp: %s is disabled by tools.disabled and was left out\n", name)
+	}
+	if err := face.Hello(jsonl.Hello{Wisp: wispVersion(), Session: conv.session, Thread: conv.thread,
+		Model: conv.model, Tools: conv.tools.Names(), Choices: choices}); err != nil {
+		return err
+	}
+	s.parked = newParkedNotes(env, face, stderr)
+	s.parked.note()
+
+	// Ctrl-C stops the running turn, as a cancel line does; with no turn
+	// running it ends the session.
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-env.interrupts:
+				if !s.cancel() {
+					endSession(wisp.ErrInterrupted)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+
+	serveErr := face.Serve(ctx, stdin)
+	s.turns.Wait()
+	_ = face.Send(jsonl.Bye{})
+	switch {
+	case serveErr != nil && !errors.Is(serveErr, wisp.ErrInterrupted):
+		return serveErr
+	case s.failed:
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+// jsonSession runs the turns of wisp chat --json, one at a time.
+type jsonSession struct {
+	face   *jsonl.Face
+	conv   *conversation
+	ctx    context.Context // the session's; a turn's context derives from it
+	stderr io.Writer
+	parked *parkedNotes
+
+	mu      sync.Mutex // held while a turn starts or ends, so its lines keep their order
+	stop    context.CancelCauseFunc
+	running bool
+	failed  bool
+	turns   sync.WaitGroup
+}
+
+// message starts a turn on text, or refuses it while one runs.
+func (s *jsonSession) message(text string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running {
+		return errTurnRunning
+	}
+	if s.ctx.Err() != nil {
+		return errors.New("the session is ending; it takes no more messages")
+	}
+	s.parked.note()
+	turnCtx, stop := context.WithCancelCause(s.ctx)
+	s.running, s.stop = true, stop
+	s.turns.Add(1)
+	go func() {
+		defer s.turns.Done()
+		reply, err := s.conv.agent.Respond(turnCtx, s.conv.thread, text)
+		stop(nil)
+		end := jsonl.End{Thread: s.conv.thread, Turn: reply.Turn, Reply: reply.Text, Flags: reply.Flags}
+		switch {
+		case errors.Is(err, wisp.ErrInterrupted):
+			end.Reply, end.Error, end.Stopped = "", wisp.ErrInterrupted.Error(), true
+		case err != nil:
+			end.Reply, end.Error = "", oneLine(err.Error())
+			fmt.Fprintf(s.stderr, "wisp: %s\n", escape.Terminal(end.Error))
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.running, s.stop = false, nil
+		if err != nil && !end.Stopped {
+			s.failed = true
+		}
+		_ = s.face.Send(end)
+	}()
+	return nil
+}
+
+// cancel stops the running turn and reports whether one was running.
+func (s *jsonSession) cancel() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stop == nil {
+		return false
+	}
+	s.stop(wisp.ErrInterrupted)
+	return true
+}
+
+// jsonDisplay turns a turn's events and streamed pieces into turn, delta
+// and tool lines.
+type jsonDisplay struct {
+	face *jsonl.Face
+
+	mu       sync.Mutex
+	streamed bool // the model step streamed text
+}
+
+func (d *jsonDisplay) delta(thread string, c wisp.ChatDelta) {
+	if c.Content == "" && c.Thinking == "" {
+		return
+	}
+	d.mu.Lock()
+	if c.Content != "" {
+		d.streamed = true
+	}
+	d.mu.Unlock()
+	_ = d.face.Send(jsonl.Delta{Text: c.Content, Thinking: c.Thinking})
+}
+
+// Record writes the lines of e. A line that cannot be written is no
+// failure of the event's: the audit log has it, and the session's end
+// comes from its input.
+func (d *jsonDisplay) Record(ctx context.Context, e wisp.Event) error {
+	switch e.Kind {
+	case wisp.KindTurnStarted:
+		d.mu.Lock()
+		d.streamed = false
+		d.mu.Unlock()
+		input, _ := e.Data["input"].(string)
+		_ = d.face.Send(jsonl.Turn{Thread: e.Thread, Turn: e.Turn, Text: input})
+	case wisp.KindModelMessage:
+		// A model that does not stream: its step's text goes out whole,
+		// so the deltas always carry every word the model wrote.
+		d.mu.Lock()
+		streamed := d.streamed
+		d.streamed = false
+		d.mu.Unlock()
+		if content, _ := e.Data["content"].(string); content != "" && !streamed {
+			_ = d.face.Send(jsonl.Delta{Text: content})
+		}
+	case wisp.KindToolCall:
+		id, _ := e.Data["id"].(string)
+		name, _ := e.Data["name"].(string)
+		_ = d.face.Send(jsonl.ToolCall{ID: id, Name: name, Summary: callSummary(name, e.Data["arguments"])})
+	case wisp.KindToolResult:
+		id, _ := e.Data["id"].(string)
+		name, _ := e.Data["name"].(string)
+		text, _ := e.Data["content"].(string)
+		isError, _ := e.Data["isError"].(bool)
+		if msg, ok := e.Data["error"].(string); ok {
+			text, isError = msg, true
+		}
+		_ = d.face.Send(jsonl.ToolResult{ID: id, Name: name, Text: text, IsError: isError})
+	}
+	return nil
+}
+
+// parkedNotes tells the client, once each, of the questions wisp mcp
+// filed that wait for the person (answered with wisp questions answer).
+type parkedNotes struct {
+	face   *jsonl.Face
+	stderr io.Writer
+	store  *pending.Store // nil: there is no home to look in
+
+	mu      sync.Mutex
+	told    map[string]bool
+	lastErr string
+}
+
+func newParkedNotes(env environ, face *jsonl.Face, stderr io.Writer) *parkedNotes {
+	p := &parkedNotes{face: face, stderr: stderr, told: map[string]bool{}}
+	if h, err := openHome(env); err == nil { // the conversation opened it already
+		store := parkedQuestions(h)
+		p.store = &store
+	}
+	return p
+}
+
+// note writes a note for each waiting question not yet told. A folder
+// that cannot be read is said on stderr, once.
+func (p *parkedNotes) note() {
+	if p == nil || p.store == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	qs, err := p.store.List()
+	if err != nil {
+		if msg := oneLine(err.Error()); msg != p.lastErr {
+			p.lastErr = msg
+			fmt.Fprintf(p.stderr, "wisp: %s\n", escape.Terminal(msg))
+		}
+		return
+	}
+	p.lastErr = ""
+	for _, q := range qs {
+		if p.told[q.ID] {
+			continue
+		}
+		p.told[q.ID] = true
+		_ = p.face.Send(jsonl.Note{Kind: jsonl.NoteQuestion, ID: q.ID, Thread: q.Thread,
+			Text: fmt.Sprintf(`a question waits for you (%s): "%s"; answer it with wisp questions answer %s`, q.ID, q.Text, q.ID)})
+	}
+}
+
+// wispVersion is the version wisp was built as, for Hello.
+func wispVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
