@@ -53,6 +53,7 @@ var allowed = map[string][]string{
 	"models/mlx/mlxtest":       {},
 	"wisptest":                 {""},
 	"cmd/wisp":                 {"", "agent", "agent/...", "audit", "config", "inquiry/...", "internal/fsx", "mcpserver", "models/...", "policy/...", "tools/..."},
+	"cmd/wisp-tui":             {"", "inquiry/escape", "inquiry/jsonl"},
 	"scripts/benchpull":        {"models/hf/hubtest"},
 	"examples/customface":      {"", "agent", "inquiry/...", "models/...", "tools/..."},
 }
