@@ -145,14 +145,10 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 			}
 		}
 	}
-	if parker, ok := d.face.(Parker); ok {
-		waiting, err := parker.Waiting(ctx, r.Thread)
-		if err != nil {
-			return CardSettled{}, fmt.Errorf("looking for a question that waits: %w", err)
-		}
-		if waiting {
-			return refusedCard(ErrLineWaiting), nil
-		}
+	if line, err := d.parked(ctx, r.Thread); err != nil {
+		return CardSettled{}, err
+	} else if line != "" {
+		return refusedCard(line), nil
 	}
 	st, line := d.admitCard(r.Thread, r.Turn, qs)
 	if line != "" {

@@ -152,14 +152,10 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		return refused(ErrLineSecret), nil
 	}
 	parker, _ := d.face.(Parker)
-	if parker != nil {
-		waiting, err := parker.Waiting(ctx, r.Thread)
-		if err != nil {
-			return Settled{}, fmt.Errorf("looking for a question that waits: %w", err)
-		}
-		if waiting {
-			return refused(ErrLineWaiting), nil
-		}
+	if line, err := d.parked(ctx, r.Thread); err != nil {
+		return Settled{}, err
+	} else if line != "" {
+		return refused(line), nil
 	}
 	st, line := d.admit(r.Thread, r.Turn, text)
 	if line != "" {
@@ -237,6 +233,23 @@ func (d *Desk) Resume(ctx context.Context, q wisp.Question, a wisp.Answer, turn 
 	d.recordSettled(ctx, q, s)
 	s.Line = LineLate(s.Question.Text, s.Question.ID, s.Line)
 	return s
+}
+
+// parked returns ErrLineWaiting when a question the face parked on
+// thread still waits, and "" when none does or the face parks nothing.
+func (d *Desk) parked(ctx context.Context, thread string) (string, error) {
+	parker, ok := d.face.(Parker)
+	if !ok {
+		return "", nil
+	}
+	waiting, err := parker.Waiting(ctx, thread)
+	if err != nil {
+		return "", fmt.Errorf("looking for a question that waits: %w", err)
+	}
+	if waiting {
+		return ErrLineWaiting, nil
+	}
+	return "", nil
 }
 
 // recordSettled records inquiry.settled for q.

@@ -109,18 +109,15 @@ func (f *afix) results() []string {
 
 func (f *afix) waitFiled(t *testing.T) outofband.Request {
 	t.Helper()
-	for range 500 {
-		rs, err := f.store.List()
-		if err != nil {
+	var rs []outofband.Request
+	eventually(t, "an approval request filed", func() bool {
+		var err error
+		if rs, err = f.store.List(); err != nil {
 			t.Fatal(err)
 		}
-		if len(rs) > 0 {
-			return rs[0]
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("no approval request was filed")
-	return outofband.Request{}
+		return len(rs) > 0
+	})
+	return rs[0]
 }
 
 func enableSteps() []script.Step {
@@ -204,12 +201,7 @@ func TestApprovalDialog(t *testing.T) {
 				go func() { results <- respond(t, c, map[string]any{"prompt": "Enable qwen."}) }()
 				if strings.HasPrefix(tc.want, policy.LineNotApproved+"no answer") {
 					f.waitFiled(t)
-					for range 500 {
-						if len(e.requests()) > 0 {
-							break
-						}
-						time.Sleep(10 * time.Millisecond)
-					}
+					e.waitShown(t)
 					time.Sleep(50 * time.Millisecond)
 					f.mu.Lock()
 					for _, h := range f.holds {

@@ -119,18 +119,40 @@ func (f *qfix) endHolds() {
 // waitFiled waits for a question to be filed and returns it.
 func (f *qfix) waitFiled(t *testing.T) pending.Question {
 	t.Helper()
-	for range 500 {
-		qs, err := f.store.List()
+	var qs []pending.Question
+	eventually(t, "a question filed", func() bool {
+		var err error
+		if qs, err = f.store.List(); err != nil {
+			t.Fatal(err)
+		}
+		return len(qs) > 0
+	})
+	return qs[0]
+}
+
+// waitSaved waits for thread to be saved at turn.
+func (f *qfix) waitSaved(t *testing.T, thread string, turn int) {
+	t.Helper()
+	eventually(t, fmt.Sprintf("thread %s saved at turn %d", thread, turn), func() bool {
+		st, ok, err := f.dir.Load(thread)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(qs) > 0 {
-			return qs[0]
+		return ok && st.Turn == turn
+	})
+}
+
+// eventually polls cond every 10 ms until it holds, and fails the test
+// when it still does not after 5 s.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for range 500 {
+		if cond() {
+			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("no question was filed")
-	return pending.Question{}
+	t.Fatalf("%s: never happened", what)
 }
 
 // answer files an answer as wisp questions answer does at a terminal.
@@ -333,6 +355,12 @@ func (e *elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp
 	return e.respond(req), nil
 }
 
+// waitShown waits until the dialog has been shown once.
+func (e *elicitor) waitShown(t *testing.T) {
+	t.Helper()
+	eventually(t, "the dialog shown", func() bool { return len(e.requests()) > 0 })
+}
+
 func (e *elicitor) requests() []mcp.ElicitationRequest {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -412,12 +440,7 @@ func TestElicitation(t *testing.T) {
 				if tc.wantLine == "" {
 					f.waitFiled(t)
 					// The dialog's answer was not taken: the question waits until the hold ends.
-					for range 500 {
-						if len(e.requests()) > 0 {
-							break
-						}
-						time.Sleep(10 * time.Millisecond)
-					}
+					e.waitShown(t)
 					time.Sleep(50 * time.Millisecond)
 					f.endHolds()
 				}
@@ -504,12 +527,7 @@ func TestFirstAnswerWins(t *testing.T) {
 			results := make(chan *mcp.CallToolResult, 1)
 			go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
 			q := f.waitFiled(t)
-			for range 500 {
-				if len(e.requests()) > 0 {
-					break
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			e.waitShown(t)
 			f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
 			close(e.gate)
 			res := <-results
@@ -566,20 +584,7 @@ func TestClientGoesAwayMidTurn(t *testing.T) {
 			cancel()
 			<-errs
 			// No hold ends here: the turn parks because its caller left.
-			var st agent.ThreadState
-			for range 500 {
-				var ok bool
-				var err error
-				if st, ok, err = f.dir.Load("t-00000001"); err != nil {
-					t.Fatal(err)
-				} else if ok && st.Turn == 1 {
-					break
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			if st.Turn != 1 {
-				t.Fatalf("the thread was not saved after its caller left")
-			}
+			f.waitSaved(t, "t-00000001", 1)
 			if got := toolResults(f.model); !slices.Equal(got, []string{inquiry.LineParked(askQuestion, q.ID)}) {
 				t.Errorf("the model read %q, want the waiting line", got)
 			}
@@ -670,12 +675,7 @@ func TestDialogNeverAnswered(t *testing.T) {
 				results <- res
 			}()
 			q := f.waitFiled(t)
-			for range 500 {
-				if len(e.requests()) > 0 {
-					break
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			e.waitShown(t)
 			f.endHolds()
 			if era.version != "" {
 				// The 2025-era call holds apart from the dialog and returns.
@@ -685,12 +685,7 @@ func TestDialogNeverAnswered(t *testing.T) {
 				}
 			}
 			// However the client waits, the turn ends and parks.
-			for range 500 {
-				if st, ok, _ := f.dir.Load("t-00000001"); ok && st.Turn == 1 {
-					break
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			f.waitSaved(t, "t-00000001", 1)
 			if got := toolResults(f.model); !slices.Equal(got, []string{inquiry.LineParked(askQuestion, q.ID)}) {
 				t.Errorf("the model read %q, want the waiting line", got)
 			}
