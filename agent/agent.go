@@ -56,14 +56,14 @@ type Options struct {
 	// random ids.
 	Now   func() time.Time
 	NewID func() string
-	// Store keeps threads across processes: a thread is loaded from it the
-	// first time a turn runs on it and saved after every turn. nil: threads
+	// Store keeps threads across processes: a thread is loaded from it at
+	// the start of every turn and saved after every turn. nil: threads
 	// live as long as the Agent.
 	Store ThreadStore
-	// Redact, when set, is applied to every tool result before the model
-	// or the thread sees it, so that a credential in a tool's output (a
-	// value the session's vault holds among them) reaches neither. It
-	// must be safe for concurrent use.
+	// Redact, when set, is applied to the person's input and to every
+	// tool result before the model or the thread sees them, so that a
+	// credential (a value the session's vault holds among them) reaches
+	// neither. It must be safe for concurrent use.
 	Redact func(string) string
 	// Inbox, when set, is asked at the start of every turn for what
 	// arrived for the thread while no turn ran, such as the answer to a
@@ -127,7 +127,6 @@ type Agent struct {
 var _ wisp.Agent = (*Agent)(nil)
 
 type thread struct {
-	loaded bool // the store was read (or there is none)
 
 	notesMu sync.Mutex
 	notes   []string // notices not yet in the thread's messages
@@ -183,10 +182,12 @@ func (a *Agent) Note(threadID, text string) {
 		Data: map[string]any{"text": text}})
 }
 
-// load reads a thread from the store the first time a turn runs on it.
+// load reads a thread from the store at the start of every turn, so that
+// a turn never builds on a copy another Agent, or another process, has
+// since moved on from (wisp mcp keeps one Agent per tool list; wisp respond
+// --thread may go on with the same thread elsewhere).
 func (a *Agent) load(id string, t *thread) error {
-	if t.loaded || a.opts.Store == nil {
-		t.loaded = true
+	if a.opts.Store == nil {
 		return nil
 	}
 	st, ok, err := a.opts.Store.Load(id)
@@ -196,21 +197,22 @@ func (a *Agent) load(id string, t *thread) error {
 	if ok {
 		t.turn, t.messages, t.facts, t.factSeq = st.Turn, st.Messages, st.Facts, st.FactSeq
 	}
-	t.loaded = true
 	return nil
 }
 
-// save writes a thread to the store after a turn, whatever its end. A
-// failure is recorded; the turn's reply stands.
-func (a *Agent) save(ctx context.Context, id string, t *thread) {
+// save writes a thread to the store after a turn, whatever its end, and
+// reports whether it did. A failure is recorded; the turn's reply stands.
+func (a *Agent) save(ctx context.Context, id string, t *thread) bool {
 	if a.opts.Store == nil {
-		return
+		return true
 	}
 	st := ThreadState{Turn: t.turn, Messages: t.messages, Facts: t.facts, FactSeq: t.factSeq}
 	if err := a.opts.Store.Save(id, st); err != nil {
 		a.record(ctx, wisp.Event{Kind: wisp.KindTurnEnded, Thread: id, Turn: t.turn, Source: wisp.SourceWisp,
 			Data: map[string]any{"error": "the thread was not saved: " + err.Error()}})
+		return false
 	}
+	return true
 }
 
 // takeNotes moves the thread's pending notices into its messages.
@@ -243,9 +245,13 @@ func (a *Agent) Facts(threadID string) []wisp.Fact {
 func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply, error) {
 	t := a.thread(threadID)
 	select {
-	case t.busy <- struct{}{}:
-	case <-ctx.Done():
-		return wisp.Reply{}, context.Cause(ctx)
+	case t.busy <- struct{}{}: // a free thread starts its turn, even under a done ctx
+	default:
+		select {
+		case t.busy <- struct{}{}:
+		case <-ctx.Done():
+			return wisp.Reply{}, context.Cause(ctx)
+		}
 	}
 	defer func() { <-t.busy }()
 	if err := a.load(threadID, t); err != nil {
@@ -260,12 +266,19 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 		}
 	}
 	defer func() {
-		a.save(ctx, threadID, t)
-		if len(taken) > 0 {
+		// Mail is forgotten only once the thread holds it; unsaved, it
+		// comes again with the next turn.
+		if a.save(ctx, threadID, t) && len(taken) > 0 {
 			a.opts.Inbox.Delivered(context.WithoutCancel(ctx), threadID, taken)
 		}
 	}()
 
+	if a.opts.Redact != nil {
+		// The person's own words too: a credential pasted into a message,
+		// or a value the session's vault holds, reaches the model as its
+		// marker.
+		input = a.opts.Redact(input)
+	}
 	t.turn++
 	turn := t.turn
 	reply := wisp.Reply{Thread: threadID, Turn: turn}

@@ -145,3 +145,75 @@ func TestRedactToolResults(t *testing.T) {
 		}
 	}
 }
+
+// Two agents on one store (wisp mcp keeps one per tool list) never build
+// a turn on a stale copy of the thread.
+func TestTurnsLoadTheStoredThread(t *testing.T) {
+	store := &memStore{}
+	m := script.New("t", []script.Step{{Content: "a"}, {Content: "b"}, {Content: "c"}})
+	first := agent.New(m, &agent.Options{Store: store})
+	second := agent.New(m, &agent.Options{Store: store})
+	for i, a := range []*agent.Agent{first, second, first} {
+		r, err := a.Respond(t.Context(), "t", "go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Turn != i+1 {
+			t.Errorf("turn %d ran as turn %d", i+1, r.Turn)
+		}
+	}
+	st, _, _ := store.Load("t")
+	if st.Turn != 3 || len(st.Messages) != 6 {
+		t.Errorf("the stored thread has turn %d and %d messages, want 3 and 6", st.Turn, len(st.Messages))
+	}
+}
+
+// Mail the thread could not be saved with is not forgotten.
+func TestInboxKeepsMailWhenSaveFails(t *testing.T) {
+	m := script.New("t", []script.Step{{Content: "a"}})
+	b := &inbox{store: &memStore{}, mail: map[int][]agent.Mail{1: {{Text: "[wisp: an answer]", Key: "a1b2c3d4"}}}}
+	a := agent.New(m, &agent.Options{Inbox: b, Store: failingStore{}})
+	if _, err := a.Respond(t.Context(), "t", "go"); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.delivered) != 0 {
+		t.Errorf("Delivered %v although the thread was not saved", b.delivered)
+	}
+}
+
+// failingStore loads nothing and saves nothing.
+type failingStore struct{}
+
+func (failingStore) Load(string) (agent.ThreadState, bool, error) {
+	return agent.ThreadState{}, false, nil
+}
+func (failingStore) Save(string, agent.ThreadState) error { return errors.New("disk full") }
+
+// The person's input passes through Options.Redact too.
+func TestRedactInput(t *testing.T) {
+	m := script.New("t", []script.Step{{Content: "ok"}})
+	store := &memStore{}
+	a := agent.New(m, &agent.Options{Store: store,
+		Redact: func(s string) string { return strings.ReplaceAll(s, "hunter2-secret", "[REDACTED:session:PW]") }})
+	if _, err := a.Respond(t.Context(), "t", "I meant hunter2-secret"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := m.Requests()[0].Messages
+	if got := msgs[len(msgs)-1].Content; got != "I meant [REDACTED:session:PW]" {
+		t.Errorf("the model read %q, want the value replaced by its marker", got)
+	}
+}
+
+// A turn on a free thread starts even when its ctx is already done, so
+// it has a number and its end is recorded.
+func TestTurnStartsUnderDoneContext(t *testing.T) {
+	m := script.New("t", []script.Step{{Content: "ok"}})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	for range 20 {
+		r, err := agent.New(m, nil).Respond(ctx, "t", "go")
+		if err == nil || r.Turn != 1 {
+			t.Fatalf("Respond = %+v, %v; want turn 1 ended by the cancelled ctx", r, err)
+		}
+	}
+}

@@ -27,12 +27,42 @@ func (s *Server) Approver() wisp.Approver {
 			return wisp.Decision{Reason: "no person can approve here: approval.outOfBand is off", Provenance: wisp.FromUnattended}, nil
 		})
 	}
-	return outofband.NewApprover(s.opts.Approvals, &outofband.ApproverOptions{
+	inner := outofband.NewApprover(s.opts.Approvals, &outofband.ApproverOptions{
 		Hold:     s.opts.Hold,
 		After:    s.opts.After,
 		Announce: s.announceApproval,
 	})
+	return wisp.ApproverFunc(func(ctx context.Context, req wisp.ApprovalRequest) (wisp.Decision, error) {
+		r := runFrom(ctx)
+		if r == nil {
+			return inner.Approve(ctx, req)
+		}
+		// A request never outlives its caller: when the call goes away, or
+		// the server closes, it is refused at once (and withdrawn).
+		waitCtx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-r.park:
+				cancel(errCallerGone)
+			case <-stop:
+			}
+		}()
+		d, err := inner.Approve(waitCtx, req)
+		if err != nil && ctx.Err() == nil && errors.Is(context.Cause(waitCtx), errCallerGone) {
+			return wisp.Decision{Reason: ReasonCallerGone, Provenance: wisp.FromUnattended}, nil
+		}
+		return d, err
+	})
 }
+
+// ReasonCallerGone is why a request is refused when the respond call
+// that asked went away, or the server closed, before anyone answered.
+const ReasonCallerGone = "no one answered before the call that asked went away"
+
+var errCallerGone = errors.New(ReasonCallerGone)
 
 // announceApproval tells the waiting caller about a request and puts it
 // to the client's dialog; the dialog is withdrawn when the request ends
@@ -42,9 +72,7 @@ func (s *Server) announceApproval(ctx context.Context, req outofband.Request) {
 	if r == nil {
 		return
 	}
-	if c := r.callerCtx(); c != nil {
-		_ = s.Notify(c, "wisp: approval needed: "+escape.Terminal(req.Command)+" — wisp approvals approve "+req.ID+" (or deny "+req.ID+")")
-	}
+	s.tell(r, "wisp: approval needed: "+escape.Terminal(req.Command)+" — wisp approvals approve "+req.ID+" (or deny "+req.ID+")")
 	s.putToDialog(r, elicitation{
 		kind:   kindApproval,
 		id:     req.ID,

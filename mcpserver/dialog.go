@@ -12,12 +12,32 @@ import (
 // initialize before. mcp-go does not check it.
 func canElicit(ctx context.Context) bool {
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
-		return info.ClientCapabilities != nil && info.ClientCapabilities.Elicitation != nil
+		return info.ClientCapabilities != nil && formMode(info.ClientCapabilities.Elicitation)
 	}
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		return s.GetClientCapabilities().Elicitation != nil
+		return formMode(s.GetClientCapabilities().Elicitation)
 	}
 	return false
+}
+
+// formMode reports whether an elicitation capability covers form mode:
+// it names form, or names no mode at all (as clients before 2025-11-25
+// declare it).
+func formMode(c *mcp.ElicitationCapability) bool {
+	return c != nil && (c.Form != nil || c.URL == nil)
+}
+
+// tell sends the client a notification: now, through the call that
+// waits, or with the retry a 2026-07-28 client owes; with no way to reach
+// the client it is dropped (the pending folder and the audit log keep
+// what it says).
+func (s *Server) tell(r *run, msg string) {
+	switch ctx, waiting := r.reach(); {
+	case waiting:
+		_ = s.Notify(ctx, msg)
+	case ctx != nil:
+		r.queue(msg)
+	}
 }
 
 // putToDialog puts e to the client's dialog when inquiry.elicitation is
@@ -28,7 +48,7 @@ func canElicit(ctx context.Context) bool {
 // request is withdrawn when until is closed (nil: when the server
 // closes, or another face answers first).
 func (s *Server) putToDialog(r *run, e elicitation, until <-chan struct{}) {
-	ctx := r.callerCtx()
+	ctx, _ := r.reach()
 	if !s.opts.Elicitation || ctx == nil || !canElicit(ctx) {
 		return
 	}

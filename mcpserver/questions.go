@@ -102,6 +102,11 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 	case <-hold:
 	case <-r.park:
 	}
+	// An answer filed as the hold ended is taken, not parked.
+	if a, ok, err := s.opts.Pending.Answered(pq.ID); err == nil && ok {
+		s.closeDialog(r, pq.ID, a.From)
+		return answerOf(a), nil
+	}
 	r.mu.Lock()
 	r.parked = append(r.parked, pq)
 	r.mu.Unlock()
@@ -120,13 +125,26 @@ func (f *Face) Waiting(_ context.Context, thread string) (bool, error) {
 	return slices.ContainsFunc(recs, func(r pending.Record) bool { return !r.Answered && !r.Withdrawn }), nil
 }
 
-// Settled forgets a question answered within its turn.
+// Settled forgets a question answered within its turn, once the turn's
+// thread has been saved with the answer: until then a crash leaves the
+// answer on file, and the thread's next turn takes it as a late answer.
 func (f *Face) Settled(ctx context.Context, q wisp.Question) {
 	if f.s.opts.Pending.Dir == "" {
 		return
 	}
-	if err := f.s.opts.Pending.Settle(ctx, q.ID); err != nil {
-		f.s.opts.Logger.Error("settling a question", "id", q.ID, "error", err)
+	if r := runFrom(ctx); r != nil {
+		r.mu.Lock()
+		r.settle = append(r.settle, q.ID)
+		r.mu.Unlock()
+		return
+	}
+	f.s.settle(ctx, q.ID)
+}
+
+// settle forgets question id.
+func (s *Server) settle(ctx context.Context, id string) {
+	if err := s.opts.Pending.Settle(ctx, id); err != nil {
+		s.opts.Logger.Error("settling a question", "id", id, "error", err)
 	}
 }
 
@@ -146,9 +164,7 @@ func (s *Server) withdraw(id, why string) {
 // announce sends the one notification about a question to the waiting
 // caller.
 func (s *Server) announce(r *run, q pending.Question) {
-	if ctx := r.callerCtx(); ctx != nil {
-		_ = s.Notify(ctx, "wisp: the model asks: "+escape.Terminal(q.Text)+" — wisp questions answer "+q.ID)
-	}
+	s.tell(r, "wisp: the model asks: "+escape.Terminal(q.Text)+" — wisp questions answer "+q.ID)
 }
 
 // elicit puts q to the client's dialog when the settings and the client
@@ -170,17 +186,18 @@ func (s *Server) closeDialog(r *run, id, from string) {
 	if from == pending.FromElicitation {
 		return
 	}
+	key := kindQuestion + ":" + id
 	s.mu.Lock()
-	cancel := s.dialogs[id]
+	cancel := s.dialogs[key]
 	s.mu.Unlock()
 	r.mu.Lock()
-	_, elicited := r.elicited[kindQuestion+":"+id]
+	_, elicited := r.elicited[key]
 	r.mu.Unlock()
 	if cancel != nil {
 		cancel()
 	}
-	if ctx := r.callerCtx(); ctx != nil && (cancel != nil || elicited) {
-		_ = s.Notify(ctx, "wisp: question "+id+" was answered from "+from+"; its dialog is withdrawn")
+	if cancel != nil || elicited {
+		s.tell(r, "wisp: question "+id+" was answered from "+from+"; an answer in its dialog will not be used")
 	}
 }
 
@@ -219,6 +236,9 @@ func elicitationParams(q pending.Question) mcp.ElicitationParams {
 func (s *Server) fileElicited(ctx context.Context, q pending.Question, res *mcp.ElicitationResult) string {
 	if res == nil {
 		return ""
+	}
+	if !q.Deadline.IsZero() && time.Now().After(q.Deadline) {
+		return "wisp: the dialog's answer to question " + q.ID + " came after its deadline and was not used"
 	}
 	a := pending.Answer{ID: q.ID, Digest: q.Digest, From: pending.FromElicitation}
 	switch res.Action {
@@ -259,14 +279,15 @@ func (s *Server) fileElicited(ctx context.Context, q pending.Question, res *mcp.
 }
 
 // elicitedText takes the answer field out of a dialog's content: one
-// string of 1 to MaxAnswerBytes bytes of UTF-8, and nothing else.
+// string of 1 to 2,000 characters of UTF-8 (what the form's schema
+// allows; the desk passes on at most 2,000 bytes of it), and nothing else.
 func elicitedText(content any) (string, bool) {
 	m, ok := content.(map[string]any)
 	if !ok || len(m) != 1 {
 		return "", false
 	}
 	text, ok := m["answer"].(string)
-	if !ok || strings.TrimSpace(text) == "" || len(text) > inquiry.MaxAnswerBytes || !utf8.ValidString(text) {
+	if !ok || strings.TrimSpace(text) == "" || utf8.RuneCountInString(text) > inquiry.MaxAnswerBytes || len(text) > pending.MaxAnswerBytes || !utf8.ValidString(text) {
 		return "", false
 	}
 	return text, true

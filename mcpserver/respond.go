@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -238,14 +239,18 @@ func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 		defer s.turns.Done()
 		defer unlock()
 		r.reply, r.err = a.Respond(turnContext(ctx, r), thread, args.prompt)
+		s.settleAnswered(r)
 		close(r.done)
-		s.mu.Lock()
 		r.mu.Lock()
-		if s.runs[thread] == r && !r.retry {
-			delete(s.runs, thread)
-		}
+		retry := r.retry
 		r.mu.Unlock()
-		s.mu.Unlock()
+		if !retry {
+			s.forget(r)
+			return
+		}
+		// A 2026-07-28 client owes a retry to collect the result; one that
+		// never comes leaves the run for retryKeep, no longer.
+		time.AfterFunc(s.retryKeep, func() { s.forget(r) })
 	}()
 	return s.await(ctx, r), nil
 }
@@ -257,8 +262,12 @@ func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 func (s *Server) await(ctx context.Context, r *run) *mcp.CallToolResult {
 	r.attach(ctx)
 	defer r.detach()
+	for _, msg := range r.takeQueued() {
+		_ = s.Notify(ctx, msg)
+	}
 	select {
 	case <-r.done:
+		s.forget(r)
 		return s.result(r)
 	case e := <-r.inputs:
 		r.mu.Lock()
@@ -289,10 +298,13 @@ func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respo
 	if r != nil {
 		r.mu.Lock()
 		e, ok = r.elicited[kind+":"+id]
-		r.retry = false
+		ok = ok && e.nonce == nonce
+		if ok {
+			r.retry = false // only the call that got the request may collect the turn
+		}
 		r.mu.Unlock()
 	}
-	if r == nil || !ok || e.nonce != nonce {
+	if r == nil || !ok {
 		if kind == kindApproval {
 			return errorResult("approval request %s is no longer put through this dialog (its turn ended, or the server restarted); unanswered, it was refused", id)
 		}
@@ -307,6 +319,35 @@ func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respo
 		_ = s.Notify(ctx, line)
 	}
 	return s.await(ctx, r)
+}
+
+// settleAnswered forgets the questions answered within r's turn, once
+// the thread is saved with their answers; a thread that was not saved
+// leaves them on file, for its next turn to take as late answers.
+func (s *Server) settleAnswered(r *run) {
+	r.mu.Lock()
+	ids := r.settle
+	r.settle = nil
+	r.mu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	if st, ok, err := s.opts.Threads.Load(r.thread); err != nil || !ok || st.Turn < r.reply.Turn {
+		s.opts.Logger.Error("the thread was not saved; its answers stay on file", "thread", r.thread)
+		return
+	}
+	for _, id := range ids {
+		s.settle(context.Background(), id)
+	}
+}
+
+// forget drops r from the runs once a call has taken its result.
+func (s *Server) forget(r *run) {
+	s.mu.Lock()
+	if s.runs[r.thread] == r {
+		delete(s.runs, r.thread)
+	}
+	s.mu.Unlock()
 }
 
 // result is the call's result once the turn has ended: the reply, the

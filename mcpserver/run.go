@@ -36,9 +36,12 @@ type run struct {
 
 	mu       sync.Mutex
 	caller   context.Context        // the respond call waiting on the turn; nil while none does
+	last     context.Context        // the last call that waited, for the protocol it speaks
+	queued   []string               // notifications for the client's retry, while none waits
 	elicited map[string]elicitation // what was put to the caller's dialog, by key
 	parked   []pending.Question     // questions the turn parked
 	retry    bool                   // an input request went out; the client's retry collects the result
+	settle   []string               // questions answered within the turn, forgotten once the thread is saved
 }
 
 // An elicitation is something put to the client's dialog: a question or
@@ -80,22 +83,47 @@ func (r *run) parkNow() { r.parkOnce.Do(func() { close(r.park) }) }
 // attach makes ctx the call that waits on the turn; detach undoes it.
 func (r *run) attach(ctx context.Context) {
 	r.mu.Lock()
-	r.caller = ctx
+	r.caller, r.last = ctx, ctx
 	r.mu.Unlock()
+}
+
+// reach returns the context to reach the client through: the waiting
+// call's, or, while a 2026-07-28 client's retry is awaited, the last
+// call's (its protocol and capabilities; what it is sent waits for the
+// retry). waiting reports that a call waits now; ctx is nil when the
+// client cannot be reached.
+func (r *run) reach() (ctx context.Context, waiting bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.caller != nil {
+		return r.caller, true
+	}
+	if r.retry {
+		return r.last, false
+	}
+	return nil, false
+}
+
+// queue keeps a notification for the client's retry.
+func (r *run) queue(msg string) {
+	r.mu.Lock()
+	r.queued = append(r.queued, msg)
+	r.mu.Unlock()
+}
+
+// takeQueued returns and forgets the queued notifications.
+func (r *run) takeQueued() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	q := r.queued
+	r.queued = nil
+	return q
 }
 
 func (r *run) detach() {
 	r.mu.Lock()
 	r.caller = nil
 	r.mu.Unlock()
-}
-
-// callerCtx returns the waiting call's context, for notifications and
-// 2025-era elicitation; nil when no call waits.
-func (r *run) callerCtx() context.Context {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.caller
 }
 
 // runKey carries the run in the turn's context, for the face.

@@ -121,6 +121,8 @@ type Server struct {
 	runs    map[string]*run               // the latest turn on each thread, while it may be attached to
 	dialogs map[string]context.CancelFunc // 2025-era elicitations in flight, by question ID
 	turns   sync.WaitGroup                // turns running
+
+	retryKeep time.Duration // how long an ended turn waits for a retry that is owed
 }
 
 // Defaults for Options.
@@ -133,7 +135,8 @@ const (
 
 // New returns a server with the respond tool and the thread resources.
 func New(opts *Options) *Server {
-	s := &Server{threads: make(map[string]*threadLock), runs: make(map[string]*run), dialogs: make(map[string]context.CancelFunc)}
+	s := &Server{threads: make(map[string]*threadLock), runs: make(map[string]*run), dialogs: make(map[string]context.CancelFunc),
+		retryKeep: 10 * time.Minute}
 	if opts != nil {
 		s.opts = *opts
 	}

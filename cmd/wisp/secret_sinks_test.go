@@ -98,3 +98,41 @@ func TestSecretReachesNoSink(t *testing.T) {
 		t.Errorf("the config changed:\n%s", configAfter)
 	}
 }
+
+// A multi-line credential pasted at the secret prompt: its first line is
+// the secret; the rest is dropped, never sent to the model as messages.
+func TestPastedKeyIsNotAMessage(t *testing.T) {
+	srv, stop := ollamatest.Start(ollamatest.Model{
+		Name: "vault:1b", Family: "qwen3", ParameterSize: "1.0B", ContextLength: 8192,
+		Capabilities: []string{"completion", "tools"},
+		Replies: []ollamatest.Reply{
+			{ToolCalls: []ollamatest.ToolCall{{Name: "ask_user", Arguments: `{"secret":{"name":"DEPLOY_KEY","question":"Which deploy key?"}}`}}},
+			{Content: "Stored."},
+			{Content: "ok"},
+		},
+	})
+	defer stop()
+	t.Setenv("OLLAMA_HOST", srv.URL)
+	home := t.TempDir()
+	cfg := config.Default()
+	cfg.Models.Enabled = []string{"ollama:vault:1b"}
+	if err := config.Save(filepath.Join(home, "config.json"), cfg); err != nil {
+		t.Fatal(err)
+	}
+	run := startPTY(t, home, "chat", "--model", "ollama:vault:1b", "--tool", "ask_user")
+	run.waitFor("› ")
+	run.press("Deploy.\r")
+	run.waitFor("type the secret")
+	run.press("-----BEGIN OPENSSH PRIVATE KEY-----\rb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\rQyNTUxOQAAACBmZWVkZmFjZWJlZWZjYWZlMDAxMTIyMzM0NDU1NjY3Nzg4OTkwMA\r")
+	run.waitFor("Stored.")
+	run.press("\x04")
+	if code := run.exit(); code != 0 {
+		t.Fatalf("chat exited %d:\n%s", code, run.shown())
+	}
+	chats, _ := json.Marshal(srv.Chats())
+	for _, part := range []string{"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", "QyNTUxOQAAACBmZWVkZmFjZWJlZWZjYWZlMDAxMTIyMzM0NDU1NjY3Nzg4OTkwMA"} {
+		if strings.Contains(string(chats), part) || strings.Contains(run.shown(), part) {
+			t.Errorf("part of the pasted key reached the model or the screen: %q", part)
+		}
+	}
+}

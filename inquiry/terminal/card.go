@@ -248,7 +248,12 @@ func (f *Face) readSecret(ctx context.Context) (wisp.CardAnswer, error) {
 		_, werr := io.WriteString(f.out, "(wisp cannot hide what you type here, so it does not read the secret; do not type it)\n")
 		return wisp.CardAnswer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, werr
 	}
-	defer restore()
+	defer func() {
+		restore()
+		// Lines read with the echo off but not taken as the secret (the
+		// rest of a pasted key) are dropped too, never passed on.
+		f.in.Discard()
+	}()
 	// Lines typed before the echo went off were shown: none is the secret.
 	f.in.Discard()
 	if _, err := io.WriteString(f.out, PromptSecret); err != nil {

@@ -43,7 +43,10 @@ func hideEcho(f *os.File) (restore func(), err error) {
 	}
 	return func() {
 		_ = rc.Control(func(fd uintptr) {
-			_ = unix.IoctlSetTermios(int(fd), ioctlWriteTermios, old)
+			// Flushing again drops what was typed with the echo off and not
+			// read as the secret (the rest of a pasted key, keys typed as
+			// the deadline passed): it must not become the next message.
+			_ = unix.IoctlSetTermios(int(fd), ioctlWriteTermiosFlush, old)
 		})
 	}, nil
 }

@@ -1,0 +1,20 @@
+package mcpserver
+
+import "time"
+
+// SetRetryKeep sets how long an ended turn waits for a retry it is owed.
+func SetRetryKeep(s *Server, d time.Duration) { s.retryKeep = d }
+
+// Runs counts the runs the server keeps.
+func Runs(s *Server) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.runs)
+}
+
+// OpenDialogs counts the 2025-era dialogs the server holds open.
+func OpenDialogs(s *Server) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.dialogs)
+}

@@ -1,0 +1,126 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/mcpserver"
+	"github.com/wisp-agent/wisp/models/script"
+)
+
+// On a 2026-07-28 connection, a question asked while the client owes a
+// retry (the first was answered at a terminal while its dialog was up)
+// is announced and put to the dialog with that retry.
+func TestSecondQuestionReachesTheRetry(t *testing.T) {
+	second := script.Step{ToolCalls: []script.ToolCall{{Name: "ask", Arguments: json.RawMessage(`{"question":"And the port?"}`)}}}
+	f := newQFix(t, true, askStep(), second, script.Step{Content: "Done."})
+	e := &elicitor{gate: make(chan struct{}), respond: accept(map[string]any{"answer": "./wisp.json"})}
+	c := f.httpClient(t, "", client.WithElicitationHandler(e))
+	var n notes
+	n.on(c)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go func() {
+		var req mcp.CallToolRequest
+		req.Params.Name = "respond"
+		req.Params.Arguments = map[string]any{"prompt": "Go.", "tools": []string{"ask"}}
+		req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{"io.modelcontextprotocol/logLevel": "notice"}}
+		_, _ = c.CallTool(ctx, req)
+	}()
+	q := f.waitFiled(t)
+	e.waitShown(t)
+	f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
+	eventually(t, "the second question filed", func() bool {
+		qs, _ := f.store.List()
+		return len(qs) == 1 && qs[0].ID != q.ID
+	})
+	close(e.gate) // the client retries with its (now stale) answer
+	eventually(t, "the second question in the dialog", func() bool {
+		reqs := e.requests()
+		return len(reqs) == 2 && strings.Contains(reqs[1].Params.Message, "And the port?")
+	})
+	eventually(t, "the second question announced", func() bool {
+		return slices.ContainsFunc(n.all(), func(s string) bool { return strings.Contains(s, "And the port?") })
+	})
+	f.endHolds()
+}
+
+// An answer taken within the turn stays on file until the thread is saved
+// with it: a crash in between loses nothing.
+func TestInTurnAnswerStaysOnFileUntilSaved(t *testing.T) {
+	f := newQFix(t, false, askStep(), script.Step{Content: "Done."})
+	c := f.client(t)
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+	q := f.waitFiled(t)
+	f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
+	<-results
+	if recs, _ := f.store.Filed(""); len(recs) != 0 {
+		t.Errorf("after the turn was saved the folder still holds %+v", recs)
+	}
+	st, ok, _ := f.dir.Load("t-00000001")
+	if !ok || len(st.Facts) != 1 {
+		t.Fatalf("thread %+v, want the answer among its facts", st)
+	}
+}
+
+// A run whose owed retry never comes is dropped after a while.
+func TestRunWithoutRetryIsDropped(t *testing.T) {
+	f := newQFix(t, true, askStep(), script.Step{Content: "Done."})
+	mcpserver.SetRetryKeep(f.srv, 50*time.Millisecond)
+	e := &elicitor{gate: make(chan struct{}), respond: accept(map[string]any{"answer": "./wisp.json"})}
+	c := f.httpClient(t, "", client.WithElicitationHandler(e))
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		var req mcp.CallToolRequest
+		req.Params.Name = "respond"
+		req.Params.Arguments = map[string]any{"prompt": "Go.", "tools": []string{"ask"}}
+		_, _ = c.CallTool(ctx, req)
+	}()
+	q := f.waitFiled(t)
+	e.waitShown(t)
+	cancel() // the host drops the retry
+	f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
+	f.waitSaved(t, "t-00000001", 1)
+	eventually(t, "the run dropped", func() bool { return mcpserver.Runs(f.srv) == 0 })
+}
+
+// The 2025-era dialog of a question answered at a terminal is withdrawn.
+func TestDialogWithdrawnWhenAnsweredElsewhere(t *testing.T) {
+	f := newQFix(t, true, askStep(), script.Step{Content: "Done."})
+	e := &elicitor{gate: make(chan struct{}), respond: accept(map[string]any{"answer": "./wisp.json"})}
+	c := f.httpClient(t, "2025-11-25", client.WithElicitationHandler(e))
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+	q := f.waitFiled(t)
+	e.waitShown(t)
+	f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
+	<-results
+	eventually(t, "the dialog withdrawn", func() bool { return mcpserver.OpenDialogs(f.srv) == 0 })
+	close(e.gate)
+}
+
+// Close refuses an approval that waits, rather than waiting out its hold.
+func TestCloseEndsApprovalWait(t *testing.T) {
+	f := newAFix(t, true, false, enableSteps()...)
+	c := newInProcess(t, f.srv)
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() { results <- respond(t, c, map[string]any{"prompt": "Enable it."}) }()
+	f.waitFiled(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := f.srv.Close(ctx); err != nil {
+		t.Fatalf("Close: %v: the turn waiting on an approval did not end", err)
+	}
+	if got := f.results(); len(got) != 1 || !strings.Contains(got[0], mcpserver.ReasonCallerGone) {
+		t.Errorf("enable returned %q, want a refusal because the caller went away", got)
+	}
+}
