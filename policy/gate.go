@@ -247,6 +247,9 @@ func (g *Gate) decide(ctx, askCtx context.Context, req wisp.ApprovalRequest) (Ou
 		return refused(reason), source, nil
 	case d.Scope > wisp.ScopeAlways:
 		return refused(ReasonNotOffered), source, nil
+	case d.Provenance != wisp.FromPerson:
+		// Only a person approves: a face's default or fallback never does.
+		return refused(ReasonNoPerson), source, nil
 	}
 	// Narrow to the widest allowed scope no wider than the answer.
 	var scope wisp.Scope

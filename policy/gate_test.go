@@ -338,6 +338,15 @@ func TestGate(t *testing.T) {
 			},
 		},
 		{
+			name:    "an approval that is no person's is refused",
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromDefault}}},
+			steps:   []step{{r: enable("a"), want: policy.Outcome{ID: "id1", Reason: policy.ReasonNoPerson}}},
+			events: []wisp.Event{
+				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"),
+				decided("id1", "wisp", "refused", "none", "reason", policy.ReasonNoPerson),
+			},
+		},
+		{
 			name:    "an answer narrower than any allowed is refused",
 			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce}}},
 			steps: []step{{
