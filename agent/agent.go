@@ -127,7 +127,6 @@ type Agent struct {
 var _ wisp.Agent = (*Agent)(nil)
 
 type thread struct {
-
 	notesMu sync.Mutex
 	notes   []string // notices not yet in the thread's messages
 
