@@ -251,26 +251,45 @@ func (m *model) pickRow(d *dialog, rows []row, i int, mark bool) {
 // answerMarked answers a multi-select question with its marked options,
 // in the options' order.
 func (m *model) answerMarked(d *dialog) {
+	nums, labels := d.markedOptions()
+	m.answerCard(d, jsonl.CardAnswer{Options: nums}, strings.Join(labels, ", "))
+}
+
+// markedOptions are the numbers and labels of the current question's
+// marked options, in the options' order.
+func (d *dialog) markedOptions() (nums []int, labels []string) {
 	q := d.cardQuestion()
-	var nums []int
-	var labels []string
+	if q == nil {
+		return nil, nil
+	}
 	for i, o := range q.Options {
 		if d.marked[i+1] {
 			nums = append(nums, i+1)
 			labels = append(labels, o.Label)
 		}
 	}
-	m.answerCard(d, jsonl.CardAnswer{Options: nums}, strings.Join(labels, ", "))
+	return nums, labels
 }
 
-// answerText answers with what the person typed.
+// answerText answers with what the person typed. On a multi-select
+// question the options marked before "something else" go with it.
 func (m *model) answerText(d *dialog, v string) {
 	if d.kind == jsonl.KindCard {
-		said := v
-		if q := d.cardQuestion(); q.Secret != "" {
-			said = "the secret " + q.Secret + " (not shown)"
+		q := d.cardQuestion()
+		if q.Secret != "" {
+			m.answerCard(d, jsonl.CardAnswer{Text: v}, "the secret "+q.Secret+" (not shown)")
+			return
 		}
-		m.answerCard(d, jsonl.CardAnswer{Text: v}, said)
+		a := jsonl.CardAnswer{Text: v}
+		said := v
+		if q.MultiSelect {
+			nums, labels := d.markedOptions()
+			if len(nums) > 0 {
+				a.Options = nums
+				said = strings.Join(append(labels, v), ", ")
+			}
+		}
+		m.answerCard(d, a, said)
 		return
 	}
 	m.answerQuestion(d, jsonl.Choose{Text: v}, "you answered: "+v)

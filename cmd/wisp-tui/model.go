@@ -84,6 +84,11 @@ type model struct {
 	cancelSent  bool
 
 	dialogs []*dialog // the first is shown; the rest wait
+	// dropping is set when wisp settled a secret question while the
+	// person was typing its value: the keys that follow were meant for
+	// that field, so they are dropped, not typed into the message box,
+	// until Enter or Esc (dropped too).
+	dropping bool
 
 	leaving bool
 	ended   bool
@@ -260,9 +265,20 @@ func (m *model) settled(l jsonl.Settled) {
 			what = "the approval request"
 		}
 		m.add(entryInfo, fmt.Sprintf("(%s closed: %s)", what, outcomeWords(l.Outcome)))
+		if d.field.mask && !d.field.empty() {
+			// The person is typing a secret: what they type next is the
+			// rest of it, and must not land in the message box.
+			d.field.reset()
+			m.dropping = true
+			m.add(entryInfo, dropNote)
+		}
 		return
 	}
 }
+
+// dropNote says why the keys typed after a secret question closed go
+// nowhere.
+const dropNote = "(the secret question closed; what you typed was dropped, and so is what you type until you press Enter or Esc)"
 
 // outcomeWords says a settled outcome for the person.
 func outcomeWords(o string) string {
@@ -279,6 +295,8 @@ func outcomeWords(o string) string {
 		return "approved elsewhere"
 	case jsonl.OutcomeRefused:
 		return "refused"
+	case jsonl.OutcomeClosed:
+		return "wisp's input closed, so no person can answer it"
 	}
 	return o
 }
@@ -301,6 +319,14 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.leaving || m.ended {
+		return nil
+	}
+	if m.dropping {
+		// The rest of a secret whose question closed: drop it, and the
+		// Enter or Esc that ends it.
+		if s := k.String(); s == "enter" || s == "esc" {
+			m.dropping = false
+		}
 		return nil
 	}
 	if d := m.dialog(); d != nil {
@@ -365,8 +391,9 @@ func (m *model) interrupt() tea.Cmd {
 	return m.leave()
 }
 
-// leave closes wisp's input: wisp declines what waits, ends the turn, says
-// bye and exits, and wisp-tui quits when it has.
+// leave closes wisp's input: wisp settles what waits (no person can
+// answer it), ends the turn, says bye and exits, and wisp-tui quits when
+// it has.
 func (m *model) leave() tea.Cmd {
 	if m.leaving {
 		return nil
@@ -394,6 +421,9 @@ func (m *model) submit() {
 }
 
 func (m *model) paste(s string) {
+	if m.dropping {
+		return // the rest of a secret whose question closed
+	}
 	if d := m.dialog(); d != nil {
 		if f := d.textField(); f != nil {
 			f.insert(s)

@@ -68,6 +68,12 @@ func TestAnswers(t *testing.T) {
 			[]string{`{"type":"choose","id":"c1","answers":[{"option":2},{"text":"the smoke test"}]}`}},
 		{"card: something else by its row", card, []string{"1", "4", "smoke", "enter"},
 			[]string{`{"type":"choose","id":"c1","answers":[{"option":1},{"text":"smoke"}]}`}},
+		{"card: marks, then something else, go together", card, []string{"1", "1", "3", "4", "the smoke test", "enter"},
+			[]string{`{"type":"choose","id":"c1","answers":[{"option":1},{"options":[1,3],"text":"the smoke test"}]}`}},
+		{"card: marks, then something else by typing", card, []string{"1", "space", "smoke", "enter"},
+			[]string{`{"type":"choose","id":"c1","answers":[{"option":1},{"options":[1],"text":"smoke"}]}`}},
+		{"card: marks kept when the field is left", card, []string{"1", "3", "smoke", "esc", "up", "enter"},
+			[]string{`{"type":"choose","id":"c1","answers":[{"option":1},{"options":[3]}]}`}},
 		{"card: Esc leaves the field, then declines", card, []string{"1", "smoke", "esc", "esc"},
 			[]string{`{"type":"choose","id":"c1","answers":[{"option":1},{"decline":true}]}`}},
 		{"card: Esc declines the question shown", card, []string{"esc", "1", "enter"},
@@ -496,6 +502,10 @@ func TestSettledElsewhere(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "(the question closed: no answer in time)") {
 		t.Errorf("screen:\n%s", s)
 	}
+	h = newHarness(t).wire(hello, turn1, question, `{"type":"settled","id":"q1","outcome":"closed"}`)
+	if s := unwrap(h.screen()); !strings.Contains(s, "(the question closed: wisp's input closed, so no person can answer it)") {
+		t.Errorf("screen:\n%s", s)
+	}
 	// A settled line for a choice the person answered here adds nothing.
 	h = newHarness(t).wire(hello, turn1, question).wait().keys("1")
 	n := len(h.m.entries)
@@ -594,5 +604,52 @@ func TestParseArgs(t *testing.T) {
 		if inv.wisp != tt.wantWisp || !cmp.Equal(inv.args, tt.want) {
 			t.Errorf("parseArgs(%q) = %q %q, want %q %q", tt.args, inv.wisp, inv.args, tt.wantWisp, tt.want)
 		}
+	}
+}
+
+// TestSecretSettledWhileTyping: when wisp settles a secret question while
+// the person types its value, the keys that follow (the rest of the
+// secret) are dropped, not typed into the message box, up to and with the
+// Enter or Esc that ends them; nothing of it is sent or shown.
+func TestSecretSettledWhileTyping(t *testing.T) {
+	for _, ender := range []string{"enter", "esc"} {
+		t.Run(ender, func(t *testing.T) {
+			h := newHarness(t).wire(hello, turn1, secretCard).wait().keys("ghp_first")
+			h.wire(`{"type":"settled","id":"c2","outcome":"timed-out"}`, end1)
+			h.keys("half_of_the_secret")
+			h.send(tea.PasteMsg{Content: "pasted_rest"})
+			s := unwrap(h.screen())
+			for _, leak := range []string{"ghp_first", "half_of_the_secret", "pasted_rest"} {
+				if strings.Contains(s, leak) {
+					t.Errorf("the screen shows %q:\n%s", leak, s)
+				}
+			}
+			for _, want := range []string{"(the question closed: no answer in time)", dropNote,
+				"the secret question closed: typing is dropped until Enter or Esc"} {
+				if !strings.Contains(s, want) {
+					t.Errorf("the screen does not say %q:\n%s", want, s)
+				}
+			}
+			if v := h.m.input.value(); v != "" {
+				t.Errorf("the message box holds %q", v)
+			}
+			h.keys(ender)
+			if len(h.eng.lines) != 0 {
+				t.Errorf("the %s that ends the secret sent %q", ender, h.eng.lines)
+			}
+			// Then the box works again.
+			h.keys("hello", "enter")
+			if diff := cmp.Diff([]string{`{"type":"message","text":"hello"}`}, h.eng.lines); diff != "" {
+				t.Errorf("lines to wisp (-want +got):\n%s", diff)
+			}
+			if s := unwrap(h.screen()); strings.Contains(s, "typing is dropped") {
+				t.Errorf("the status line still says keys are dropped:\n%s", s)
+			}
+		})
+	}
+	// A secret question settled before anything was typed drops nothing.
+	h := newHarness(t).wire(hello, turn1, secretCard, `{"type":"settled","id":"c2","outcome":"timed-out"}`, end1).keys("hi", "enter")
+	if diff := cmp.Diff([]string{`{"type":"message","text":"hi"}`}, h.eng.lines); diff != "" {
+		t.Errorf("lines to wisp (-want +got):\n%s", diff)
 	}
 }

@@ -159,7 +159,7 @@ func (m *model) bottomView() string {
 		parts = append(parts, m.dialogView(d))
 	}
 	prompt := "› "
-	parts = append(parts, prompt+m.input.view(m.width-cellWidth(prompt)-1, d == nil && !m.leaving && !m.ended, m.st))
+	parts = append(parts, prompt+m.input.view(m.width-cellWidth(prompt)-1, d == nil && !m.leaving && !m.ended && !m.dropping, m.st))
 	parts = append(parts, m.statusView())
 	return strings.Join(parts, "\n")
 }
@@ -181,6 +181,8 @@ func (m *model) statusView() string {
 		right = "wisp has ended"
 	case m.leaving:
 		right = "leaving: wisp is ending the session"
+	case m.dropping:
+		right = "the secret question closed: typing is dropped until Enter or Esc"
 	case m.dialog() != nil:
 		right = "the dialog above waits for you"
 	case m.running:

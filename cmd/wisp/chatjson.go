@@ -120,23 +120,41 @@ func (s *jsonSession) message(text string) error {
 		defer s.turns.Done()
 		reply, err := s.conv.agent.Respond(turnCtx, s.conv.thread, text)
 		stop(nil)
-		end := jsonl.End{Thread: s.conv.thread, Turn: reply.Turn, Reply: reply.Text, Flags: reply.Flags}
-		switch {
-		case errors.Is(err, wisp.ErrInterrupted):
-			end.Reply, end.Error, end.Stopped = "", wisp.ErrInterrupted.Error(), true
-		case err != nil:
-			end.Reply, end.Error = "", oneLine(err.Error())
+		end := endLine(s.conv.thread, reply, err)
+		failed := end.Error != "" && !end.Stopped
+		if failed {
 			fmt.Fprintf(s.stderr, "wisp: %s\n", escape.Terminal(end.Error))
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.running, s.stop = false, nil
-		if err != nil && !end.Stopped {
+		if failed {
 			s.failed = true
 		}
 		_ = s.face.Send(end)
 	}()
 	return nil
+}
+
+// endLine is the end line of a turn that Respond ended with reply and
+// err. A reply with no turn number (0) is a turn that ended before it
+// started, so no turn line came for it: its end line has no turn either,
+// never a made-up turn 0, and it cannot have succeeded.
+func endLine(thread string, reply wisp.Reply, err error) jsonl.End {
+	end := jsonl.End{Thread: thread, Turn: reply.Turn, Reply: reply.Text, Flags: reply.Flags}
+	if reply.Turn < 1 {
+		end.Turn, end.Flags = 0, nil
+		if err == nil {
+			err = errors.New("the turn did not start")
+		}
+	}
+	switch {
+	case errors.Is(err, wisp.ErrInterrupted):
+		end.Reply, end.Error, end.Stopped = "", wisp.ErrInterrupted.Error(), true
+	case err != nil:
+		end.Reply, end.Error = "", oneLine(err.Error())
+	}
+	return end
 }
 
 // cancel stops the running turn and reports whether one was running.

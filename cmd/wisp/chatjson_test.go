@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -18,6 +20,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
 )
 
@@ -325,7 +329,7 @@ func TestChatJSONSession(t *testing.T) {
 	if got[2].(jsonl.Card).Deadline.IsZero() {
 		t.Error("a card went out without its deadline")
 	}
-	refused(`{"type":"choose","id":"`+c1+`","answers":[{"option":2}]}`, "card "+c1+" has 2 questions, and the line has 1 answers")
+	refused(`{"type":"choose","id":"`+c1+`","answers":[{"option":2}]}`, "card "+c1+" has 2 questions, and the line has 1 answer;")
 	refused(`{"type":"choose","id":"`+c1+`","answers":[{"options":[1,2]},{"options":[1]}]}`, "question 1: it is a single choice; send option, not options")
 	refused(`{"type":"choose","id":"`+c1+`","answers":[{"option":2},{"options":[1,4]}]}`, "question 2: option 4 is out of range")
 	send(`{"type":"choose","id":"` + c1 + `","answers":[{"option":2},{"options":[3,1]}]}`)
@@ -376,8 +380,8 @@ func TestChatJSONSession(t *testing.T) {
 	)
 	send(`{"type":"cancel"}`)
 
-	// stdin closes while a question waits: it is declined, never guessed,
-	// the turn ends, then bye.
+	// stdin closes while a question waits: no person can answer it, which
+	// is never the person's decline; the turn ends, then bye.
 	send(`{"type":"message","text":"Open the pull request."}`)
 	got = p.expect(
 		jsonl.Turn{Turn: 7, Text: "Open the pull request."},
@@ -386,8 +390,8 @@ func TestChatJSONSession(t *testing.T) {
 	)
 	p.stdin.Close()
 	p.expect(
-		jsonl.Settled{Outcome: "declined"},
-		jsonl.ToolResult{Name: "ask", Text: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
+		jsonl.Settled{Outcome: "closed"},
+		jsonl.ToolResult{Name: "ask", Text: "no person can answer here; say in your reply what you need"},
 		jsonl.Delta{Text: "I will not open it without your word."},
 		jsonl.End{Turn: 7, Reply: "I will not open it without your word."},
 		jsonl.Bye{},
@@ -433,26 +437,39 @@ func runWispOut(t *testing.T, home string, args ...string) string {
 	return string(out)
 }
 
-// TestChatJSONCardAndApprovalAtClose: when stdin closes, a waiting card
-// is declined question by question (never left to its defaults) and a
-// waiting approval is refused.
+// TestChatJSONCardAndApprovalAtClose: when stdin closes while a question
+// waits, it and a card asked after end with no person to answer them:
+// the model is told so (never that the person declined), the card's
+// choice falls back marked unattended, and the audit says unattended, not
+// person. An approval asked after is refused.
 func TestChatJSONCardAndApprovalAtClose(t *testing.T) {
 	dir := t.TempDir()
 	script := writeScript(t, dir,
-		`{"content":"","tool_calls":[{"name":"ask_user","arguments":{"questions":[{"question":"Which environment?","options":[{"label":"staging","recommended":true},{"label":"production"}]}]}},{"name":"request_approval","arguments":{"action":"restart the staging database","reason":"the migration needs it"}}]}`,
+		`{"content":"","tool_calls":[{"name":"ask","arguments":{"question":"Shall I migrate now?","options":["yes","not yet"]}}]}`,
+		`{"content":"","tool_calls":[{"name":"ask_user","arguments":{"questions":[{"question":"Which environment?","options":[{"label":"staging","recommended":true},{"label":"production"}]},{"question":"Anything the migration must not touch?"}]}},{"name":"request_approval","arguments":{"action":"restart the staging database","reason":"the migration needs it"}}]}`,
 		`{"content":"Nothing was chosen, and nothing was approved."}`,
 	)
-	p := startChatJSON(t, filepath.Join(dir, "home"), "--model", "script:"+script, "--tool", "ask_user", "--tool", "request_approval")
+	home := filepath.Join(dir, "home")
+	p := startChatJSON(t, home, "--model", "script:"+script, "--tool", "ask", "--tool", "ask_user", "--tool", "request_approval")
 	p.next() // hello
 	p.send(`{"type":"message","text":"Migrate."}`)
-	p.expect(jsonl.Turn{Turn: 1, Text: "Migrate."}, jsonl.ToolCall{Name: "ask_user", Summary: "Which environment?"})
-	if _, ok := p.next().(jsonl.Card); !ok {
-		t.Fatal("no card")
+	p.expect(jsonl.Turn{Turn: 1, Text: "Migrate."}, jsonl.ToolCall{Name: "ask", Summary: "Shall I migrate now?"})
+	if _, ok := p.next().(jsonl.Question); !ok {
+		t.Fatal("no question")
 	}
 	p.stdin.Close()
 	p.expect(
-		jsonl.Settled{Outcome: "declined"},
-		jsonl.ToolResult{Name: "ask_user", Text: "1: the person declined to answer. Do not ask this again; say in your reply what you needed"},
+		jsonl.Settled{Outcome: "closed"},
+		jsonl.ToolResult{Name: "ask", Text: "no person can answer here; say in your reply what you need"},
+		jsonl.ToolCall{Name: "ask_user", Summary: "2 questions"},
+	)
+	if _, ok := p.next().(jsonl.Card); !ok {
+		t.Fatal("no card")
+	}
+	p.expect(
+		jsonl.Settled{Outcome: "closed"},
+		jsonl.ToolResult{Name: "ask_user", Text: "1: fallback: staging (the recommended option; no person can answer here, so the person did not choose it)\n" +
+			"2: no person can answer here; this question has no default. Do not guess what the person would say"},
 		jsonl.ToolCall{Name: "request_approval", Summary: "restart the staging database"},
 	)
 	if _, ok := p.next().(jsonl.Approval); !ok {
@@ -469,6 +486,12 @@ func TestChatJSONCardAndApprovalAtClose(t *testing.T) {
 	)
 	if code := p.wait(); code != 0 {
 		t.Errorf("exit %d; stderr %s", code, p.stderr.String())
+	}
+
+	out := runWispOut(t, home, "audit", "--kind", "inquiry.settled")
+	if n := strings.Count(out, `"provenance":"unattended"`); n != 3 || strings.Contains(out, "source=person") ||
+		strings.Contains(out, `"provenance":"person"`) || strings.Contains(out, `"declined"`) {
+		t.Errorf("inquiry.settled at the end of stdin: want 3 answers of provenance unattended, none of the person's, none declined:\n%s", out)
 	}
 }
 
@@ -571,5 +594,128 @@ func TestChatJSONNotes(t *testing.T) {
 		if strings.Contains(l, "AKIAIOSFODNN7EXAMPLE") {
 			t.Errorf("wisp wrote the credential back: %s", l)
 		}
+	}
+}
+
+// TestChatJSONCancelRightAfterMessage: a cancel sent right behind its
+// message stops the turn, and every end line is well formed: it has the
+// turn's number, from 1, and the turn line with that number came before
+// it, each turn one after the last.
+func TestChatJSONCancelRightAfterMessage(t *testing.T) {
+	dir := t.TempDir()
+	steps := make([]string, 60)
+	for i := range steps {
+		steps[i] = `{"content":"ok"}`
+	}
+	script := writeScript(t, dir, steps...)
+	p := startChatJSON(t, filepath.Join(dir, "home"), "--model", "script:"+script)
+	p.next() // hello
+	last := 0
+	for i := range 20 {
+		p.send(`{"type":"message","text":"go"}`, `{"type":"cancel"}`)
+		started := 0
+		for {
+			l := p.next()
+			if tl, ok := l.(jsonl.Turn); ok {
+				if started != 0 {
+					t.Fatalf("round %d: a second turn line (%d) before the end of turn %d", i+1, tl.Turn, started)
+				}
+				started = tl.Turn
+				continue
+			}
+			end, ok := l.(jsonl.End)
+			if !ok {
+				continue
+			}
+			switch {
+			case end.Turn < 1:
+				t.Errorf("round %d: an end line with turn %d: %+v", i+1, end.Turn, end)
+			case started == 0:
+				t.Errorf("round %d: the end of turn %d came with no turn line", i+1, end.Turn)
+			case end.Turn != started:
+				t.Errorf("round %d: turn %d started and turn %d ended", i+1, started, end.Turn)
+			case end.Turn != last+1:
+				t.Errorf("round %d: turn %d followed turn %d", i+1, end.Turn, last)
+			}
+			if end.Error != "" && !end.Stopped {
+				t.Errorf("round %d: the turn failed: %+v", i+1, end)
+			}
+			last = end.Turn
+			break
+		}
+	}
+	if code := p.exit(); code != 0 {
+		t.Errorf("exit %d; stderr %s", code, p.stderr.String())
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.raw {
+		if strings.Contains(l, `"type":"end"`) && !strings.Contains(l, `"turn":`) {
+			t.Errorf("an end line without its turn: %s", l)
+		}
+	}
+}
+
+// TestEndLine: the end line of a turn that never started has no turn
+// number (never a turn 0), and is never a success.
+func TestEndLine(t *testing.T) {
+	tests := []struct {
+		name  string
+		reply wisp.Reply
+		err   error
+		want  string
+	}{
+		{"a reply", wisp.Reply{Thread: "t-1", Turn: 3, Text: "Done.", Flags: []string{"f"}}, nil,
+			`{"type":"end","thread":"t-1","turn":3,"reply":"Done.","flags":["f"]}`},
+		{"stopped", wisp.Reply{Thread: "t-1", Turn: 3}, fmt.Errorf("asking: %w", wisp.ErrInterrupted),
+			`{"type":"end","thread":"t-1","turn":3,"error":"the person stopped the turn","stopped":true}`},
+		{"stopped before it started", wisp.Reply{}, wisp.ErrInterrupted,
+			`{"type":"end","thread":"t-1","error":"the person stopped the turn","stopped":true}`},
+		{"failed before it started", wisp.Reply{}, errors.New("loading the thread: disk\nfull"),
+			`{"type":"end","thread":"t-1","error":"loading the thread: disk full"}`},
+		{"no turn and no error", wisp.Reply{Text: "odd"}, nil,
+			`{"type":"end","thread":"t-1","error":"the turn did not start"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := jsonl.Encode(endLine("t-1", tt.reply, tt.err))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSuffix(string(b), "\n"); got != tt.want {
+				t.Errorf("end line\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// failingStore is a thread store that cannot be read.
+type failingStore struct{}
+
+func (failingStore) Load(string) (agent.ThreadState, bool, error) {
+	return agent.ThreadState{}, false, errors.New("the thread cannot be read")
+}
+func (failingStore) Save(string, agent.ThreadState) error { return nil }
+
+// TestChatJSONTurnThatNeverStarted: a turn that ends before it starts (no
+// turn line) ends with an end line that has no turn number, never turn 0,
+// says why on stderr, and counts as a failure.
+func TestChatJSONTurnThatNeverStarted(t *testing.T) {
+	var out, stderr bytes.Buffer
+	face := jsonl.NewFace(&out, nil)
+	s := &jsonSession{face: face, ctx: context.Background(), stderr: &stderr,
+		conv: &conversation{thread: "t-1", agent: agent.New(nil, &agent.Options{Store: failingStore{}})}}
+	if err := s.message("hello"); err != nil {
+		t.Fatal(err)
+	}
+	s.turns.Wait()
+	// The agent may say more around the store's error; the shape is fixed.
+	got := out.String()
+	if !strings.HasPrefix(got, `{"type":"end","thread":"t-1","error":"`) || !strings.HasSuffix(got, `the thread cannot be read"}`+"\n") ||
+		strings.Count(got, "\n") != 1 {
+		t.Errorf("wisp wrote %q, want one end line with no turn, saying the thread cannot be read", got)
+	}
+	if !s.failed || !strings.Contains(stderr.String(), "the thread cannot be read") {
+		t.Errorf("failed = %v, stderr = %q", s.failed, stderr.String())
 	}
 }

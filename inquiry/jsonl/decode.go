@@ -159,16 +159,43 @@ func unmarshal(b []byte, typ string, v any) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Errorf("%w: in a %s line, %q must be %s, not %s", ErrBadLine, typ, te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+		kind := te.Type.Kind().String()
+		if n, ok := strings.CutPrefix(te.Value, "number "); ok && wholeNumber(n) && jsonKind(kind) == jsonWhole {
+			// A whole number, as it should be, but past what the key can
+			// hold.
+			size := "large"
+			if strings.HasPrefix(n, "-") {
+				size = "small"
+			}
+			return fmt.Errorf("%w: in a %s line, %q is out of range: %s is too %s", ErrBadLine, typ, te.Field, clipNumber(n), size)
+		}
+		return fmt.Errorf("%w: in a %s line, %q must be %s, not %s", ErrBadLine, typ, te.Field, jsonKind(kind), te.Value)
 	}
 	return fmt.Errorf("%w: %s line: %s", ErrBadLine, typ, jsonProblem(err))
 }
+
+// wholeNumber reports whether the JSON number n is written as a whole
+// number: digits, with a minus sign or not, and no fraction or exponent.
+func wholeNumber(n string) bool {
+	n = strings.TrimPrefix(n, "-")
+	return n != "" && strings.Trim(n, "0123456789") == ""
+}
+
+// clipNumber shortens a long number for an error line.
+func clipNumber(n string) string {
+	if len(n) > 24 {
+		return n[:20] + "…"
+	}
+	return n
+}
+
+const jsonWhole = "a number (a whole one)"
 
 // jsonKind names a Go kind as JSON does.
 func jsonKind(k string) string {
 	switch {
 	case strings.HasPrefix(k, "int"), strings.HasPrefix(k, "uint"), strings.HasPrefix(k, "float"):
-		return "a number (a whole one)"
+		return jsonWhole
 	case k == "string":
 		return "a string"
 	case k == "bool":

@@ -176,12 +176,13 @@ func (m Settled) MarshalJSON() ([]byte, error) {
 }
 
 // MarshalJSON writes the line with its type: "reply" when Error is empty
-// (even an empty reply), "error" otherwise, never both.
+// (even an empty reply), "error" otherwise, never both; "turn" only when
+// the turn started (Turn is not 0).
 func (m End) MarshalJSON() ([]byte, error) {
 	if m.Error == "" {
 		type ok struct {
 			Thread  string   `json:"thread"`
-			Turn    int      `json:"turn"`
+			Turn    int      `json:"turn,omitzero"`
 			Reply   string   `json:"reply"`
 			Flags   []string `json:"flags,omitempty"`
 			Stopped bool     `json:"stopped,omitempty"`
@@ -190,7 +191,7 @@ func (m End) MarshalJSON() ([]byte, error) {
 	}
 	type failed struct {
 		Thread  string   `json:"thread"`
-		Turn    int      `json:"turn"`
+		Turn    int      `json:"turn,omitzero"`
 		Flags   []string `json:"flags,omitempty"`
 		Error   string   `json:"error"`
 		Stopped bool     `json:"stopped,omitempty"`

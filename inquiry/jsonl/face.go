@@ -156,8 +156,9 @@ func (f *Face) maxLine() int {
 //
 // When ctx ends, Ask returns its cause, and the choice settles
 // "timed-out" (a deadline) or "cancelled". A cancel line ends it with
-// wisp.ErrInterrupted. When the client's input has ended, the question is
-// declined, never answered.
+// wisp.ErrInterrupted. When the client's input has ended, the question
+// ends wisp.OutcomeNoPerson (wisp.FromUnattended): never answered, and
+// never the person's decline.
 func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 	r, err := f.wait(ctx, Question{
 		ID: f.idFor(q.ID), Thread: q.Thread, Turn: q.Turn, Title: TitleModelAsks,
@@ -181,7 +182,9 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 // returns its cause and no answers (at the deadline the desk falls the
 // questions back). A
 // cancel line ends it with wisp.ErrInterrupted. When the client's input
-// has ended, every question is declined, so none falls back to a guess.
+// has ended, every question ends wisp.OutcomeNoPerson
+// (wisp.FromUnattended): the desk falls a choice back, marked unattended,
+// and gives free text and a secret no answer; none of it is the person's.
 func (f *Face) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, error) {
 	line := Card{ID: f.idFor(c.ID), Thread: c.Thread, Turn: c.Turn, Title: TitleModelAsks, Deadline: wireTime(c.Deadline)}
 	for _, q := range c.Questions {
@@ -290,18 +293,26 @@ func (f *Face) settleLocked(id string, w *waiter, r result) {
 	w.done <- r
 }
 
-// closedResult is how c ends when the client's input has ended: declined
-// or refused, never answered and never left to a default.
+// closedResult is how c ends when the client's input has ended: no
+// person can answer it, which is never the person's own answer or
+// decline. A question ends wisp.OutcomeNoPerson and each question of a
+// card too, marked wisp.FromUnattended: the desk tells the model that no
+// person can answer, falls a card's choices back marked unattended, and
+// gives free text and secrets no answer. An approval is refused
+// (ReasonClosed).
 func closedResult(c Choice) result {
+	nobody := wisp.CardAnswer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
 	switch c := c.(type) {
 	case Card:
-		// A declined question is the person's: the desk falls back only
-		// questions nobody answered, and a fallback would be a guess.
-		return result{cards: make([]wisp.CardAnswer, len(c.Questions)), outcome: OutcomeDeclined}
+		cards := make([]wisp.CardAnswer, len(c.Questions))
+		for i := range cards {
+			cards[i] = nobody
+		}
+		return result{cards: cards, outcome: OutcomeClosed}
 	case Approval:
 		return result{decision: wisp.Decision{Reason: ReasonClosed}, outcome: OutcomeRefused}
 	}
-	return result{answer: wisp.Answer{Outcome: wisp.OutcomeDeclined}, outcome: OutcomeDeclined}
+	return result{answer: wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, outcome: OutcomeClosed}
 }
 
 // idFor returns id, or an id of the face's own when id is empty.
@@ -324,12 +335,14 @@ func wireTime(t time.Time) time.Time {
 }
 
 // Close says the client's input has ended: every choice that waits, and
-// every choice asked from now on, ends at once, a question or a card
-// declined and an approval refused (ReasonClosed). The declines are the
-// person's (wisp.FromPerson): the person's client left them unanswered,
-// and a card question declined by anyone else would fall back to its
-// default, which would be a guess. Serve calls Close at the end of the
-// input; call it when the transport closes if you call Handle yourself.
+// every choice asked from now on, ends at once and settles "closed" (an
+// approval "refused", with ReasonClosed). No person can answer them any
+// more, and none of it is the person's: a question ends
+// wisp.OutcomeNoPerson, and so does each question of a card, both marked
+// wisp.FromUnattended, so the model is told no person can answer, never
+// that the person declined, and a card's choices fall back marked
+// unattended. Serve calls Close at the end of the input; call it when the
+// transport closes if you call Handle yourself.
 func (f *Face) Close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -472,6 +485,14 @@ func (f *Face) answer(id string, read func(Choice) (result, error)) error {
 	return nil
 }
 
+// count says n things: "1 question", "3 questions".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}
+
 func notApproval(c Choice) error {
 	return fmt.Errorf("%w: choice %s is a %s (the model asks), not an approval; answer it with choose", ErrMismatch, c.ChoiceID(), c.ChoiceKind())
 }
@@ -544,7 +565,7 @@ func cardResult(c Card, ch Choose) (result, error) {
 	case ch.Answers == nil:
 		return result{}, fmt.Errorf("%w: choice %s is a card; send answers, one a question in order, or decline", ErrMismatch, c.ID)
 	case len(ch.Answers) != len(c.Questions):
-		return result{}, fmt.Errorf("%w: card %s has %d questions, and the line has %d answers; send one a question, in order", ErrMismatch, c.ID, len(c.Questions), len(ch.Answers))
+		return result{}, fmt.Errorf("%w: card %s has %s, and the line has %s; send one a question, in order", ErrMismatch, c.ID, count(len(c.Questions), "question"), count(len(ch.Answers), "answer"))
 	}
 	out := make([]wisp.CardAnswer, len(c.Questions))
 	for i, q := range c.Questions {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/facetest"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
 )
@@ -338,7 +339,7 @@ func TestCard(t *testing.T) {
 	}
 	bad := []struct{ raw, says string }{
 		{`{"type":"choose","id":"c1","option":1}`, "choice c1 is a card; send answers"},
-		{`{"type":"choose","id":"c1","answers":[{"option":1}]}`, "card c1 has 3 questions, and the line has 1 answers"},
+		{`{"type":"choose","id":"c1","answers":[{"option":1}]}`, "card c1 has 3 questions, and the line has 1 answer;"},
 		{`{"type":"choose","id":"c1","answers":[{"option":3},{"decline":true},{"decline":true}]}`, "question 1: option 3 is out of range: the question has options 1 to 2"},
 		{`{"type":"choose","id":"c1","answers":[{"options":[1]},{"decline":true},{"decline":true}]}`, "question 1: it is a single choice; send option, not options"},
 		{`{"type":"choose","id":"c1","answers":[{"text":"qa"},{"decline":true},{"decline":true}]}`, "question 1: it does not take text"},
@@ -363,6 +364,47 @@ func TestCard(t *testing.T) {
 		t.Errorf("AskCard = %v, mismatch (-want +got):\n%s", r.err, diff)
 	}
 	c.expect(jsonl.Settled{ID: "c1", Outcome: jsonl.OutcomeAnswered})
+}
+
+// TestCardOptionsAndTextThroughDesk: on a multi-select question that
+// takes text, options and "something else" text sent together both reach
+// the model, as the person's.
+func TestCardOptionsAndTextThroughDesk(t *testing.T) {
+	c := newClient(t, nil, func(c *client, l jsonl.Line) {
+		if card, ok := l.(jsonl.Card); ok {
+			c.send(`{"type":"choose","id":"` + card.ID + `","answers":[{"options":[1,3],"text":"the smoke test"}]}`)
+		}
+	})
+	desk := inquiry.NewDesk(c.face, nil)
+	s, err := desk.AskCard(context.Background(), inquiry.CardRequest{Thread: "t", Turn: 1, Questions: []wisp.CardQuestion{
+		{Text: "Which checks?", Header: "Checks", Multi: true, Other: true, Options: []wisp.Option{{Label: "unit"}, {Label: "lint"}, {Label: "e2e"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "1 (Checks): chose: unit, e2e; answer: the smoke test (from the person)"; s.Line != want {
+		t.Errorf("the model reads %q, want %q", s.Line, want)
+	}
+}
+
+// TestCardCountsSaid: the count of questions and answers is said in
+// words that fit it: 1 question, 2 answers.
+func TestCardCountsSaid(t *testing.T) {
+	c := newClient(t, nil, nil)
+	one := wisp.Card{ID: "c9", Thread: "t", Turn: 1, Questions: card.Questions[:1]}
+	got := ask(func() asked {
+		a, err := c.face.AskCard(context.Background(), one)
+		return asked{cards: a, err: err}
+	})
+	c.next()
+	c.send(`{"type":"choose","id":"c9","answers":[{"option":1},{"option":2}]}`)
+	want := "the answer does not fit the choice: card c9 has 1 question, and the line has 2 answers; send one a question, in order"
+	if e, ok := c.next().(jsonl.Error); !ok || e.Error != want {
+		t.Errorf("the face wrote %+v, want the error %q", e, want)
+	}
+	c.send(`{"type":"choose","id":"c9","answers":[{"option":2}]}`)
+	if r := wait(t, got); r.err != nil || len(r.cards) != 1 || r.cards[0].Chosen[0] != "production" {
+		t.Errorf("AskCard = %+v", r)
+	}
 }
 
 func TestCardDeclinedWhole(t *testing.T) {
@@ -489,10 +531,11 @@ func TestDeadline(t *testing.T) {
 	c.expect(jsonl.Settled{ID: "a1", Outcome: jsonl.OutcomeCancelled})
 }
 
-// TestClose: when the client's input ends, what waits is declined or
-// refused, never answered or left to a default, and so is every choice
-// asked after.
+// TestClose: when the client's input ends, what waits, and every choice
+// asked after, ends with no person to answer it: never answered, never the
+// person's decline (no person saw it), and an approval refused.
 func TestClose(t *testing.T) {
+	nobody := wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
 	c := newClient(t, nil, nil)
 	q := ask(func() asked {
 		a, err := c.face.Ask(context.Background(), choiceQ)
@@ -503,23 +546,29 @@ func TestClose(t *testing.T) {
 	if err := <-c.served; err != nil {
 		t.Errorf("Serve at the end of the input = %v, want nil", err)
 	}
-	if r := wait(t, q); r.err != nil || r.answer != (wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}) {
-		t.Errorf("Ask when the input ends = %+v, want declined", r)
+	if r := wait(t, q); r.err != nil || r.answer != nobody {
+		t.Errorf("Ask when the input ends = %+v, want %+v", r, nobody)
 	}
-	c.expect(jsonl.Settled{ID: "q1", Outcome: jsonl.OutcomeDeclined})
+	c.expect(jsonl.Settled{ID: "q1", Outcome: jsonl.OutcomeClosed})
+
+	if a, err := c.face.Ask(context.Background(), textQ); err != nil || a != nobody {
+		t.Errorf("Ask after the end = (%+v, %v), want %+v", a, err, nobody)
+	}
+	c.next()
+	c.expect(jsonl.Settled{ID: "q2", Outcome: jsonl.OutcomeClosed})
 
 	cards, err := c.face.AskCard(context.Background(), card)
 	if err != nil || len(cards) != 3 {
 		t.Fatalf("AskCard after the end = (%v, %v)", cards, err)
 	}
 	for i, a := range cards {
-		// Declined by the person: a fallback would be a guess.
-		if !cmp.Equal(a, wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}) {
-			t.Errorf("question %d after the end = %+v, want declined", i+1, a)
+		// Nobody's: the desk falls a choice back, marked unattended.
+		if !cmp.Equal(a, wisp.CardAnswer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}) {
+			t.Errorf("question %d after the end = %+v, want no person, unattended", i+1, a)
 		}
 	}
 	c.next()
-	c.expect(jsonl.Settled{ID: "c1", Outcome: jsonl.OutcomeDeclined})
+	c.expect(jsonl.Settled{ID: "c1", Outcome: jsonl.OutcomeClosed})
 
 	d, err := c.face.Approve(context.Background(), approval)
 	if err != nil || d.Approved() || d.Reason != jsonl.ReasonClosed {
@@ -527,6 +576,112 @@ func TestClose(t *testing.T) {
 	}
 	c.next()
 	c.expect(jsonl.Settled{ID: "a1", Outcome: jsonl.OutcomeRefused})
+}
+
+// TestCloseThroughDesk: through the inquiry desk, a question and a card
+// that wait when the client's input ends are told to the model as no
+// person to answer, recorded with provenance unattended, and not
+// remembered as declined: the same question may be asked on a later turn.
+func TestCloseThroughDesk(t *testing.T) {
+	var mu sync.Mutex
+	var events []wisp.Event
+	sink := wisp.EventSinkFunc(func(_ context.Context, e wisp.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		events = append(events, e)
+		return nil
+	})
+	c := newClient(t, nil, nil)
+	desk := inquiry.NewDesk(c.face, &inquiry.Options{Session: "s", Events: sink,
+		Vault: inquiry.VaultFunc(func(name, _ string) (string, error) { return "session:" + name, nil })})
+	ctx := context.Background()
+
+	asked := make(chan inquiry.Settled, 1)
+	go func() {
+		s, err := desk.Ask(ctx, inquiry.Request{Thread: "t", Turn: 1, Text: "Which config?", Options: []string{"a", "b"}})
+		if err != nil {
+			t.Errorf("Ask: %v", err)
+		}
+		asked <- s
+	}()
+	if _, ok := c.next().(jsonl.Question); !ok {
+		t.Fatal("no question line")
+	}
+	c.in.Close()
+	<-c.served
+	var s inquiry.Settled
+	select {
+	case s = <-asked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ask did not return when the input ended")
+	}
+	if s.Line != inquiry.LineNoPerson || s.Answer.Provenance != wisp.FromUnattended {
+		t.Errorf("the question at the end of the input = %q (%v), want %q (unattended)", s.Line, s.Answer.Provenance, inquiry.LineNoPerson)
+	}
+	c.expect(jsonl.Settled{ID: s.Question.ID, Outcome: jsonl.OutcomeClosed})
+
+	// Not the person's decline: a later turn may ask it again.
+	if s, err := desk.Ask(ctx, inquiry.Request{Thread: "t", Turn: 2, Text: "Which config?", Options: []string{"a", "b"}}); err != nil || s.Refused {
+		t.Errorf("asking again on a later turn = (%q, %v), want it put to the face", s.Line, err)
+	}
+
+	cs, err := desk.AskCard(ctx, inquiry.CardRequest{Thread: "t", Turn: 3, Questions: []wisp.CardQuestion{
+		{Text: "Which environment?", Header: "Env", Options: []wisp.Option{{Label: "staging"}, {Label: "production", Recommended: true}}},
+		{Text: "Which checks?", Multi: true, Other: true, Options: []wisp.Option{{Label: "unit"}, {Label: "lint"}}},
+		{Text: "Anything else?"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"1 (Env): fallback: production (the recommended option; no person can answer here, so the person did not choose it)",
+		"2: fallback: unit (the first option; no person can answer here, so the person did not choose it)",
+		"3: no person can answer here; this question has no default. Do not guess what the person would say",
+	}
+	if diff := cmp.Diff(strings.Join(want, "\n"), cs.Line); diff != "" {
+		t.Errorf("the card's line (-want +got):\n%s", diff)
+	}
+	for i, q := range cs.Questions {
+		if q.Provenance != wisp.FromUnattended || q.Outcome == wisp.OutcomeDeclined {
+			t.Errorf("card question %d = %v (%v), want unattended and not declined", i+1, q.Outcome, q.Provenance)
+		}
+	}
+	sec, err := desk.AskCard(ctx, inquiry.CardRequest{Thread: "t", Turn: 4, Questions: []wisp.CardQuestion{
+		{Text: "The token for the deploy", Secret: "GH_TOKEN"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "1: no person can answer here, so GH_TOKEN is declined: a secret has no default. Going on without it is your own decision, so say so in your reply"; sec.Line != want {
+		t.Errorf("the secret's line = %q, want %q", sec.Line, want)
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	settled := 0
+	for _, e := range events {
+		if e.Kind != wisp.KindInquirySettled {
+			continue
+		}
+		settled++
+		if e.Source == wisp.SourcePerson {
+			t.Errorf("inquiry.settled at the end of the input has source person: %+v", e.Data)
+		}
+		prov := []any{e.Data["provenance"]}
+		if qs, ok := e.Data["questions"].([]map[string]any); ok {
+			prov = prov[:0]
+			for _, q := range qs {
+				prov = append(prov, q["provenance"])
+			}
+		}
+		for _, p := range prov {
+			if p != "unattended" {
+				t.Errorf("inquiry.settled at the end of the input has provenance %v: %+v", p, e.Data)
+			}
+		}
+	}
+	if settled != 4 {
+		t.Errorf("%d inquiry.settled events, want 4", settled)
+	}
 }
 
 // TestMessage: message lines go to Options.Message, whose error becomes

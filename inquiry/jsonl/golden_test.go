@@ -65,6 +65,8 @@ func samples() []struct {
 			Flags: []string{"the reply says the person chose or confirmed something, but no question was answered in this turn"}}},
 		{"end-stopped", jsonl.End{Thread: "t-5f2a9c1e", Turn: 3, Error: "the person stopped the turn", Stopped: true}},
 		{"end-error", jsonl.End{Thread: "t-5f2a9c1e", Turn: 4, Error: "model: the script has no message left"}},
+		{"end-before-turn", jsonl.End{Thread: "t-5f2a9c1e", Error: "the person stopped the turn", Stopped: true}},
+		{"settled-closed", jsonl.Settled{ID: "a1b2c3d4", Outcome: jsonl.OutcomeClosed}},
 		{"error", jsonl.Error{Error: "the answer does not fit the choice: option 4 is out of range: choice a1b2c3d4 has options 1 to 2; send option 1 to 2, none, decline", Line: 3}},
 		{"bye", jsonl.Bye{}},
 

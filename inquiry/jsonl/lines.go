@@ -64,11 +64,12 @@ const (
 	OutcomeAnswered  = "answered"   // a question answered with text, or a card answered
 	OutcomeChose     = "chose"      // a question the client answered with an option
 	OutcomeChoseNone = "chose-none" // a question the client answered with none of these
-	OutcomeDeclined  = "declined"   // a question or card declined, by the client or because its input ended
+	OutcomeDeclined  = "declined"   // a question or card the client declined
 	OutcomeTimedOut  = "timed-out"  // the deadline passed
 	OutcomeCancelled = "cancelled"  // the turn was cancelled or stopped while the choice waited
 	OutcomeApproved  = "approved"   // an approval the client approved
 	OutcomeRefused   = "refused"    // an approval the client denied, or refused because its input ended
+	OutcomeClosed    = "closed"     // a question or card that ended because the client's input did: no person answered it
 )
 
 // The kinds of a Note, besides any other kind a later wisp may add (show
@@ -266,13 +267,16 @@ type Settled struct {
 
 // End says a turn ended: with the model's Reply, or with Error when it
 // failed or was stopped (Stopped: by a cancel or Ctrl-C). Flags are the
-// verification pass's findings about the reply.
+// verification pass's findings about the reply. Turn is the turn's number,
+// as its Turn line said; it is 0, and the line has no "turn", when the
+// turn ended before it started (no Turn line came for it).
 //
 //	{"type":"end","thread":"t-5f2a9c1e","turn":1,"reply":"Replacing ./wisp.json with the new defaults."}
 //	{"type":"end","thread":"t-5f2a9c1e","turn":2,"error":"the person stopped the turn","stopped":true}
+//	{"type":"end","thread":"t-5f2a9c1e","error":"the person stopped the turn","stopped":true}
 type End struct {
 	Thread  string   `json:"thread"`
-	Turn    int      `json:"turn"`
+	Turn    int      `json:"turn,omitzero"`
 	Reply   string   `json:"reply"` // written only when Error is empty, and then always
 	Flags   []string `json:"flags,omitempty"`
 	Error   string   `json:"error,omitempty"`

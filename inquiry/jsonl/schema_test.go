@@ -113,6 +113,7 @@ func TestSchemaRefuses(t *testing.T) {
 		`{"type":"choice","kind":"question","id":"a1","thread":"t","turn":1,"title":"the model asks","text":"x","acceptsText":true,"deadline":"tomorrow"}`,
 		`{"type":"end","thread":"t","turn":1}`,
 		`{"type":"end","thread":"t","turn":1,"reply":"x","error":"y"}`,
+		`{"type":"end","thread":"t","turn":0,"error":"the person stopped the turn","stopped":true}`,
 		`{"type":"settled","id":"a1","outcome":"guessed"}`,
 		`{"type":"hello","protocol":"wisp-chat","version":2}`,
 	} {
