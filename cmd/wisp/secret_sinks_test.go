@@ -20,22 +20,10 @@ import (
 // config; the model gets session:GH_TOKEN.
 func TestSecretReachesNoSink(t *testing.T) {
 	const secret = "ghp_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm9Nb"
-	srv, stop := ollamatest.Start(ollamatest.Model{
-		Name: "vault:1b", Family: "qwen3", ParameterSize: "1.0B", ContextLength: 8192,
-		Capabilities: []string{"completion", "tools"},
-		Replies: []ollamatest.Reply{
-			{ToolCalls: []ollamatest.ToolCall{{Name: "ask_user", Arguments: `{"secret":{"name":"GH_TOKEN","question":"Which token should I use to open the pull request?"}}`}}},
-			{Content: "Stored; I will pass session:GH_TOKEN to the tool that opens it."},
-		},
-	})
-	defer stop()
-	t.Setenv("OLLAMA_HOST", srv.URL)
-	home := t.TempDir()
-	cfg := config.Default()
-	cfg.Models.Enabled = []string{"ollama:vault:1b"}
-	if err := config.Save(filepath.Join(home, "config.json"), cfg); err != nil {
-		t.Fatal(err)
-	}
+	srv, home := vaultModel(t,
+		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "ask_user", Arguments: `{"secret":{"name":"GH_TOKEN","question":"Which token should I use to open the pull request?"}}`}}},
+		ollamatest.Reply{Content: "Stored; I will pass session:GH_TOKEN to the tool that opens it."},
+	)
 	configBefore, _ := os.ReadFile(filepath.Join(home, "config.json"))
 
 	run := startPTY(t, home, "chat", "--model", "ollama:vault:1b", "--tool", "ask_user")
@@ -102,23 +90,11 @@ func TestSecretReachesNoSink(t *testing.T) {
 // A multi-line credential pasted at the secret prompt: its first line is
 // the secret; the rest is dropped, never sent to the model as messages.
 func TestPastedKeyIsNotAMessage(t *testing.T) {
-	srv, stop := ollamatest.Start(ollamatest.Model{
-		Name: "vault:1b", Family: "qwen3", ParameterSize: "1.0B", ContextLength: 8192,
-		Capabilities: []string{"completion", "tools"},
-		Replies: []ollamatest.Reply{
-			{ToolCalls: []ollamatest.ToolCall{{Name: "ask_user", Arguments: `{"secret":{"name":"DEPLOY_KEY","question":"Which deploy key?"}}`}}},
-			{Content: "Stored."},
-			{Content: "ok"},
-		},
-	})
-	defer stop()
-	t.Setenv("OLLAMA_HOST", srv.URL)
-	home := t.TempDir()
-	cfg := config.Default()
-	cfg.Models.Enabled = []string{"ollama:vault:1b"}
-	if err := config.Save(filepath.Join(home, "config.json"), cfg); err != nil {
-		t.Fatal(err)
-	}
+	srv, home := vaultModel(t,
+		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "ask_user", Arguments: `{"secret":{"name":"DEPLOY_KEY","question":"Which deploy key?"}}`}}},
+		ollamatest.Reply{Content: "Stored."},
+		ollamatest.Reply{Content: "ok"},
+	)
 	run := startPTY(t, home, "chat", "--model", "ollama:vault:1b", "--tool", "ask_user")
 	run.waitFor("› ")
 	run.press("Deploy.\r")
@@ -135,4 +111,24 @@ func TestPastedKeyIsNotAMessage(t *testing.T) {
 			t.Errorf("part of the pasted key reached the model or the screen: %q", part)
 		}
 	}
+}
+
+// vaultModel starts a fake Ollama whose model ollama:vault:1b plays
+// replies, points OLLAMA_HOST at it, and returns it with a wisp home
+// where that model is enabled.
+func vaultModel(t *testing.T, replies ...ollamatest.Reply) (*ollamatest.Server, string) {
+	t.Helper()
+	srv, stop := ollamatest.Start(ollamatest.Model{
+		Name: "vault:1b", Family: "qwen3", ParameterSize: "1.0B", ContextLength: 8192,
+		Capabilities: []string{"completion", "tools"}, Replies: replies,
+	})
+	t.Cleanup(stop)
+	t.Setenv("OLLAMA_HOST", srv.URL)
+	home := t.TempDir()
+	cfg := config.Default()
+	cfg.Models.Enabled = []string{"ollama:vault:1b"}
+	if err := config.Save(filepath.Join(home, "config.json"), cfg); err != nil {
+		t.Fatal(err)
+	}
+	return srv, home
 }
