@@ -11,7 +11,6 @@ import (
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
-	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
 )
 
@@ -232,18 +231,15 @@ func (d *jsonDisplay) Record(ctx context.Context, e wisp.Event) error {
 type parkedNotes struct {
 	face   *jsonl.Face
 	stderr io.Writer
-	store  *pending.Store // nil: there is no home to look in
+	watch  *questionWatch // nil: there is no home to look in
 
-	mu      sync.Mutex
-	told    map[string]bool
-	lastErr string
+	mu sync.Mutex
 }
 
 func newParkedNotes(env environ, face *jsonl.Face, stderr io.Writer) *parkedNotes {
-	p := &parkedNotes{face: face, stderr: stderr, told: map[string]bool{}}
+	p := &parkedNotes{face: face, stderr: stderr}
 	if h, err := openHome(env); err == nil { // the conversation opened it already
-		store := parkedQuestions(h)
-		p.store = &store
+		p.watch = newQuestionWatch(parkedQuestions(h))
 	}
 	return p
 }
@@ -251,25 +247,17 @@ func newParkedNotes(env environ, face *jsonl.Face, stderr io.Writer) *parkedNote
 // note writes a note for each waiting question not yet told. A folder
 // that cannot be read is said on stderr, once.
 func (p *parkedNotes) note() {
-	if p == nil || p.store == nil {
+	if p == nil || p.watch == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	qs, err := p.store.List()
+	qs, err := p.watch.fresh()
 	if err != nil {
-		if msg := oneLine(err.Error()); msg != p.lastErr {
-			p.lastErr = msg
-			fmt.Fprintf(p.stderr, "wisp: %s\n", escape.Terminal(msg))
-		}
+		fmt.Fprintf(p.stderr, "wisp: %s\n", escape.Terminal(oneLine(err.Error())))
 		return
 	}
-	p.lastErr = ""
 	for _, q := range qs {
-		if p.told[q.ID] {
-			continue
-		}
-		p.told[q.ID] = true
 		_ = p.face.Send(jsonl.Note{Kind: jsonl.NoteQuestion, ID: q.ID, Thread: q.Thread,
 			Text: fmt.Sprintf(`a question waits for you (%s): "%s"; answer it with wisp questions answer %s`, q.ID, q.Text, q.ID)})
 	}

@@ -333,9 +333,8 @@ type chatQuestions struct {
 	answerer *parkedAnswerer
 	// noting: the chat is at a terminal with a person, so waiting
 	// questions are noted before each prompt.
-	noting  bool
-	told    map[string]bool
-	lastErr string // the last error noted, said once
+	noting bool
+	watch  *questionWatch
 }
 
 // newChatQuestions wires /questions into a chat that reads in (from
@@ -372,7 +371,7 @@ func newChatQuestions(env environ, conv *conversation, face *terminal.Face, in *
 			in.Discard()
 		}
 	}
-	return &chatQuestions{store: store, out: out, answerer: p, noting: interactive && !yes, told: map[string]bool{}}
+	return &chatQuestions{store: store, out: out, answerer: p, noting: interactive && !yes, watch: newQuestionWatch(store)}
 }
 
 // noteWaiting says, one line each, which questions wait that the person
@@ -382,20 +381,12 @@ func (c *chatQuestions) noteWaiting() {
 	if !c.noting {
 		return
 	}
-	qs, err := c.store.List()
+	qs, err := c.watch.fresh()
 	if err != nil {
-		if msg := oneLine(err.Error()); msg != c.lastErr {
-			c.lastErr = msg
-			fmt.Fprintf(c.out, "! wisp: %s\n", escape.Terminal(msg))
-		}
+		fmt.Fprintf(c.out, "! wisp: %s\n", escape.Terminal(oneLine(err.Error())))
 		return
 	}
-	c.lastErr = ""
 	for _, q := range qs {
-		if c.told[q.ID] {
-			continue
-		}
-		c.told[q.ID] = true
 		fmt.Fprintf(c.out, "? a question waits for you (%s): \"%s\" — /questions answer %s\n", q.ID, escape.Terminal(q.Text), q.ID)
 	}
 }
@@ -410,12 +401,12 @@ func (c *chatQuestions) slash(ctx context.Context, args []string) error {
 			return err
 		}
 		for _, q := range qs {
-			c.told[q.ID] = true
+			c.watch.tell(q.ID)
 		}
 		writeQuestions(c.out, qs, c.answerer.now(), "/questions")
 		return nil
 	case len(args) == 2 && (args[0] == "answer" || args[0] == "decline"):
-		c.told[args[1]] = true
+		c.watch.tell(args[1])
 		return c.answerer.answer(ctx, args[1], args[0] == "decline")
 	}
 	return errors.New("/questions takes list, answer ID or decline ID")
