@@ -3,8 +3,10 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,8 +14,14 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models/script"
+	"github.com/wisp-agent/wisp/tools"
+	"github.com/wisp-agent/wisp/tools/ask"
 )
 
 // On a 2026-07-28 connection, a question asked while the client owes a
@@ -56,19 +64,53 @@ func TestSecondQuestionReachesTheRetry(t *testing.T) {
 // An answer taken within the turn stays on file until the thread is saved
 // with it: a crash in between loses nothing.
 func TestInTurnAnswerStaysOnFileUntilSaved(t *testing.T) {
-	f := newQFix(t, false, askStep(), script.Step{Content: "Done."})
-	c := f.client(t)
+	block := make(chan struct{})
+	sm := script.New("s", []script.Step{askStep(), {Content: "Done."}})
+	var steps atomic.Int64
+	model := wisp.ModelFunc(func(ctx context.Context, req wisp.ChatRequest, stream func(wisp.ChatDelta)) (wisp.ChatResponse, error) {
+		if steps.Add(1) == 2 {
+			<-block // the model's next step, or a long command
+		}
+		return sm.Chat(ctx, req, stream)
+	})
+	dir := threadfile.Dir{Path: t.TempDir()}
+	store := pending.Store{Dir: filepath.Join(t.TempDir(), "pending")}
+	var srv *mcpserver.Server
+	srv = mcpserver.New(&mcpserver.Options{Threads: dir, Pending: store,
+		After: func(time.Duration) <-chan time.Time { return make(chan time.Time) },
+		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (*agent.Agent, error) {
+			desk := inquiry.NewDesk(srv.Face(), nil)
+			reg := tools.NewRegistry()
+			if err := reg.AddOptIn(ask.New(desk)); err != nil {
+				return nil, err
+			}
+			set, err := reg.Select(tools.Selection{Named: named})
+			if err != nil {
+				return nil, err
+			}
+			return agent.New(model, &agent.Options{Tools: set, Store: dir, Inbox: mcpserver.Inbox(store, desk)}), nil
+		})})
+	c := newInProcess(t, srv)
 	results := make(chan *mcp.CallToolResult, 1)
-	go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
-	q := f.waitFiled(t)
-	f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
+	go func() {
+		results <- respond(t, c, map[string]any{"prompt": "Go.", "thread_id": "t1", "tools": []string{"ask"}})
+	}()
+	var qs []pending.Question
+	eventually(t, "a question filed", func() bool { qs, _ = store.List(); return len(qs) == 1 })
+	if err := store.Answer(t.Context(), pending.Answer{ID: qs[0].ID, Digest: qs[0].Digest, Outcome: wisp.OutcomeChose, Text: "./wisp.json", From: pending.FromTerminal}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the model's next step", func() bool { return steps.Load() == 2 })
+	if recs, _ := store.Filed(""); len(recs) != 1 || !recs[0].Answered {
+		t.Errorf("while the turn runs and its thread is unsaved, the folder holds %+v; want the answer still on file", recs)
+	}
+	close(block)
 	<-results
-	if recs, _ := f.store.Filed(""); len(recs) != 0 {
+	if recs, _ := store.Filed(""); len(recs) != 0 {
 		t.Errorf("after the turn was saved the folder still holds %+v", recs)
 	}
-	st, ok, _ := f.dir.Load("t-00000001")
-	if !ok || len(st.Facts) != 1 {
-		t.Fatalf("thread %+v, want the answer among its facts", st)
+	if st, ok, _ := dir.Load("t1"); !ok || len(st.Facts) != 1 {
+		t.Errorf("thread %+v, want the answer among its facts", st)
 	}
 }
 
