@@ -17,7 +17,7 @@ const module = "github.com/wisp-agent/wisp"
 var allowed = map[string][]string{
 	"":                           {},
 	"agent":                      {"", "tools"},
-	"agent/threadfile":           {"", "agent", "internal/fsx"},
+	"agent/threadfile":           {"", "agent", "internal/fsx", "internal/jsonredact", "policy/secrets"},
 	"mcpserver":                  {"", "agent", "agent/threadfile", "inquiry", "inquiry/escape", "inquiry/pending", "policy/outofband"},
 	"tools":                      {""},
 	"tools/ask":                  {"", "inquiry"},

@@ -13,9 +13,10 @@ import (
 	"path/filepath"
 	"regexp"
 
-	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/internal/jsonredact"
+	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // MaxFile bounds a thread's file when it is read.
@@ -31,8 +32,11 @@ var ErrBadID = errors.New("a thread id is 1 to 128 letters, digits, '.', '_' or 
 type Dir struct {
 	// Path is the folder, created 0700 when missing.
 	Path string
-	// Redact replaces credentials in every text before it is written;
-	// nil writes texts as they are.
+	// Redact replaces credentials in every string of a thread before it is
+	// written: texts, tool names and ids, facts, and the keys and values of
+	// a model's tool arguments (each value also in the light of its key,
+	// so {"password": "…"} is caught). nil: a secrets.Redactor of each
+	// Save's own, which numbers its markers afresh.
 	Redact func(string) string
 }
 
@@ -77,11 +81,16 @@ func (d Dir) Save(id string, st agent.ThreadState) error {
 	if err := fsx.EnsureDir(d.Path); err != nil {
 		return err
 	}
-	if d.Redact != nil {
-		st = redact(st, d.Redact)
-	}
 	data, err := json.Marshal(st)
 	if err != nil {
+		return err
+	}
+	redact := d.Redact
+	if redact == nil {
+		r := secrets.NewRedactor()
+		redact = func(s string) string { out, _ := r.Redact(s); return out }
+	}
+	if data, err = jsonredact.Redact(data, redact); err != nil {
 		return err
 	}
 	return fsx.WriteFile(path, append(data, '\n'), 0o600)
@@ -97,59 +106,4 @@ func (d Dir) Remove(id string) error {
 		return err
 	}
 	return nil
-}
-
-// redact returns a copy of st with every text passed through r.
-func redact(st agent.ThreadState, r func(string) string) agent.ThreadState {
-	out := st
-	out.Messages = make([]wisp.Message, len(st.Messages))
-	for i, m := range st.Messages {
-		m.Content = r(m.Content)
-		if len(m.ToolCalls) > 0 {
-			calls := make([]wisp.ToolCall, len(m.ToolCalls))
-			for j, c := range m.ToolCalls {
-				c.Arguments = redactJSON(c.Arguments, r)
-				calls[j] = c
-			}
-			m.ToolCalls = calls
-		}
-		out.Messages[i] = m
-	}
-	out.Facts = make([]wisp.Fact, len(st.Facts))
-	for i, f := range st.Facts {
-		f.Name, f.Value = r(f.Name), r(f.Value)
-		out.Facts[i] = f
-	}
-	return out
-}
-
-// redactJSON passes the string values of a JSON document through r.
-func redactJSON(raw json.RawMessage, r func(string) string) json.RawMessage {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		b, _ := json.Marshal(r(string(raw)))
-		return b
-	}
-	v = walk(v, r)
-	b, err := json.Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return b
-}
-
-func walk(v any, r func(string) string) any {
-	switch x := v.(type) {
-	case string:
-		return r(x)
-	case []any:
-		for i := range x {
-			x[i] = walk(x[i], r)
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = walk(x[k], r)
-		}
-	}
-	return v
 }
