@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"inquiry/unattended":         {""},
 	"inquiry/facetest":           {"", "inquiry/escape"},
 	"inquiry/jsonl":              {"", "inquiry/escape"},
-	"inquiry/pending":            {"", "internal/fsx", "internal/spool"},
+	"inquiry/pending":            {"", "internal/fsx", "internal/spool", "policy/secrets"},
 	"policy/secrets":             {},
 	"policy/secrets/secretstest": {},
 	"audit":                      {"internal/jsonredact"},
