@@ -45,7 +45,7 @@ var allowed = map[string][]string{
 	"models/hf/hubtest":          {},
 	"models/modeltest":           {""},
 	"policy":                     {""},
-	"policy/outofband":           {"", "policy", "internal/fsx", "internal/spool"},
+	"policy/outofband":           {"", "policy", "internal/fsx", "internal/spool", "policy/secrets"},
 	"tools/modelstool":           {"", "models"},
 	"tools/requestapproval":      {"", "policy"},
 	"models/script":              {""},
