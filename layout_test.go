@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"policy/secrets":             {},
 	"policy/secrets/secretstest": {},
 	"audit":                      {"internal/jsonredact"},
-	"config":                     {"internal/fsx"},
+	"config":                     {"internal/fsx", "policy/secrets"},
 	"internal/fsx":               {},
 	"internal/jsonredact":        {},
 	"internal/spool":             {"internal/fsx"},

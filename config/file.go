@@ -151,6 +151,9 @@ func encode(c Config) ([]byte, error) {
 		if err := s.check(&c); err != nil {
 			return nil, err
 		}
+		if rule := credential(s.format(c)); rule != "" {
+			return nil, badValue(fmt.Sprintf(msgCredential, s.Name, rule))
+		}
 	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
@@ -231,7 +234,7 @@ func decodeObject(c *Config, raw json.RawMessage, prefix string, n *node) error 
 			return badFile(fmt.Sprintf(msgTwice, clip(name)))
 		case child == nil && strings.Contains(key, "."):
 			if _, err := lookup(name); err == nil {
-				return badFile(fmt.Sprintf(msgFlatKey, clip(name), nested(name)))
+				return badFile(fmt.Sprintf(msgFlatKey, clip(name), nested(clip(name))))
 			}
 			return unknownKey(name)
 		case child == nil:
@@ -239,6 +242,9 @@ func decodeObject(c *Config, raw json.RawMessage, prefix string, n *node) error 
 		}
 		seen[key] = true
 		if child.row != nil {
+			if rule := credential(string(val)); rule != "" {
+				return badFile(fmt.Sprintf(msgCredentialFile, name, rule))
+			}
 			if err := child.row.decode(c, val); err != nil {
 				return err
 			}
