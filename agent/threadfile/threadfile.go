@@ -29,6 +29,13 @@ var ErrBadID = errors.New("a thread id is 1 to 128 letters, digits, '.', '_' or 
 
 // Dir is a folder of thread files. It is safe for concurrent use; turns
 // on one thread are serialised by the agent.
+//
+// A thread is read only from what the person owns: Load and Save refuse
+// the folder when it is a symbolic link, not a folder, another user's or
+// writable by others (or sits below a folder others control, as
+// fsx.EnsureDir checks), and Load refuses the same of a thread file, which
+// it opens without following links. Nothing another user planted is
+// loaded.
 type Dir struct {
 	// Path is the folder, created 0700 when missing.
 	Path string
@@ -52,13 +59,43 @@ func (d Dir) file(id string) (string, error) {
 	return filepath.Join(d.Path, id+".json"), nil
 }
 
-// Load reads a thread; ok is false when it was never saved.
+// kind is what the checks of the folder and its files call them.
+var kind = fsx.Kind{Folder: "thread folder", File: "thread file", Keeps: "threads"}
+
+// useDir checks that the folder is the person's own (see Dir), creating
+// it when it is missing and create is set; otherwise a missing folder
+// gives an error that matches fs.ErrNotExist.
+func (d Dir) useDir(create bool) error {
+	fi, err := os.Lstat(d.Path)
+	if errors.Is(err, fs.ErrNotExist) && create {
+		if err := fsx.EnsureDir(d.Path); err != nil {
+			return err
+		}
+		fi, err = os.Lstat(d.Path)
+	}
+	if err != nil {
+		return err
+	}
+	if err := kind.CheckDir(d.Path, fi); err != nil {
+		return err
+	}
+	return fsx.EnsureDir(d.Path) // and the folders above it
+}
+
+// Load reads a thread; ok is false when it was never saved. It refuses,
+// with one line that says how to mend it, a folder or a thread file that
+// is not the person's own (see Dir).
 func (d Dir) Load(id string) (agent.ThreadState, bool, error) {
 	path, err := d.file(id)
 	if err != nil {
 		return agent.ThreadState{}, false, err
 	}
-	data, err := fsx.ReadFile(path, MaxFile)
+	if err := d.useDir(false); errors.Is(err, fs.ErrNotExist) {
+		return agent.ThreadState{}, false, nil
+	} else if err != nil {
+		return agent.ThreadState{}, false, err
+	}
+	data, err := kind.ReadFile(path, MaxFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return agent.ThreadState{}, false, nil
 	}
@@ -78,7 +115,7 @@ func (d Dir) Save(id string, st agent.ThreadState) error {
 	if err != nil {
 		return err
 	}
-	if err := fsx.EnsureDir(d.Path); err != nil {
+	if err := d.useDir(true); err != nil {
 		return err
 	}
 	data, err := json.Marshal(st)
