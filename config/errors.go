@@ -10,8 +10,12 @@ var (
 	ErrBadValue = errors.New("bad config value")
 	// ErrBadFile: config.json cannot be used as it is: it is not JSON, has
 	// an unknown key or a bad value (which also match ErrUnknownKey or
-	// ErrBadValue), or is not a regular file.
+	// ErrBadValue), is not a regular file, or is not the person's own
+	// (which also matches ErrNotYours).
 	ErrBadFile = errors.New("bad config file")
+	// ErrNotYours: config.json belongs to another user, or its group or
+	// others can write to it, so its settings are not the person's.
+	ErrNotYours = errors.New("config file not the person's own")
 )
 
 // The texts of errors, a contract people and tests rely on.

@@ -21,6 +21,9 @@ type Kind struct {
 	// Keeps names what the folder keeps, for the line that refuses a
 	// folder that is a symbolic link.
 	Keeps string
+	// Chown says a file is worth keeping (the person's settings): the
+	// lines that refuse one offer chown and chmod before removing it.
+	Chown bool
 }
 
 // CheckDir refuses the folder dir when it is a symbolic link, not a
@@ -57,9 +60,15 @@ func (k Kind) CheckFile(path string, fi fs.FileInfo) error {
 		return &lineError{fmt.Sprintf("%s %s is not a regular file; remove it (rm -r %s)", k.File, q, q), errUnsafeLink}
 	}
 	if uid, me, ok := owners(fi); ok && uid != me {
+		if k.Chown {
+			return unsafe("%s %s belongs to uid %d, not to you (uid %d); if it is yours, run chown %d %s as root, or else remove it (rm %s)", k.File, q, uid, me, me, q, q)
+		}
 		return unsafe("%s %s belongs to uid %d, not to you (uid %d); remove it (rm %s)", k.File, q, uid, me, q)
 	}
 	if _, known := CurrentUID(); known && fi.Mode().Perm()&0o022 != 0 {
+		if k.Chown {
+			return unsafe("%s %s is writable by others; run chmod 600 %s", k.File, q, q)
+		}
 		return unsafe("%s %s is writable by others; remove it (rm %s) or run chmod 600 %s", k.File, q, q, q)
 	}
 	return nil
