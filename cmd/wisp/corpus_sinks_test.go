@@ -129,3 +129,35 @@ func TestConfigSetRefusesCredentials(t *testing.T) {
 		t.Errorf("%s holds %d cases of the corpus: %v", path, len(l), l)
 	}
 }
+
+// A piped wisp chat writes a transcript of what the person sent; a
+// credential in it shows as its marker, as the model and the audit log
+// get it.
+func TestPipedChatShowsMarkers(t *testing.T) {
+	cases := secretstest.Corpus()
+	var line []string
+	for _, c := range cases {
+		if !strings.ContainsAny(c.Text, "\r\n") {
+			line = append(line, c.Text)
+		}
+	}
+	srv, home := vaultModel(t, ollamatest.Reply{Content: "ok"})
+	env := testEnv(home)
+	env.getenv = func(k string) string {
+		return map[string]string{"WISP_HOME": home, "OLLAMA_HOST": srv.URL}[k]
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"chat", "--model", "ollama:vault:1b"}
+	if code := run(context.Background(), args, strings.NewReader(strings.Join(line, " ; ")+"\n"), &stdout, &stderr, env); code != 0 {
+		t.Fatalf("wisp chat = exit %d:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "› ") || !strings.Contains(stdout.String(), "[REDACTED:") {
+		t.Errorf("wisp chat showed %q, want the line with markers", stdout.String())
+	}
+	if l := secretstest.Leaks(append(stdout.Bytes(), stderr.Bytes()...), cases); l != nil {
+		t.Errorf("wisp chat printed %d cases of the corpus: %v", len(l), l)
+	}
+	for path, l := range homeLeaks(t, home, cases) {
+		t.Errorf("%s holds %d cases of the corpus: %v", path, len(l), l)
+	}
+}
