@@ -102,6 +102,7 @@ func TestMember(t *testing.T) {
 		{"note", "my password is hunter2", "my password is [REDACTED:generic-secret#1]"},
 		{"Authorization", "Bearer FAKEtestEXAMPLEnotReal42abc", "Bearer [REDACTED:bearer-token#1]"},
 		{"token", "default", "default"},
+		{"token", "session:GH_TOKEN", "session:GH_TOKEN"},
 	}
 	for _, tt := range tests {
 		if got := jsonredact.Member(tt.key, tt.value, redactor()); got != tt.want {

@@ -343,6 +343,8 @@ func ruleCases() map[string]ruleCase {
 				"password: short",
 				`password = os.Getenv("DB_PASSWORD")`,
 				"api_key: <your-api-key>",
+				`{"token": "session:GH_TOKEN"}`,
+				"password=session:DB_PASSWORD",
 			},
 		},
 	}
