@@ -12,7 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/internal/jsonredact"
@@ -118,7 +120,7 @@ func (d Dir) Save(id string, st agent.ThreadState) error {
 	if err := d.useDir(true); err != nil {
 		return err
 	}
-	data, err := json.Marshal(st)
+	data, err := json.Marshal(wellFormed(st))
 	if err != nil {
 		return err
 	}
@@ -143,4 +145,26 @@ func (d Dir) Remove(id string) error {
 		return err
 	}
 	return nil
+}
+
+// wellFormed returns st with each tool call's arguments that are not JSON
+// (a model can send anything) kept as a JSON string of their text, so the
+// thread can be written; st itself is left as it is.
+func wellFormed(st agent.ThreadState) agent.ThreadState {
+	out := st
+	out.Messages = slices.Clone(st.Messages)
+	for i, m := range out.Messages {
+		var calls []wisp.ToolCall // m's calls, cloned once one changes
+		for j, c := range m.ToolCalls {
+			if len(c.Arguments) == 0 || json.Valid(c.Arguments) {
+				continue
+			}
+			if calls == nil {
+				calls = slices.Clone(m.ToolCalls)
+				out.Messages[i].ToolCalls = calls
+			}
+			calls[j].Arguments, _ = json.Marshal(string(c.Arguments)) // a string always marshals
+		}
+	}
+	return out
 }

@@ -138,3 +138,30 @@ func TestRedactedCorpus(t *testing.T) {
 		}
 	}
 }
+
+// A tool call whose arguments are not JSON (a model can send anything)
+// does not stop the thread being saved: they are kept as a string, with
+// credentials in it redacted, and the state saved is left as it was.
+func TestSavesArgumentsThatAreNotJSON(t *testing.T) {
+	d := threadfile.Dir{Path: t.TempDir()}
+	bad := json.RawMessage(`{"k": AKIA` + `FAKEKEYEXAMPLE77`)
+	st := agent.ThreadState{Messages: []wisp.Message{{Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{
+		{Name: "x", Arguments: json.RawMessage(`{"a":1}`)}, {Name: "y", Arguments: bad},
+	}}}}
+	if err := d.Save("t", st); err != nil {
+		t.Fatalf("Save = %v", err)
+	}
+	if string(st.Messages[0].ToolCalls[1].Arguments) != string(bad) {
+		t.Errorf("Save changed the state it was given: %s", st.Messages[0].ToolCalls[1].Arguments)
+	}
+	got, ok, err := d.Load("t")
+	if err != nil || !ok {
+		t.Fatalf("Load = %v, %v", ok, err)
+	}
+	want := []string{`{"a":1}`, `"{\"k\": [REDACTED:aws-access-key#1]"`}
+	for i, c := range got.Messages[0].ToolCalls {
+		if string(c.Arguments) != want[i] {
+			t.Errorf("call %d arguments = %s, want %s", i, c.Arguments, want[i])
+		}
+	}
+}
