@@ -255,6 +255,8 @@ func TestBadLines(t *testing.T) {
 		{`{"type":"choose","id":"q1","option":3}`, "option 3 is out of range: choice q1 has options 1 to 2; send option 1 to 2, none, decline"},
 		{`{"type":"choose","id":"q1","text":"the first"}`, "choice q1 does not take text"},
 		{`{"type":"choose","id":"q1","answers":[{"option":1}]}`, "choice q1 is a question, not a card"},
+		{`{"type":"choose","id":"q1","option":1,"option":2}`, `the line does not fit its type: key "option" is set twice; keep one`},
+		{`{"type":"choose","id":"q1","option":1,"Option":2}`, `keys "option" and "Option" are one key, set twice`},
 		{`{"type":"approve","id":"q1","scope":"once"}`, "choice q1 is a question (the model asks), not an approval; answer it with choose"},
 		{`{"type":"deny","id":"q1"}`, "not an approval"},
 		{`{"type":"hello","protocol":"wisp-chat"}`, "hello is a line wisp writes, not one it reads"},
