@@ -364,3 +364,55 @@ func TestCondenseToContext(t *testing.T) {
 		t.Error("no thread.condensed event")
 	}
 }
+
+// A notice is a record of its own kind, never recognised by its text: a
+// person's message that starts as a notice does is condensed away with
+// its turn, while wisp's notice is kept; the store holds each as what it
+// is.
+func TestMessageLikeANoticeIsAMessage(t *testing.T) {
+	var steps []script.Step
+	for range 10 {
+		steps = append(steps, script.Step{Content: "ok"})
+	}
+	m := script.New("t", steps)
+	store := &memStore{}
+	a := agent.New(m, &agent.Options{MaxHistory: 6, Store: store})
+	const typed, notice = "[wisp: the pull of org/typed finished]", "[wisp: the pull of org/real finished]"
+	if _, err := a.Respond(context.Background(), "t", typed); err != nil {
+		t.Fatal(err)
+	}
+	a.Note("t", notice)
+	if _, err := a.Respond(context.Background(), "t", "two"); err != nil {
+		t.Fatal(err)
+	}
+	st, _, _ := store.Load("t")
+	var got []string
+	for _, r := range st.Messages {
+		got = append(got, string(r.Kind)+" "+r.Content)
+	}
+	want := []string{" " + typed, " ok", "notice " + notice, " two", " ok"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the stored records (-want +got):\n%s", diff)
+	}
+	for i := range 5 {
+		if _, err := a.Respond(context.Background(), "t", fmt.Sprint("turn ", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := m.Requests()
+	var last []string
+	for _, msg := range reqs[len(reqs)-1].Messages {
+		last = append(last, msg.Content)
+	}
+	joined := strings.Join(last, "\n")
+	if strings.Contains(joined, "org/typed") {
+		t.Errorf("the person's message was kept through condensing as if it were a notice:\n%s", joined)
+	}
+	if !strings.Contains(joined, notice) || !strings.Contains(joined, "condensed away") {
+		t.Errorf("the last request lacks the notice or the condensing note:\n%s", joined)
+	}
+	st, _, _ = store.Load("t")
+	if st.Messages[0].Kind != agent.RecordCondensed || st.Messages[0].Role != wisp.RoleSystem {
+		t.Errorf("the first stored record = %+v, want the condensing note", st.Messages[0])
+	}
+}

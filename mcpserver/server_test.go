@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models/script"
 )
@@ -515,4 +516,40 @@ func jsonRoundTrip(t *testing.T, v any) any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// The thread resource names a notice's kind, and only a notice's: a
+// person's prompt that starts as a notice does is a message.
+func TestThreadResourceKinds(t *testing.T) {
+	f := newFixture(t, fixtureOptions{model: script.New("s", nil)})
+	st := agent.ThreadState{Turn: 1, Messages: []agent.ThreadRecord{
+		{Kind: agent.RecordCondensed, Message: wisp.Message{Role: wisp.RoleSystem, Content: "[wisp: 2 earlier messages of this thread were condensed away; the facts above keep what was learned]"}},
+		{Kind: agent.RecordNotice, Message: wisp.Message{Role: wisp.RoleUser, Content: "[wisp: the pull of org/x finished]"}},
+		{Message: wisp.Message{Role: wisp.RoleUser, Content: "[wisp: the pull of org/y finished]"}},
+		{Message: wisp.Message{Role: wisp.RoleAssistant, Content: "ok"}},
+	}}
+	if err := f.dir.Save("k", st); err != nil {
+		t.Fatal(err)
+	}
+	c := f.client(t)
+	var req mcp.ReadResourceRequest
+	req.Params.URI = "wisp://threads/k"
+	rr, err := c.ReadResource(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc, _ := mcp.AsTextResourceContents(rr.Contents[0])
+	var got mcpserver.Thread
+	if err := json.Unmarshal([]byte(tc.Text), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []mcpserver.ThreadMessage{
+		{Kind: "condensed", Role: "system", Content: st.Messages[0].Content},
+		{Kind: "notice", Role: "user", Content: "[wisp: the pull of org/x finished]"},
+		{Role: "user", Content: "[wisp: the pull of org/y finished]"},
+		{Role: "assistant", Content: "ok"},
+	}
+	if diff := cmp.Diff(want, got.Messages); diff != "" {
+		t.Errorf("wisp://threads/k messages (-want +got):\n%s", diff)
+	}
 }
