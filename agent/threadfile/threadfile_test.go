@@ -30,7 +30,7 @@ func TestRoundTrip(t *testing.T) {
 			{Kind: agent.RecordNotice, Message: wisp.Message{Role: wisp.RoleUser, Content: "[wisp: the pull finished]"}},
 			{Message: wisp.Message{Role: wisp.RoleUser, Content: "[wisp: typed by the person]"}},
 		},
-		Facts:    []wisp.Fact{{ID: "c1", Subject: "answer", Name: "Q?", Value: "yes", Source: "person", Turn: 1}}}
+		Facts: []wisp.Fact{{ID: "c1", Subject: "answer", Name: "Q?", Value: "yes", Source: "person", Turn: 1}}}
 	if err := d.Save("t1", st); err != nil {
 		t.Fatal(err)
 	}
