@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -363,7 +364,7 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 			return reply, nil
 		}
 		for i, call := range msg.ToolCalls {
-			res, err := a.call(ctx, threadID, turn, call)
+			res, err := a.call(ctx, threadID, turn, call, t.facts)
 			if err != nil {
 				// Every call keeps a result, so the thread stays well formed
 				// for the next turn.
@@ -399,11 +400,13 @@ func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered
 	return answered
 }
 
-// call runs one tool call and records it.
-func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall) (wisp.Result, error) {
+// call runs one tool call and records it; the tool is given a copy of
+// the thread's facts.
+func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall, facts []wisp.Fact) (wisp.Result, error) {
 	a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
 		Data: map[string]any{"id": tc.ID, "name": tc.Name, "arguments": rawOrString(tc.Arguments)}})
-	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn}
+	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn,
+		Facts: slices.Clone(facts)}
 	var res wisp.Result
 	var err error
 	if a.opts.Tools == nil {
