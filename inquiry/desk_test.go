@@ -45,6 +45,10 @@ func TestContractLines(t *testing.T) {
 		{"chose", inquiry.LineChose("./wisp.json"), "chose: ./wisp.json"},
 		{"answered", inquiry.LineAnswered("release/2.4", false), "answer: release/2.4 (from the person)"},
 		{"parked", inquiry.LineParked("Which config?", "a1b2c3d4"), `waiting for the person: "Which config?" (question a1b2c3d4). Their answer reaches you as a note on a later turn. Do not guess it.`},
+		{"declined fact", wisp.Fact{ID: "c5", Subject: inquiry.SubjectDeclined, Name: "Which branch?", Value: inquiry.FactDeclined}.String(),
+			`c5 declined "Which branch?" = the person declined to answer`},
+		{"declined secret fact", wisp.Fact{ID: "c6", Subject: inquiry.SubjectDeclined, Name: "GH_TOKEN", Value: inquiry.FactSecretDeclined}.String(),
+			`c6 declined "GH_TOKEN" = the person declined to give this secret`},
 	}
 	for _, tc := range tests {
 		if tc.got != tc.want {
