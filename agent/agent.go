@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/tools"
 )
 
@@ -66,6 +67,12 @@ type Options struct {
 	// credential (a value the session's vault holds among them) reaches
 	// neither. It must be safe for concurrent use.
 	Redact func(string) string
+	// Home is the wisp home. A tool's result or a notice that names it,
+	// such as an error about one of wisp's files, reaches the model (and
+	// the thread) with the home written $WISP_HOME: the model never reads
+	// where this machine keeps wisp's files. Empty: texts are left as
+	// they are.
+	Home string
 	// Inbox, when set, is asked at the start of every turn for what
 	// arrived for the thread while no turn ran, such as the answer to a
 	// question that waited beyond its turn (wisp mcp). nil: nothing
@@ -204,6 +211,7 @@ func (a *Agent) thread(id string) *thread {
 // end of a background pull. It is no turn of its own; the model reads it
 // with the thread's next model step. Note never waits for a running turn.
 func (a *Agent) Note(threadID, text string) {
+	text = fsx.HideHome(text, a.opts.Home)
 	t := a.thread(threadID)
 	t.notesMu.Lock()
 	t.notes = append(t.notes, text)
@@ -414,6 +422,7 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 	} else {
 		res, err = a.opts.Tools.Call(ctx, c)
 	}
+	res.Content = fsx.HideHome(res.Content, a.opts.Home)
 	if a.opts.Redact != nil {
 		res.Content = a.opts.Redact(res.Content)
 	}

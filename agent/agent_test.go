@@ -416,3 +416,46 @@ func TestMessageLikeANoticeIsAMessage(t *testing.T) {
 		t.Errorf("the first stored record = %+v, want the condensing note", st.Messages[0])
 	}
 }
+
+// The model never reads where this machine keeps wisp's files: a tool's
+// result and a notice that name the home reach it, the thread and the
+// events with the home written $WISP_HOME.
+func TestHomeHidden(t *testing.T) {
+	const home = "/home/ann/.wisp"
+	m := script.New("t", []script.Step{call("echo", `{"text":"cannot link `+home+`/models/mlx/q: it is a folder"}`), {Content: "a"}, {Content: "b"}})
+	store := &memStore{}
+	rec := &wisptest.Recorder{}
+	a := agent.New(m, &agent.Options{Tools: set(t, echo{}), Store: store, Events: rec, Home: home})
+	if _, err := a.Respond(context.Background(), "t", "link it"); err != nil {
+		t.Fatal(err)
+	}
+	a.Note("t", "[wisp: the pull failed: cannot write "+home+"/hub/blobs/x: disk full]")
+	if _, err := a.Respond(context.Background(), "t", "and now?"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := m.Requests()
+	var seen []string
+	for _, msg := range reqs[len(reqs)-1].Messages {
+		seen = append(seen, msg.Content)
+	}
+	joined := strings.Join(seen, "\n")
+	for _, want := range []string{"echo: cannot link $WISP_HOME/models/mlx/q: it is a folder", "[wisp: the pull failed: cannot write $WISP_HOME/hub/blobs/x: disk full]"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the model's last request lacks %q:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, home) {
+		t.Errorf("the model read the home's path:\n%s", joined)
+	}
+	// Only the model's own call still holds it, as the model wrote it.
+	st, _, _ := store.Load("t")
+	for _, r := range st.Messages {
+		if r.Role != wisp.RoleAssistant && strings.Contains(r.Content, home) {
+			t.Errorf("the thread holds the home's path: %+v", r)
+		}
+	}
+	events, _ := json.Marshal(append(rec.Events(wisp.KindToolResult), rec.Events(wisp.KindNotice)...))
+	if strings.Contains(string(events), home) {
+		t.Errorf("the events hold the home's path: %s", events)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -551,5 +553,56 @@ func TestThreadResourceKinds(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got.Messages); diff != "" {
 		t.Errorf("wisp://threads/k messages (-want +got):\n%s", diff)
+	}
+}
+
+// What the calling agent's model reads never names where this machine
+// keeps wisp's files: a thread file that cannot be read is named
+// threads/<id>.json, any other path under the home is written
+// $WISP_HOME, and so is one in a notification.
+func TestNoHomeInWhatTheCallerReads(t *testing.T) {
+	home := t.TempDir()
+	threads := filepath.Join(home, "threads")
+	if err := os.MkdirAll(filepath.Join(threads, "folder.json"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(threads, "cut.json"), []byte(`{"version":2,"turn":1,"mess`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	model := script.New("s", []script.Step{
+		{ToolCalls: []script.ToolCall{{Name: "ask", Arguments: json.RawMessage(`{"question":"Use ` + home + `/config.json?"}`)}}},
+		{Content: "done"},
+	})
+	f := newFixture(t, fixtureOptions{model: model, home: home})
+	c := f.client(t)
+	got := make(chan string, 10)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/message" {
+			got <- fmt.Sprint(n.Params.AdditionalFields["data"])
+		}
+	})
+	if err := c.SetLevel(t.Context(), mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevelNotice}}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ thread, want string }{
+		{"cut", "error: thread cut: its file threads/cut.json is damaged (it ends before its JSON does); move the file aside to start the thread afresh\nthread: cut"},
+		{"folder", "error: thread folder: $WISP_HOME/threads/folder.json is a folder, not a regular file"},
+	}
+	for _, tc := range tests {
+		res := respond(t, c, map[string]any{"prompt": "go", "thread_id": tc.thread})
+		if got := text(res); !res.IsError || !strings.HasPrefix(got, tc.want) || strings.Contains(got, home) {
+			t.Errorf("respond on thread %s = %q (isError %v), want an error starting %q, without %q", tc.thread, got, res.IsError, tc.want, home)
+		}
+	}
+	if res := respond(t, c, map[string]any{"prompt": "go", "tools": []string{"ask"}}); res.IsError {
+		t.Fatalf("respond: %q", text(res))
+	}
+	select {
+	case n := <-got:
+		if want := "wisp: the model asks: Use $WISP_HOME/config.json?"; n != want {
+			t.Errorf("notification = %q, want %q", n, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification arrived")
 	}
 }
