@@ -15,7 +15,8 @@ import (
 // exampleLine is what an error about a line's form shows as a good one.
 const exampleLine = `{"type":"message","text":"hello"}`
 
-// clientTypes are the types the client sends, as Hello announces them.
+// clientTypes are the types the client sends, as Hello announces them;
+// TypeQuestions besides them where the face takes it.
 var clientTypes = []string{TypeMessage, TypeChoose, TypeApprove, TypeDeny, TypeCancel}
 
 // scopeNames are the scopes an Approve may name.
@@ -82,6 +83,8 @@ func Decode(b []byte) (Line, error) {
 		return Deny{ID: id}, nil
 	case TypeCancel:
 		return Cancel{}, nil
+	case TypeQuestions:
+		return decodeQuestions(b)
 	case TypeChoice:
 		kind, err := stringField(fields, "kind")
 		if err != nil {
@@ -343,6 +346,29 @@ func decodeMessage(b []byte) (Line, error) {
 		return nil, fmt.Errorf("%w: a message needs \"text\", the person's message, not empty", ErrBadLine)
 	}
 	return Message{Text: *w.Text}, nil
+}
+
+func decodeQuestions(b []byte) (Line, error) {
+	var w struct {
+		Action *string `json:"action"`
+		ID     *string `json:"id"`
+	}
+	if err := unmarshal(b, TypeQuestions, &w); err != nil {
+		return nil, err
+	}
+	actions := []string{ActionList, ActionAnswer, ActionDecline}
+	switch {
+	case w.Action == nil:
+		return nil, fmt.Errorf("%w: questions needs an \"action\": list, answer or decline", ErrBadLine)
+	case !slices.Contains(actions, *w.Action):
+		return nil, fmt.Errorf("%w: unknown action %q; the actions are list, answer and decline", ErrBadLine, *w.Action)
+	case *w.Action == ActionList:
+		return Questions{Action: ActionList}, nil
+	}
+	if w.ID == nil || *w.ID == "" {
+		return nil, fmt.Errorf("%w: questions %s needs the \"id\" of a waiting question, as a note of kind question names it", ErrBadLine, *w.Action)
+	}
+	return Questions{Action: *w.Action, ID: *w.ID}, nil
 }
 
 func decodeApprove(b []byte) (Line, error) {
