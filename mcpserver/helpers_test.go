@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -56,11 +57,15 @@ type fixture struct {
 type fixtureOptions struct {
 	model wisp.Model
 	audit bool
+	home  string // the wisp home: threads under it, and Options.Home; empty: threads in a temp folder
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	t.Helper()
 	f := &fixture{model: fo.model, dir: threadfile.Dir{Path: t.TempDir()}}
+	if fo.home != "" {
+		f.dir.Path = filepath.Join(fo.home, "threads")
+	}
 	reg := tools.NewRegistry()
 	echo := funcTool{name: "echo", desc: "Echo text.",
 		schema: `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`,
@@ -92,6 +97,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	var ids atomic.Int64
 	opts := &mcpserver.Options{
 		Threads: f.dir,
+		Home:    fo.home,
 		Name:    "wisp-test",
 		Version: "1.2.3",
 		NewID:   func() string { return fmt.Sprintf("t-%08x", ids.Add(1)) },

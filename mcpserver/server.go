@@ -28,6 +28,7 @@ import (
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry/pending"
+	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
@@ -61,6 +62,12 @@ type Options struct {
 	// Threads is where threads live: the resources read them from here,
 	// and new thread ids are chosen not to clash with them.
 	Threads threadfile.Dir
+	// Home is the wisp home. An error result or a notification that
+	// names it (a thread file that cannot be read, a lock) reaches the
+	// client with the home written $WISP_HOME: the calling agent's model
+	// never reads where this machine keeps wisp's files. Empty: texts are
+	// left as they are.
+	Home string
 	// Audit returns a thread's audit records as JSON lines, for the
 	// wisp://threads/{thread_id}/audit resource; nil leaves that resource
 	// out.
@@ -211,7 +218,7 @@ func (s *Server) HTTPHandler() http.Handler {
 // session or the session's queue is full.
 func (s *Server) Notify(ctx context.Context, message string) error {
 	return s.mcp.SendLogMessageToClient(ctx,
-		mcp.NewLoggingMessageNotification(mcp.LoggingLevelNotice, "wisp", message))
+		mcp.NewLoggingMessageNotification(mcp.LoggingLevelNotice, "wisp", fsx.HideHome(message, s.opts.Home)))
 }
 
 // Close makes every turn still running park the question it waits on and

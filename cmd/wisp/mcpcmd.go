@@ -85,6 +85,7 @@ loopback address only.`,
 				OutOfBand:     cfg.Approval.OutOfBand,
 				Conversations: convs,
 				Threads:       threadfile.Dir{Path: filepath.Join(h.dir, "threads")},
+				Home:          h.dir,
 				Audit: func(thread string) ([]byte, error) {
 					recs, err := audit.Read(h.audit(), audit.Filter{Thread: thread})
 					if errors.Is(err, fs.ErrNotExist) {
