@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wisp-agent/wisp"
@@ -56,6 +57,16 @@ type fixture struct {
 type fixtureOptions struct {
 	model wisp.Model
 	audit bool
+	// configure, when set, changes the server's options before New.
+	configure func(*mcpserver.Options)
+}
+
+// testToken is the bearer token the test servers require over HTTP.
+const testToken = "test-token-0123456789abcdefghijklmnopqrstuvwxyz"
+
+// withToken makes an HTTP client send testToken.
+func withToken() transport.StreamableHTTPCOption {
+	return transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken})
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
@@ -91,6 +102,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	}
 	var ids atomic.Int64
 	opts := &mcpserver.Options{
+		Token:   testToken,
 		Threads: f.dir,
 		Name:    "wisp-test",
 		Version: "1.2.3",
@@ -126,6 +138,9 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 			f.mu.Unlock()
 			return []byte(`{"kind":"turn.started","thread":"` + thread + `"}` + "\n"), nil
 		}
+	}
+	if fo.configure != nil {
+		fo.configure(opts)
 	}
 	f.srv = mcpserver.New(opts)
 	return f

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/pending"
+	"github.com/wisp-agent/wisp/tools"
 )
 
 // ToolName is the name of the tool that runs a turn.
@@ -188,6 +190,21 @@ func errorResult(format string, a ...any) *mcp.CallToolResult {
 	return mcp.NewToolResultError("error: " + oneLine(fmt.Sprintf(format, a...)))
 }
 
+// conversationError is the result for an agent Conversations could not
+// build. A tool name respond's tools argument gave that wisp has no tool
+// of is answered in the caller's terms.
+func conversationError(err error) *mcp.CallToolResult {
+	var unknown *tools.UnknownToolError
+	if errors.As(err, &unknown) && len(unknown.Known) == 0 {
+		return errorResult("%s's tools argument names %q, but wisp has no tools here; pass tools as [] or leave it out", ToolName, unknown.Name)
+	}
+	if errors.As(err, &unknown) {
+		return errorResult("%s's tools argument names %q, which is not one of wisp's tools (%s); name tools from that list, "+
+			"or leave tools out for every tool the person's settings allow", ToolName, unknown.Name, strings.Join(unknown.Known, ", "))
+	}
+	return errorResult("%v", err)
+}
+
 // oneLine folds line breaks so an error stays one line.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
@@ -222,7 +239,7 @@ func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	}
 	a, err := s.opts.Conversations.Agent(ctx, args.tools)
 	if err != nil {
-		return errorResult("%v", err), nil
+		return conversationError(err), nil
 	}
 
 	unlock, err := s.lockThread(ctx, thread)
