@@ -93,8 +93,8 @@ func requestID(prefix []byte) json.RawMessage {
 		if t != "id" {
 			continue
 		}
-		switch c := v[0]; {
-		case c == '"', c == '-', c >= '0' && c <= '9':
+		// A number that reaches the end of prefix may have been cut.
+		if c := v[0]; c == '"' || ((c == '-' || c >= '0' && c <= '9') && dec.InputOffset() < int64(len(prefix))) {
 			return v
 		}
 		return nil
