@@ -81,7 +81,7 @@ func readToken(path string) (string, error) {
 			return "", badToken("token file %s belongs to uid %d, not to you (uid %d); remove it (rm %s) and wisp mcp makes a new one", q, uid, me, q)
 		}
 		if fi.Mode().Perm()&0o077 != 0 {
-			return "", badToken("token file %s can be read or written by others (mode %04o); run chmod 600 %s, and since others may have read it, remove it (rm %s) and wisp mcp makes a new one", q, fi.Mode().Perm(), q, q)
+			return "", badToken("token file %s can be read or written by others (mode %04o), so others may know its token; remove it (rm %s) and wisp mcp makes a new one, or write a new token into it and run chmod 600 %s", q, fi.Mode().Perm(), q, q)
 		}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxTokenFileBytes+1))

@@ -101,11 +101,11 @@ func TestTokenFileRefuses(t *testing.T) {
 		want  string // the error, with PATH for the file's path
 	}{
 		{name: "readable by group", setup: writeToken(good, 0o640),
-			want: "token file PATH can be read or written by others (mode 0640); run chmod 600 PATH, and since others may have read it, remove it (rm PATH) and wisp mcp makes a new one"},
+			want: "token file PATH can be read or written by others (mode 0640), so others may know its token; remove it (rm PATH) and wisp mcp makes a new one, or write a new token into it and run chmod 600 PATH"},
 		{name: "readable by others", setup: writeToken(good, 0o604),
-			want: "token file PATH can be read or written by others (mode 0604); run chmod 600 PATH, and since others may have read it, remove it (rm PATH) and wisp mcp makes a new one"},
+			want: "token file PATH can be read or written by others (mode 0604), so others may know its token; remove it (rm PATH) and wisp mcp makes a new one, or write a new token into it and run chmod 600 PATH"},
 		{name: "writable by group", setup: writeToken(good, 0o620),
-			want: "token file PATH can be read or written by others (mode 0620); run chmod 600 PATH, and since others may have read it, remove it (rm PATH) and wisp mcp makes a new one"},
+			want: "token file PATH can be read or written by others (mode 0620), so others may know its token; remove it (rm PATH) and wisp mcp makes a new one, or write a new token into it and run chmod 600 PATH"},
 		{name: "another user's", root: true, setup: func(t *testing.T, path string) {
 			writeToken(good, 0o600)(t, path)
 			if err := os.Chown(path, 4242, 4242); err != nil {
