@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wisp-agent/wisp"
@@ -58,6 +59,16 @@ type fixtureOptions struct {
 	model wisp.Model
 	audit bool
 	home  string // the wisp home: threads under it, and Options.Home; empty: threads in a temp folder
+	// configure, when set, changes the server's options before New.
+	configure func(*mcpserver.Options)
+}
+
+// testToken is the bearer token the test servers require over HTTP.
+const testToken = "test-token-0123456789abcdefghijklmnopqrstuvwxyz"
+
+// withToken makes an HTTP client send testToken.
+func withToken() transport.StreamableHTTPCOption {
+	return transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken})
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
@@ -96,6 +107,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	}
 	var ids atomic.Int64
 	opts := &mcpserver.Options{
+		Token:   testToken,
 		Threads: f.dir,
 		Home:    fo.home,
 		Name:    "wisp-test",
@@ -132,6 +144,9 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 			f.mu.Unlock()
 			return []byte(`{"kind":"turn.started","thread":"` + thread + `"}` + "\n"), nil
 		}
+	}
+	if fo.configure != nil {
+		fo.configure(opts)
 	}
 	f.srv = mcpserver.New(opts)
 	return f

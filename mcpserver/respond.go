@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/tools"
 )
 
 // ToolName is the name of the tool that runs a turn.
@@ -190,6 +192,21 @@ func (s *Server) errorResult(format string, a ...any) *mcp.CallToolResult {
 	return mcp.NewToolResultError("error: " + oneLine(fsx.HideHome(fmt.Sprintf(format, a...), s.opts.Home)))
 }
 
+// conversationError is the result for an agent Conversations could not
+// build. A tool name respond's tools argument gave that wisp has no tool
+// of is answered in the caller's terms.
+func (s *Server) conversationError(err error) *mcp.CallToolResult {
+	var unknown *tools.UnknownToolError
+	if errors.As(err, &unknown) && len(unknown.Known) == 0 {
+		return s.errorResult("%s's tools argument names %q, but wisp has no tools here; pass tools as [] or leave it out", ToolName, unknown.Name)
+	}
+	if errors.As(err, &unknown) {
+		return s.errorResult("%s's tools argument names %q, which is not one of wisp's tools (%s); name tools from that list, "+
+			"or leave tools out for every tool the person's settings allow", ToolName, unknown.Name, strings.Join(unknown.Known, ", "))
+	}
+	return s.errorResult("%v", err)
+}
+
 // oneLine folds line breaks so an error stays one line.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
@@ -224,7 +241,7 @@ func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	}
 	a, err := s.opts.Conversations.Agent(ctx, args.tools)
 	if err != nil {
-		return s.errorResult("%v", err), nil
+		return s.conversationError(err), nil
 	}
 
 	unlock, err := s.lockThread(ctx, thread)

@@ -198,7 +198,8 @@ func TestRespondToolLists(t *testing.T) {
 		{name: "none", tools: []string{}, wantNamed: []string{}, wantGot: []string{}},
 		{name: "opt-in named", tools: []string{"ask"}, wantNamed: []string{"ask"}, wantGot: []string{"ask"}},
 		{name: "unknown", tools: []string{"echo", "run_command"}, wantNamed: []string{"echo", "run_command"},
-			wantError: `error: unknown tool "run_command"; known tools: echo, ask`},
+			wantError: `error: respond's tools argument names "run_command", which is not one of wisp's tools (echo, ask); ` +
+				`name tools from that list, or leave tools out for every tool the person's settings allow`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
