@@ -76,7 +76,8 @@ type CardSettled struct {
 // wisp.OutcomeChose, wisp.OutcomeAnswered or wisp.OutcomeChoseNone. A
 // choice nobody answered falls back: Outcome is wisp.OutcomeChose,
 // Fallback is set, Chosen holds the default and Provenance says who stood
-// in (wisp.FromTimeout or wisp.FromUnattended). Free text nobody answered
+// in (wisp.FromTimeout or wisp.FromUnattended, or wisp.FromUnknown when the
+// face's answer did not say who gave it). Free text nobody answered
 // is wisp.OutcomeTimedOut or wisp.OutcomeNoPerson, with no answer. A
 // secret nobody gave is wisp.OutcomeDeclined whatever the provenance; a
 // secret the person gave is wisp.OutcomeAnswered, with Ref set when the
@@ -263,8 +264,8 @@ func (d *Desk) settleCard(qs []wisp.CardQuestion, answers []wisp.CardAnswer, wai
 // settleQuestion applies the answer rules to one question of a card.
 func (d *Desk) settleQuestion(q wisp.CardQuestion, a wisp.CardAnswer, wait time.Duration) (SettledQuestion, error) {
 	// Only a person answers. Anything else a face reports (a timeout, no
-	// person, an answer from someone else) leaves the question to its
-	// fallback, with the face's provenance.
+	// person, an answer from someone else or from nobody it names) leaves
+	// the question to its fallback, with the face's provenance.
 	switch {
 	case a.Outcome == wisp.OutcomeTimedOut:
 		return unanswered(q, wisp.FromTimeout, wait), nil
@@ -272,6 +273,10 @@ func (d *Desk) settleQuestion(q wisp.CardQuestion, a wisp.CardAnswer, wait time.
 		return unanswered(q, wisp.FromUnattended, wait), nil
 	case a.Provenance == wisp.FromTimeout:
 		return unanswered(q, wisp.FromTimeout, wait), nil
+	case a.Provenance == wisp.FromUnknown:
+		// A face that does not say who answered has not spoken for
+		// the person; the record says so.
+		return unanswered(q, wisp.FromUnknown, wait), nil
 	case a.Provenance != wisp.FromPerson:
 		return unanswered(q, wisp.FromUnattended, wait), nil
 	}

@@ -305,6 +305,19 @@ func (d *Desk) settle(ctx context.Context, q wisp.Question, a wisp.Answer) Settl
 // normalize applies the rules that make every face answer alike.
 func normalize(q wisp.Question, a wisp.Answer) wisp.Answer {
 	switch a.Outcome {
+	case wisp.OutcomeTimedOut, wisp.OutcomeNoPerson, wisp.OutcomeParked:
+	default:
+		// Only the person answers, declines or chooses: anything else a
+		// face reports (its zero provenance among them) is no answer.
+		switch a.Provenance {
+		case wisp.FromPerson:
+		case wisp.FromTimeout:
+			return wisp.Answer{Outcome: wisp.OutcomeTimedOut, Provenance: wisp.FromTimeout}
+		default:
+			return wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: a.Provenance}
+		}
+	}
+	switch a.Outcome {
 	case wisp.OutcomeAnswered, wisp.OutcomeChose:
 		if strings.TrimSpace(a.Text) == "" {
 			return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: a.Provenance}

@@ -220,7 +220,7 @@ func TestOneWaitingPerThread(t *testing.T) {
 	face := wisp.InquirerFunc(func(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		close(asked)
 		<-release
-		return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "done"}, nil
+		return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "done", Provenance: wisp.FromPerson}, nil
 	})
 	d := newDesk(face, 0, nil)
 	first := make(chan inquiry.Settled)
@@ -273,7 +273,7 @@ func TestDeadline(t *testing.T) {
 	face := wisp.InquirerFunc(func(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		got = q.Deadline
 		_, hadDeadline = ctx.Deadline()
-		return wisp.Answer{Outcome: wisp.OutcomeDeclined}, nil
+		return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, nil
 	})
 	if _, err := newDesk(face, 0, nil).Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 1, Text: "Q?"}); err != nil {
 		t.Fatal(err)
@@ -364,5 +364,64 @@ func TestEventsAndRedaction(t *testing.T) {
 	notices := p.Notices()
 	if len(notices) != 2 || notices[0].Kind != "redacted" || !strings.Contains(notices[0].Text, "not passed on") {
 		t.Errorf("notices = %+v, want the person told twice that a credential was not passed on", notices)
+	}
+}
+
+// Only an answer a face says is the person's is theirs. A face that
+// leaves Provenance zero (unknown), or names someone else, has passed
+// nothing on: no answer line, no fact, and the record says who.
+func TestAnswerFromNobodyIsNotThePersons(t *testing.T) {
+	options := []string{"~/.wisp/config.json", "./wisp.json"}
+	tests := []struct {
+		name    string
+		options []string
+		answer  wisp.Answer
+		line    string
+		data    map[string]any
+	}{
+		{"typed, provenance unknown", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "drop the table"},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "unknown"}},
+		{"chosen, provenance unknown", options, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "unknown"}},
+		{"none of these, provenance unknown", options, wisp.Answer{Outcome: wisp.OutcomeChoseNone},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "unknown"}},
+		{"declined, provenance unknown", nil, wisp.Answer{Outcome: wisp.OutcomeDeclined},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "unknown"}},
+		{"a default's choice", options, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", Provenance: wisp.FromDefault},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "default"}},
+		{"answered as the deadline", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "x", Provenance: wisp.FromTimeout},
+			inquiry.LineTimedOut(0), map[string]any{"outcome": "timed-out", "provenance": "timeout"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &wisptest.Recorder{}
+			d := newDesk(wisptest.NewPerson(wisptest.Reply{Answer: tc.answer}), 0, rec)
+			s, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 1, Text: "Which config?", Options: tc.options})
+			if err != nil {
+				t.Fatalf("Ask error = %v", err)
+			}
+			if s.Line != tc.line || s.Fact != nil {
+				t.Errorf("Ask with %+v = (%q, fact %+v), want (%q, no fact)", tc.answer, s.Line, s.Fact, tc.line)
+			}
+			settled := rec.Events(wisp.KindInquirySettled)
+			if len(settled) != 1 {
+				t.Fatalf("settled events = %+v, want one", settled)
+			}
+			if settled[0].Source == wisp.SourcePerson {
+				t.Errorf("inquiry.settled source = %q, want not the person's", settled[0].Source)
+			}
+			got := map[string]any{"outcome": settled[0].Data["outcome"], "provenance": settled[0].Data["provenance"]}
+			if diff := cmp.Diff(tc.data, got); diff != "" {
+				t.Errorf("inquiry.settled (-want +got):\n%s", diff)
+			}
+			if _, ok := settled[0].Data["answer"]; ok {
+				t.Errorf("inquiry.settled records an answer nobody gave: %v", settled[0].Data)
+			}
+			// A decline nobody gave is not final: the thread may ask again.
+			again, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which config?", Options: tc.options})
+			if err != nil || again.Refused {
+				t.Errorf("asking again after %s = (%q, %v), want it asked", tc.name, again.Line, err)
+			}
+		})
 	}
 }

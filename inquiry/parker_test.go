@@ -36,7 +36,7 @@ func TestParker(t *testing.T) {
 	}{
 		{"parked", &parker{answer: wisp.Answer{Outcome: wisp.OutcomeParked}},
 			inquiry.LineParked("Which config?", "q1"), []string{"inquiry.requested", "inquiry.parked"}, nil},
-		{"answered in the turn", &parker{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b"}},
+		{"answered in the turn", &parker{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}},
 			"chose: b", []string{"inquiry.requested", "inquiry.settled"}, []string{"q1"}},
 		{"one already waits", &parker{waiting: true},
 			inquiry.ErrLineWaiting, nil, nil},
@@ -83,13 +83,13 @@ func TestResume(t *testing.T) {
 		wantLine string
 		wantFact string
 	}{
-		{"chose", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"},
+		{"chose", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", Provenance: wisp.FromPerson},
 			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: chose: ./wisp.json]`, "./wisp.json"},
-		{"typed an option", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: " ./WISP.json "},
+		{"typed an option", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: " ./WISP.json ", Provenance: wisp.FromPerson},
 			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: chose: ./wisp.json]`, "./wisp.json"},
-		{"declined", wisp.Answer{Outcome: wisp.OutcomeDeclined},
+		{"declined", wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson},
 			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: ` + inquiry.LineDeclined + `]`, ""},
-		{"credential", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "AKIAIOSFODNN7EXAMPLE"},
+		{"credential", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "AKIAIOSFODNN7EXAMPLE", Provenance: wisp.FromPerson},
 			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: answer: [REDACTED:aws-access-key#1] (from the person)]`, "[REDACTED:aws-access-key#1]"},
 	}
 	for _, tc := range tests {

@@ -56,19 +56,19 @@ func NewPerson(replies ...Reply) *Person { return &Person{answers: replies} }
 // Says is a Reply that types text: the answer to a free-text question,
 // "something else" on a card's choice, or a secret's value.
 func Says(text string) Reply {
-	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text}}
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}}
 }
 
 // Chooses is a Reply that chooses an option by its text (on a card, its
 // label).
 func Chooses(option string) Reply {
-	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: option}}
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: option, Provenance: wisp.FromPerson}}
 }
 
 // ChoosesSeveral is a Reply that chooses several options of a card's
 // multi-select question by their labels.
 func ChoosesSeveral(labels ...string) Reply {
-	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose}, Chosen: labels}
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose, Provenance: wisp.FromPerson}, Chosen: labels}
 }
 
 // ChoosesNth is a Reply that chooses the question's nth option, counting
@@ -80,10 +80,10 @@ func ChoosesNth(n int) Reply { return Reply{Nth: n} }
 func ChoosesNths(ns ...int) Reply { return Reply{Nths: ns} }
 
 // ChoosesNone is a Reply that chooses none of the options.
-func ChoosesNone() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone}} }
+func ChoosesNone() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}} }
 
 // Declines is a Reply that declines to answer.
-func Declines() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeDeclined}} }
+func Declines() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}} }
 
 // StaysSilent is a Reply that waits until the question's deadline. On a
 // card, the person answers nothing more after it.
@@ -110,7 +110,7 @@ func (p *Person) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) 
 		return wisp.Answer{}, context.Cause(ctx)
 	}
 	if r.Nth > 0 && r.Nth <= len(q.Options) {
-		return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[r.Nth-1]}, nil
+		return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[r.Nth-1], Provenance: wisp.FromPerson}, nil
 	}
 	return r.Answer, r.Err
 }
@@ -158,7 +158,7 @@ func (r Reply) cardAnswer(q wisp.CardQuestion) wisp.CardAnswer {
 		return q.Options[n-1].Label, true
 	}
 	if r.Nth > 0 || len(r.Nths) > 0 {
-		a := wisp.CardAnswer{Outcome: wisp.OutcomeChose}
+		a := wisp.CardAnswer{Outcome: wisp.OutcomeChose, Provenance: wisp.FromPerson}
 		for _, n := range append([]int{r.Nth}, r.Nths...) {
 			if l, ok := label(n); ok {
 				a.Chosen = append(a.Chosen, l)

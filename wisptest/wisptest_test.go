@@ -78,19 +78,19 @@ func TestPersonAnswersCards(t *testing.T) {
 		wantErr error
 	}{
 		{"a label", []wisptest.Reply{wisptest.Chooses("production")}, wisp.Card{Questions: []wisp.CardQuestion{env}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson}}, nil},
 		{"several labels", []wisptest.Reply{wisptest.ChoosesSeveral("unit", "e2e")}, wisp.Card{Questions: []wisp.CardQuestion{checks}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}, Provenance: wisp.FromPerson}}, nil},
 		{"a label not offered is passed on", []wisptest.Reply{wisptest.Chooses("prod")}, wisp.Card{Questions: []wisp.CardQuestion{env}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"prod"}}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"prod"}, Provenance: wisp.FromPerson}}, nil},
 		{"by position", []wisptest.Reply{wisptest.ChoosesNth(2), wisptest.ChoosesNths(1, 3)}, wisp.Card{Questions: []wisp.CardQuestion{env, checks}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}}, {Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson}, {Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}, Provenance: wisp.FromPerson}}, nil},
 		{"text and a secret", []wisptest.Reply{wisptest.Says("ghp_x")}, wisp.Card{Questions: []wisp.CardQuestion{secret}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_x"}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_x", Provenance: wisp.FromPerson}}, nil},
 		{"the list runs out: declines", []wisptest.Reply{wisptest.Chooses("staging")}, wisp.Card{Questions: []wisp.CardQuestion{env, notes}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}}, {Outcome: wisp.OutcomeDeclined}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson}, {Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}}, nil},
 		{"interrupts after one", []wisptest.Reply{wisptest.Chooses("staging"), wisptest.Interrupts()}, wisp.Card{Questions: []wisp.CardQuestion{env, checks, notes}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}}}, wisp.ErrInterrupted},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson}}, wisp.ErrInterrupted},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,7 +121,7 @@ func TestPersonSilentOnACard(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("AskCard error = %v, want DeadlineExceeded", err)
 		}
-		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "one"}}, got); diff != "" {
+		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "one", Provenance: wisp.FromPerson}}, got); diff != "" {
 			t.Errorf("AskCard answers (-want +got):\n%s", diff)
 		}
 		a, err := p.Ask(context.Background(), wisp.Question{Text: "next?"})

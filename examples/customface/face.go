@@ -51,19 +51,19 @@ func (f Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 	msg = strings.TrimSpace(msg)
 	switch msg {
 	case "", "/decline":
-		return wisp.Answer{Outcome: wisp.OutcomeDeclined}, nil
+		return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, nil
 	case "/stop":
 		return wisp.Answer{}, wisp.ErrInterrupted
 	}
 	if n, err := strconv.Atoi(msg); err == nil && len(q.Options) > 0 {
 		switch {
 		case n >= 1 && n <= len(q.Options):
-			return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[n-1]}, nil
+			return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[n-1], Provenance: wisp.FromPerson}, nil
 		case n == len(q.Options)+1:
-			return wisp.Answer{Outcome: wisp.OutcomeChoseNone}, nil
+			return wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}, nil
 		}
 	}
-	return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: msg}, nil
+	return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: msg, Provenance: wisp.FromPerson}, nil
 }
 
 // AskCard posts the questions of an ask_user card one at a time, each
@@ -114,15 +114,15 @@ func (f Face) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, erro
 func readCard(q wisp.CardQuestion, msg string) (wisp.CardAnswer, bool) {
 	msg = strings.TrimSpace(msg)
 	if msg == "" || msg == "/decline" {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, true
+		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, true
 	}
-	a := wisp.CardAnswer{Outcome: wisp.OutcomeChose}
+	a := wisp.CardAnswer{Outcome: wisp.OutcomeChose, Provenance: wisp.FromPerson}
 	for _, field := range strings.FieldsFunc(msg, func(r rune) bool { return r == ' ' || r == ',' }) {
 		n, err := strconv.Atoi(field)
 		if err != nil || n < 1 || n > len(q.Options) {
 			// Not numbers: the person's own words, where the question
 			// takes them. The desk checks the rest.
-			typed := wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: msg}
+			typed := wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: msg, Provenance: wisp.FromPerson}
 			return typed, q.Other || len(q.Options) == 0
 		}
 		a.Chosen = append(a.Chosen, q.Options[n-1].Label)

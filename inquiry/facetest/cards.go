@@ -71,15 +71,15 @@ func card(qs ...wisp.CardQuestion) wisp.Card {
 }
 
 func chose(labels ...string) wisp.CardAnswer {
-	return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels}
+	return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels, Provenance: wisp.FromPerson}
 }
 
 func answered(text string) wisp.CardAnswer {
-	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}
+	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}
 }
 
 var (
-	declined = wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}
+	declined = wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}
 	noPerson = wisp.CardAnswer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
 )
 

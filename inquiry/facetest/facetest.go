@@ -137,13 +137,13 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		p    Person
 		want wisp.Answer
 	}{
-		{"choose first", choice, Person{Act: Choose, Option: 0}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json"}},
-		{"choose last", choice, Person{Act: Choose, Option: 2}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "neither file"}},
-		{"choose none", choice, Person{Act: ChooseNone}, wisp.Answer{Outcome: wisp.OutcomeChoseNone}},
-		{"decline choice", choice, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined}},
-		{"type answer", freeText, Person{Act: Type, Text: "release/2.4"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4"}},
-		{"type non-ASCII", freeText, Person{Act: Type, Text: "branche-été ✓"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "branche-été ✓"}},
-		{"decline text", freeText, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined}},
+		{"choose first", choice, Person{Act: Choose, Option: 0}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json", Provenance: wisp.FromPerson}},
+		{"choose last", choice, Person{Act: Choose, Option: 2}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "neither file", Provenance: wisp.FromPerson}},
+		{"choose none", choice, Person{Act: ChooseNone}, wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}},
+		{"decline choice", choice, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
+		{"type answer", freeText, Person{Act: Type, Text: "release/2.4"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4", Provenance: wisp.FromPerson}},
+		{"type non-ASCII", freeText, Person{Act: Type, Text: "branche-été ✓"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "branche-été ✓", Provenance: wisp.FromPerson}},
+		{"decline text", freeText, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
 	}
 	for _, tc := range answers {
 		t.Run(tc.name, func(t *testing.T) {
@@ -205,7 +205,7 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		if err != nil {
 			t.Fatalf("Ask(hostile) error = %v", err)
 		}
-		if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: hostile.Options[1]}, got); diff != "" {
+		if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: hostile.Options[1], Provenance: wisp.FromPerson}, got); diff != "" {
 			t.Errorf("Ask(hostile) answer mismatch (-want +got):\n%s", diff)
 		}
 		if h.Screen != nil {

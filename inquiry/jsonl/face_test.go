@@ -270,7 +270,7 @@ func TestBadLines(t *testing.T) {
 	}
 	c.send(`{"type":"choose","id":"q1","option":2}`)
 	r := wait(t, got)
-	if diff := cmp.Diff(asked{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"}}, r, cmp.AllowUnexported(asked{})); diff != "" {
+	if diff := cmp.Diff(asked{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", Provenance: wisp.FromPerson}}, r, cmp.AllowUnexported(asked{})); diff != "" {
 		t.Errorf("Ask after bad lines mismatch (-want +got):\n%s", diff)
 	}
 	c.expect(jsonl.Settled{ID: "q1", Outcome: jsonl.OutcomeChose})
@@ -286,11 +286,11 @@ func TestQuestionOutcomes(t *testing.T) {
 		want    wisp.Answer
 		outcome string
 	}{
-		{"option", choiceQ, `{"type":"choose","id":"q1","option":1}`, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json"}, jsonl.OutcomeChose},
-		{"none", choiceQ, `{"type":"choose","id":"q1","none":true}`, wisp.Answer{Outcome: wisp.OutcomeChoseNone}, jsonl.OutcomeChoseNone},
-		{"decline", choiceQ, `{"type":"choose","id":"q1","decline":true}`, wisp.Answer{Outcome: wisp.OutcomeDeclined}, jsonl.OutcomeDeclined},
-		{"text", textQ, `{"type":"choose","id":"q2","text":"release/2.4"}`, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4"}, jsonl.OutcomeAnswered},
-		{"decline text", textQ, `{"type":"choose","id":"q2","decline":true}`, wisp.Answer{Outcome: wisp.OutcomeDeclined}, jsonl.OutcomeDeclined},
+		{"option", choiceQ, `{"type":"choose","id":"q1","option":1}`, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json", Provenance: wisp.FromPerson}, jsonl.OutcomeChose},
+		{"none", choiceQ, `{"type":"choose","id":"q1","none":true}`, wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}, jsonl.OutcomeChoseNone},
+		{"decline", choiceQ, `{"type":"choose","id":"q1","decline":true}`, wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, jsonl.OutcomeDeclined},
+		{"text", textQ, `{"type":"choose","id":"q2","text":"release/2.4"}`, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4", Provenance: wisp.FromPerson}, jsonl.OutcomeAnswered},
+		{"decline text", textQ, `{"type":"choose","id":"q2","decline":true}`, wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, jsonl.OutcomeDeclined},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -356,9 +356,9 @@ func TestCard(t *testing.T) {
 	c.send(`{"type":"choose","id":"c1","answers":[{"option":2},{"options":[3,1],"text":"smoke"},{"text":"the audit tables"}]}`)
 	r := wait(t, got)
 	want := []wisp.CardAnswer{
-		{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}},
-		{Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}, Text: "smoke"},
-		{Outcome: wisp.OutcomeAnswered, Text: "the audit tables"},
+		{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson},
+		{Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}, Text: "smoke", Provenance: wisp.FromPerson},
+		{Outcome: wisp.OutcomeAnswered, Text: "the audit tables", Provenance: wisp.FromPerson},
 	}
 	if diff := cmp.Diff(want, r.cards); diff != "" || r.err != nil {
 		t.Errorf("AskCard = %v, mismatch (-want +got):\n%s", r.err, diff)
@@ -416,7 +416,8 @@ func TestCardDeclinedWhole(t *testing.T) {
 	c.next()
 	c.send(`{"type":"choose","id":"c1","decline":true}`)
 	r := wait(t, got)
-	if diff := cmp.Diff(make([]wisp.CardAnswer, 3), r.cards); diff != "" || r.err != nil {
+	declined := wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}
+	if diff := cmp.Diff([]wisp.CardAnswer{declined, declined, declined}, r.cards); diff != "" || r.err != nil {
 		t.Errorf("AskCard declined = %v, mismatch (-want +got):\n%s", r.err, diff)
 	}
 	c.expect(jsonl.Settled{ID: "c1", Outcome: jsonl.OutcomeDeclined})
@@ -430,9 +431,9 @@ func TestApproval(t *testing.T) {
 		want    wisp.Decision
 		outcome string
 	}{
-		{"once", []string{`{"type":"approve","id":"a1","scope":"once"}`}, nil, wisp.Decision{Scope: wisp.ScopeOnce}, jsonl.OutcomeApproved},
-		{"session", []string{`{"type":"approve","id":"a1","scope":"session"}`}, nil, wisp.Decision{Scope: wisp.ScopeSession}, jsonl.OutcomeApproved},
-		{"deny", []string{`{"type":"deny","id":"a1"}`}, nil, wisp.Decision{}, jsonl.OutcomeRefused},
+		{"once", []string{`{"type":"approve","id":"a1","scope":"once"}`}, nil, wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, jsonl.OutcomeApproved},
+		{"session", []string{`{"type":"approve","id":"a1","scope":"session"}`}, nil, wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, jsonl.OutcomeApproved},
+		{"deny", []string{`{"type":"deny","id":"a1"}`}, nil, wisp.Decision{Provenance: wisp.FromPerson}, jsonl.OutcomeRefused},
 		{"bad, then deny", []string{
 			`{"type":"approve","id":"a1","scope":"always"}`,
 			`{"type":"approve","id":"a1","scope":"sometimes"}`,
@@ -444,7 +445,7 @@ func TestApproval(t *testing.T) {
 			`unknown scope "sometimes"`,
 			"choice a1 is an approval (wisp asks your approval), not a question; answer it with approve or deny",
 			"choice a1 is an approval",
-		}, wisp.Decision{}, jsonl.OutcomeRefused},
+		}, wisp.Decision{Provenance: wisp.FromPerson}, jsonl.OutcomeRefused},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

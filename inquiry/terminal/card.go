@@ -266,10 +266,10 @@ func (f *Face) readSecret(ctx context.Context) (wisp.CardAnswer, error) {
 	// The person's Enter was not echoed either.
 	if strings.TrimSpace(text) == "" {
 		_, err = io.WriteString(f.out, "\n")
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, err
+		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, err
 	}
 	_, err = io.WriteString(f.out, "\n(received)\n")
-	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}, err
+	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}, err
 }
 
 // readCardLine turns a line into the answer to q; ok is false when the
@@ -282,15 +282,15 @@ func (f *Face) readSecret(ctx context.Context) (wisp.CardAnswer, error) {
 func readCardLine(q wisp.CardQuestion, text string) (wisp.CardAnswer, bool) {
 	t := strings.TrimSpace(text)
 	if t == "" {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, true
+		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, true
 	}
 	if len(q.Options) == 0 {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}, true
+		return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}, true
 	}
 	nums, isNums := numbers(t)
 	if !isNums {
 		if q.Other {
-			return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}, true
+			return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}, true
 		}
 		return wisp.CardAnswer{}, false
 	}
@@ -304,7 +304,7 @@ func readCardLine(q wisp.CardQuestion, text string) (wisp.CardAnswer, bool) {
 		}
 		chosen[n-1] = true
 	}
-	a := wisp.CardAnswer{Outcome: wisp.OutcomeChose}
+	a := wisp.CardAnswer{Outcome: wisp.OutcomeChose, Provenance: wisp.FromPerson}
 	for i, o := range q.Options {
 		if chosen[i] {
 			a.Chosen = append(a.Chosen, o.Label)

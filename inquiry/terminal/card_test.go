@@ -167,10 +167,10 @@ func TestCardScreen(t *testing.T) {
 			qs:    []wisp.CardQuestion{envQ, checksQ, rolloutQ, notesQ},
 			input: "1\n1, 3\nblue-green\n\n",
 			want: []wisp.CardAnswer{
-				{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}},
-				{Outcome: wisp.OutcomeChose, Chosen: []string{"unit tests", "lint"}},
-				{Outcome: wisp.OutcomeAnswered, Text: "blue-green"},
-				{Outcome: wisp.OutcomeDeclined},
+				{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson},
+				{Outcome: wisp.OutcomeChose, Chosen: []string{"unit tests", "lint"}, Provenance: wisp.FromPerson},
+				{Outcome: wisp.OutcomeAnswered, Text: "blue-green", Provenance: wisp.FromPerson},
+				{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson},
 			},
 			// The keys typed are not on this screen: a pipe does not echo.
 			screen: "? the model asks\n" +
@@ -207,7 +207,7 @@ func TestCardScreen(t *testing.T) {
 			name:  "one question",
 			qs:    []wisp.CardQuestion{envQ},
 			input: "2\n",
-			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}}},
+			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson}},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it falls back to its default.\n" +
@@ -224,7 +224,7 @@ func TestCardScreen(t *testing.T) {
 			name:  "several or something else, asked again",
 			qs:    []wisp.CardQuestion{severalOtherQ},
 			input: "4\n2 3\n",
-			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"us", "asia"}}},
+			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"us", "asia"}, Provenance: wisp.FromPerson}},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it falls back to its default.\n" +
@@ -241,7 +241,7 @@ func TestCardScreen(t *testing.T) {
 			qs:    []wisp.CardQuestion{secretQ},
 			opts:  noEcho,
 			input: "ghp_s3cret\n",
-			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_s3cret"}},
+			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_s3cret", Provenance: wisp.FromPerson}},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
@@ -257,7 +257,7 @@ func TestCardScreen(t *testing.T) {
 			qs:    []wisp.CardQuestion{secretQ},
 			opts:  noEcho,
 			input: "\n",
-			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined}},
+			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
@@ -286,7 +286,7 @@ func TestCardScreen(t *testing.T) {
 			qs:    []wisp.CardQuestion{envQ, notesQ},
 			input: "1\n",
 			want: []wisp.CardAnswer{
-				{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}},
+				{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson},
 				{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended},
 			},
 			screen: "? the model asks\n" +
@@ -348,7 +348,7 @@ func TestCardScreenHostile(t *testing.T) {
 	}{
 		{
 			name: "choice", q: choice, input: "1 2\n",
-			want: wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: []string{"[y]once\x1b[A", "no\u2066"}},
+			want: wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: []string{"[y]once\x1b[A", "no\u2066"}, Provenance: wisp.FromPerson},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it falls back to its default.\n" +
@@ -363,11 +363,11 @@ func TestCardScreenHostile(t *testing.T) {
 		},
 		{
 			name: "typed text is returned as typed", q: choice, input: "neither\x1b[1m\n",
-			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "neither\x1b[1m"},
+			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "neither\x1b[1m", Provenance: wisp.FromPerson},
 		},
 		{
 			name: "secret", q: secret, opts: noEcho, input: "v\n",
-			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "v"},
+			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "v", Provenance: wisp.FromPerson},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
@@ -407,10 +407,10 @@ func TestReadCardLines(t *testing.T) {
 	severalOther := several
 	severalOther.Other = true
 	chose := func(labels ...string) wisp.CardAnswer {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels}
+		return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels, Provenance: wisp.FromPerson}
 	}
-	typed := func(s string) wisp.CardAnswer { return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: s} }
-	declined := wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}
+	typed := func(s string) wisp.CardAnswer { return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: s, Provenance: wisp.FromPerson} }
+	declined := wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}
 	tests := []struct {
 		name  string
 		q     wisp.CardQuestion
@@ -516,7 +516,7 @@ func TestCardDeadline(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("AskCard past the deadline = %v, want DeadlineExceeded", err)
 		}
-		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}}}, got); diff != "" {
+		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson}}, got); diff != "" {
 			t.Errorf("answers kept (-want +got):\n%s", diff)
 		}
 		if want := terminal.PromptMulti + "\n(time is up; the questions you did not answer fall back to their defaults)\n"; !strings.HasSuffix(out.String(), want) {
@@ -542,7 +542,7 @@ func TestCardInterrupt(t *testing.T) {
 			if !errors.Is(err, wisp.ErrInterrupted) {
 				t.Fatalf("AskCard = %v, want wisp.ErrInterrupted", err)
 			}
-			if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}}}, got); diff != "" {
+			if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson}}, got); diff != "" {
 				t.Errorf("answers kept (-want +got):\n%s", diff)
 			}
 			if !strings.HasSuffix(out.String(), terminal.PromptText+"\n") {
@@ -607,7 +607,7 @@ func TestCardSecretEcho(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_v4lue"}}, got); diff != "" {
+		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_v4lue", Provenance: wisp.FromPerson}}, got); diff != "" {
 			t.Errorf("answers (-want +got):\n%s", diff)
 		}
 		want := []string{"hide, the screen ends " + terminal.SecretNote, "restore"}

@@ -108,21 +108,21 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 func (f *Face) read(q wisp.Question, text string) (wisp.Answer, bool) {
 	t := strings.TrimSpace(text)
 	if t == "" {
-		return wisp.Answer{Outcome: wisp.OutcomeDeclined}, true
+		return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, true
 	}
 	if !q.FreeText() {
 		if n, err := strconv.Atoi(t); err == nil {
 			switch {
 			case n >= 1 && n <= len(q.Options):
-				return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[n-1]}, true
+				return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[n-1], Provenance: wisp.FromPerson}, true
 			case n == len(q.Options)+1:
-				return wisp.Answer{Outcome: wisp.OutcomeChoseNone}, true
+				return wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}, true
 			default:
 				return wisp.Answer{}, false
 			}
 		}
 	}
-	return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text}, true
+	return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}, true
 }
 
 // Notify shows a notice from wisp, escaped, on a line of its own.

@@ -82,7 +82,7 @@ func TestScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"}, a); diff != "" {
+	if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", Provenance: wisp.FromPerson}, a); diff != "" {
 		t.Errorf("answer (-want +got):\n%s", diff)
 	}
 	want := "? the model asks\nWhich config did you mean?\n1 ~/.wisp/config.json\n2 ./wisp.json\n3 none of these\ntype a number, or press Enter to decline › "
@@ -100,15 +100,15 @@ func TestReadAnswers(t *testing.T) {
 		input string
 		want  wisp.Answer
 	}{
-		{"number", choice, "1\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "a"}},
-		{"number with spaces and CRLF", choice, " 2 \r\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b"}},
-		{"none of these", choice, "3\n", wisp.Answer{Outcome: wisp.OutcomeChoseNone}},
-		{"out of range asks again", choice, "9\n0\n2\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b"}},
-		{"text on a choice", choice, "the b one\n", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "the b one"}},
-		{"Enter declines", choice, "\n", wisp.Answer{Outcome: wisp.OutcomeDeclined}},
-		{"blank declines", free, "   \n", wisp.Answer{Outcome: wisp.OutcomeDeclined}},
-		{"a number on free text is text", free, "42\n", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "42"}},
-		{"last line without newline", free, "main", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main"}},
+		{"number", choice, "1\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "a", Provenance: wisp.FromPerson}},
+		{"number with spaces and CRLF", choice, " 2 \r\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}},
+		{"none of these", choice, "3\n", wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}},
+		{"out of range asks again", choice, "9\n0\n2\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}},
+		{"text on a choice", choice, "the b one\n", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "the b one", Provenance: wisp.FromPerson}},
+		{"Enter declines", choice, "\n", wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
+		{"blank declines", free, "   \n", wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
+		{"a number on free text is text", free, "42\n", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "42", Provenance: wisp.FromPerson}},
+		{"last line without newline", free, "main", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main", Provenance: wisp.FromPerson}},
 		{"end of input: no person", free, "", wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}},
 	}
 	for _, tc := range tests {
