@@ -80,10 +80,14 @@ func ChoosesNth(n int) Reply { return Reply{Nth: n} }
 func ChoosesNths(ns ...int) Reply { return Reply{Nths: ns} }
 
 // ChoosesNone is a Reply that chooses none of the options.
-func ChoosesNone() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}} }
+func ChoosesNone() Reply {
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}}
+}
 
 // Declines is a Reply that declines to answer.
-func Declines() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}} }
+func Declines() Reply {
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}}
+}
 
 // StaysSilent is a Reply that waits until the question's deadline. On a
 // card, the person answers nothing more after it.

@@ -409,7 +409,9 @@ func TestReadCardLines(t *testing.T) {
 	chose := func(labels ...string) wisp.CardAnswer {
 		return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels, Provenance: wisp.FromPerson}
 	}
-	typed := func(s string) wisp.CardAnswer { return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: s, Provenance: wisp.FromPerson} }
+	typed := func(s string) wisp.CardAnswer {
+		return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: s, Provenance: wisp.FromPerson}
+	}
 	declined := wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}
 	tests := []struct {
 		name  string
