@@ -34,11 +34,14 @@ type VaultFunc func(name, value string) (ref string, err error)
 // Put calls f(name, value).
 func (f VaultFunc) Put(name, value string) (string, error) { return f(name, value) }
 
-// ErrBadAnswer reports a face whose answers to a card do not fit it: a
-// label the question does not offer, several on a single choice, text
-// where none is taken, or a count of answers that is not one a question.
-// It is a face failure: the turn ends.
-var ErrBadAnswer = errors.New("the face's answer does not fit the card")
+// ErrBadAnswer reports a face whose answer does not fit its question: on
+// an ask question, what wisp.Question.Fit refuses (typed text on a choice
+// that names none of its options, text with control characters, none of
+// these on free text); on a card, a label the question does not offer,
+// several on a single choice, text where none is taken or with control
+// characters, or a count of answers that is not one a question. It is a
+// face failure, since the face should have asked again: the turn ends.
+var ErrBadAnswer = errors.New("the face's answer does not fit the question")
 
 // A CardRequest is an ask_user call as the model made it.
 type CardRequest struct {
@@ -299,6 +302,9 @@ func (d *Desk) settleQuestion(q wisp.CardQuestion, a wisp.CardAnswer, wait time.
 		return SettledQuestion{}, err
 	}
 	text := strings.TrimSpace(a.Text)
+	if err := wisp.CheckTyped(text); err != nil {
+		return SettledQuestion{}, fmt.Errorf("the face passed on typed text: %v: %w", err, ErrBadAnswer)
+	}
 	if text != "" && len(q.Options) > 0 {
 		// Text that names an option is that choice.
 		if i := slices.IndexFunc(q.Options, func(o wisp.Option) bool { return strings.EqualFold(o.Label, text) }); i >= 0 {
@@ -351,6 +357,9 @@ func (d *Desk) settleSecret(q wisp.CardQuestion, a wisp.CardAnswer) (SettledQues
 	value := strings.TrimSpace(a.Text)
 	if value == "" {
 		return declined, nil
+	}
+	if err := wisp.CheckTyped(value); err != nil {
+		return SettledQuestion{}, fmt.Errorf("the face passed on a secret: %v: %w", err, ErrBadAnswer)
 	}
 	sq := SettledQuestion{Outcome: wisp.OutcomeAnswered, Provenance: wisp.FromPerson}
 	ref, err := d.opts.Vault.Put(q.Secret, value)

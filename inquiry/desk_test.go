@@ -90,8 +90,10 @@ func TestAskOutcomes(t *testing.T) {
 			want: "chose: ./wisp.json", fact: `c0 answer "Which config did you mean?" = ./wisp.json`},
 		{name: "option typed as text is a choice", text: "Which config?", options: options, reply: wisptest.Says("  ./WISP.json "),
 			want: "chose: ./wisp.json", fact: `c0 answer "Which config?" = ./wisp.json`},
-		{name: "other text on a choice is an answer", text: "Which config?", options: options, reply: wisptest.Says("the one in /etc"),
-			want: "answer: the one in /etc (from the person)", fact: `c0 answer "Which config?" = the one in /etc`},
+		{name: "none of these typed on a choice", text: "Which config?", options: options, reply: wisptest.Says(" None of these"),
+			want: "the person chose none of these options", fact: `c0 answer "Which config?" = none of these`},
+		{name: "surrounding space and a line break are trimmed", text: "Which branch?", reply: wisptest.Says("  release/2.4\r\n"),
+			want: "answer: release/2.4 (from the person)", fact: `c0 answer "Which branch?" = release/2.4`},
 		{name: "yes or no", text: "Keep the old file?", options: []string{"yes", "no"}, reply: wisptest.Chooses("yes"),
 			want: "chose: yes", fact: `c0 answer "Keep the old file?" = yes`},
 		{name: "none of these", text: "Which config?", options: options, reply: wisptest.ChoosesNone(),
@@ -99,8 +101,6 @@ func TestAskOutcomes(t *testing.T) {
 		{name: "declined", text: "Which branch?", reply: wisptest.Declines(),
 			want: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
 		{name: "blank answer is a decline", text: "Which branch?", reply: wisptest.Says("   "),
-			want: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
-		{name: "none of these on free text is a decline", text: "Which branch?", reply: wisptest.ChoosesNone(),
 			want: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
 		{name: "no person", text: "Which branch?", reply: wisptest.Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeNoPerson}},
 			want: "no person can answer here; say in your reply what you need"},
@@ -421,6 +421,67 @@ func TestAnswerFromNobodyIsNotThePersons(t *testing.T) {
 			again, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which config?", Options: tc.options})
 			if err != nil || again.Refused {
 				t.Errorf("asking again after %s = (%q, %v), want it asked", tc.name, again.Line, err)
+			}
+		})
+	}
+}
+
+// An answer must fit its question, whatever the face. A face that passes
+// on what the question does not take should have asked again: the turn
+// ends with ErrBadAnswer, the question is recorded as stopped, nothing of
+// the answer reaches the model, the record or the thread's facts, and
+// the thread may ask again.
+func TestAnswerMustFit(t *testing.T) {
+	options := []string{"~/.wisp/config.json", "./wisp.json"}
+	tests := []struct {
+		name    string
+		options []string
+		answer  wisp.Answer
+	}{
+		{"text on a choice", options, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "foo", Provenance: wisp.FromPerson}},
+		{"arrow keys on a choice", options, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "\x1b[B\x1b[B", Provenance: wisp.FromPerson}},
+		{"a choice the question does not offer", options, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "/etc/wisp.json", Provenance: wisp.FromPerson}},
+		{"arrow keys on free text", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main\x1b[A", Provenance: wisp.FromPerson}},
+		{"a line break within free text", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main\nrm -rf", Provenance: wisp.FromPerson}},
+		{"a C1 control in free text", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main\u009b2J", Provenance: wisp.FromPerson}},
+		{"none of these on free text", nil, wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}},
+		{"a choice on free text", nil, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "main", Provenance: wisp.FromPerson}},
+		{"an outcome no face gives", nil, wisp.Answer{Outcome: wisp.Outcome(42), Text: "main", Provenance: wisp.FromPerson}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &wisptest.Recorder{}
+			// A face that passes on whatever it read, once, then declines.
+			n := 0
+			face := wisp.InquirerFunc(func(context.Context, wisp.Question) (wisp.Answer, error) {
+				n++
+				if n == 1 {
+					return tc.answer, nil
+				}
+				return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, nil
+			})
+			d := newDesk(face, 0, rec)
+			s, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 1, Text: "Which config?", Options: tc.options})
+			if !errors.Is(err, inquiry.ErrBadAnswer) {
+				t.Fatalf("Ask with %+v = (%q, %v), want inquiry.ErrBadAnswer", tc.answer, s.Line, err)
+			}
+			var m *wisp.MisfitError
+			if !errors.As(err, &m) && !strings.Contains(err.Error(), "this question takes") {
+				t.Errorf("Ask error %q does not say what the question takes", err)
+			}
+			if tc.answer.Text != "" && strings.Contains(err.Error(), tc.answer.Text) {
+				t.Errorf("Ask error %q quotes the answer", err)
+			}
+			settled := rec.Events(wisp.KindInquirySettled)
+			if len(settled) != 1 || settled[0].Data["outcome"] != "stopped" || settled[0].Source != wisp.SourceWisp {
+				t.Fatalf("settled = %+v, want one stopped, from wisp", settled)
+			}
+			if _, ok := settled[0].Data["answer"]; ok {
+				t.Errorf("inquiry.settled records the answer that did not fit: %v", settled[0].Data)
+			}
+			again, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which config?", Options: tc.options})
+			if err != nil || again.Refused {
+				t.Errorf("asking again = (%q, %v), want it asked", again.Line, err)
 			}
 		})
 	}

@@ -18,22 +18,24 @@ import (
 // what a real face would give them.
 func TestPersonKeepsTheFaceContract(t *testing.T) {
 	facetest.Run(t, func(t *testing.T, p facetest.Person) facetest.Harness {
-		var r wisptest.Reply
-		switch p.Act {
-		case facetest.Choose:
-			r = wisptest.ChoosesNth(p.Option + 1)
-		case facetest.ChooseNone:
-			r = wisptest.ChoosesNone()
-		case facetest.Type:
-			r = wisptest.Says(p.Text)
-		case facetest.Decline:
-			r = wisptest.Declines()
-		case facetest.Silent:
-			r = wisptest.StaysSilent()
-		case facetest.Interrupt:
-			r = wisptest.Interrupts()
+		var rs []wisptest.Reply
+		for _, a := range p.Acts() {
+			switch a.Act {
+			case facetest.Choose:
+				rs = append(rs, wisptest.ChoosesNth(a.Option+1))
+			case facetest.ChooseNone:
+				rs = append(rs, wisptest.ChoosesNone())
+			case facetest.Type:
+				rs = append(rs, wisptest.Says(a.Text))
+			case facetest.Decline:
+				rs = append(rs, wisptest.Declines())
+			case facetest.Silent:
+				rs = append(rs, wisptest.StaysSilent())
+			case facetest.Interrupt:
+				rs = append(rs, wisptest.Interrupts())
+			}
 		}
-		return facetest.Harness{Face: wisptest.NewPerson(r)}
+		return facetest.Harness{Face: wisptest.NewPerson(rs...)}
 	}, nil)
 }
 
@@ -41,7 +43,11 @@ func TestPersonKeepsTheFaceContract(t *testing.T) {
 func TestPersonKeepsTheCardContract(t *testing.T) {
 	facetest.RunCards(t, func(t *testing.T, acts []facetest.Person) facetest.CardHarness {
 		var rs []wisptest.Reply
+		var all []facetest.Person
 		for _, p := range acts {
+			all = append(all, p.Acts()...)
+		}
+		for _, p := range all {
 			switch p.Act {
 			case facetest.Choose:
 				rs = append(rs, wisptest.ChoosesNth(p.Option+1))
@@ -129,4 +135,19 @@ func TestPersonSilentOnACard(t *testing.T) {
 			t.Errorf("Ask after the card = (%+v, %v), want the fourth reply", a, err)
 		}
 	})
+}
+
+// Like every face, the scripted person asks again when a reply does not
+// fit the question: the reply after it answers.
+func TestPersonAsksAgain(t *testing.T) {
+	choice := wisp.Question{Text: "Which?", Options: []string{"a", "b"}}
+	p := wisptest.NewPerson(wisptest.Says("foo"), wisptest.Says("\x1b[B"), wisptest.Chooses("b"), wisptest.Says("main\x1b[A"))
+	a, err := p.Ask(context.Background(), choice)
+	if want := (wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}); err != nil || a != want {
+		t.Errorf("Ask = (%+v, %v), want %+v", a, err, want)
+	}
+	a, err = p.Ask(context.Background(), wisp.Question{Text: "Branch?"})
+	if want := (wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}); err != nil || a != want {
+		t.Errorf("Ask after text with control characters and no reply left = (%+v, %v), want %+v", a, err, want)
+	}
 }

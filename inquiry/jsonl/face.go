@@ -546,7 +546,16 @@ func questionResult(q Question, ch Choose) (result, error) {
 		if !q.AcceptsText {
 			return result{}, fmt.Errorf("%w: choice %s does not take text; send %s", ErrMismatch, q.ID, offer())
 		}
-		return result{answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: ch.Text, Provenance: wisp.FromPerson}, outcome: OutcomeAnswered}, nil
+		// The one rule of what an answer may be: text with control
+		// characters is never taken.
+		a, err := wisp.Question{Options: q.Options}.Fit(wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: ch.Text, Provenance: wisp.FromPerson})
+		if err != nil {
+			return result{}, fmt.Errorf("%w: choice %s: %v; send %s", ErrMismatch, q.ID, err, offer())
+		}
+		if a.Outcome == wisp.OutcomeDeclined {
+			return result{answer: a, outcome: OutcomeDeclined}, nil
+		}
+		return result{answer: a, outcome: OutcomeAnswered}, nil
 	case ch.None:
 		if !q.NoneOfThese {
 			return result{}, fmt.Errorf("%w: choice %s does not offer none of these; send %s", ErrMismatch, q.ID, offer())
@@ -606,6 +615,8 @@ func cardAnswerResult(id string, n int, q CardQuestion, a CardAnswer) (wisp.Card
 		return bad("it does not take text; send option 1 to %d, or decline", len(q.Options))
 	case a.Text != "" && len(picks) > 0 && !q.MultiSelect:
 		return bad("it is a single choice; send option or text, not both")
+	case a.Text != "" && wisp.CheckTyped(strings.TrimSpace(a.Text)) != nil:
+		return bad("%v; send the text without them, or decline", wisp.CheckTyped(strings.TrimSpace(a.Text)))
 	}
 	var chosen []string
 	for i, o := range q.Options {

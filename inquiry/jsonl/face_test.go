@@ -123,7 +123,19 @@ func (c *client) expect(want ...jsonl.Line) {
 	}
 }
 
-// act is what facetest's person does with a choice, as client lines.
+// acts are what facetest's person does with a choice, as client lines:
+// one an act, the next for when the face refuses the one before.
+func acts(id string, p facetest.Person) []jsonl.Line {
+	var lines []jsonl.Line
+	for _, a := range p.Acts() {
+		if l := act(id, a); l != nil {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// act is what facetest's person does with a choice, as a client line.
 func act(id string, p facetest.Person) jsonl.Line {
 	switch p.Act {
 	case facetest.Choose:
@@ -138,6 +150,28 @@ func act(id string, p facetest.Person) jsonl.Line {
 		return jsonl.Cancel{}
 	}
 	return nil
+}
+
+// actCards are what facetest's person does with a card: a choose line
+// with an answer a question, or a cancel, or nothing; and, when some
+// answer is one the face refuses (Person.Then), the line sent after it.
+func actCards(id string, people []facetest.Person) []jsonl.Line {
+	var lines []jsonl.Line
+	for round := 0; ; round++ {
+		more := false
+		now := make([]facetest.Person, len(people))
+		for i, p := range people {
+			a := p.Acts()
+			now[i] = a[min(round, len(a)-1)]
+			more = more || round+1 < len(a)
+		}
+		if l := actCard(id, now); l != nil {
+			lines = append(lines, l)
+		}
+		if !more {
+			return lines
+		}
+	}
 }
 
 // actCard is what facetest's person does with a card: one choose line
@@ -174,7 +208,7 @@ func TestContract(t *testing.T) {
 	facetest.Run(t, func(t *testing.T, p facetest.Person) facetest.Harness {
 		c := newClient(t, nil, func(c *client, l jsonl.Line) {
 			if q, ok := l.(jsonl.Question); ok {
-				if a := act(q.ID, p); a != nil {
+				for _, a := range acts(q.ID, p) {
 					c.sendLine(a)
 				}
 			}
@@ -187,7 +221,7 @@ func TestContractCards(t *testing.T) {
 	facetest.RunCards(t, func(t *testing.T, acts []facetest.Person) facetest.CardHarness {
 		c := newClient(t, nil, func(c *client, l jsonl.Line) {
 			if card, ok := l.(jsonl.Card); ok {
-				if a := actCard(card.ID, acts); a != nil {
+				for _, a := range actCards(card.ID, acts) {
 					c.sendLine(a)
 				}
 			}
@@ -804,5 +838,52 @@ func TestChoiceWithoutID(t *testing.T) {
 	c.sendLine(jsonl.Choose{ID: l.ID, Text: "main"})
 	if r := wait(t, got); r.answer.Text != "main" {
 		t.Errorf("Ask = %+v", r)
+	}
+}
+
+// Text that holds control characters is never taken as an answer, on a
+// question or on a card: the client gets an error line that says what
+// the question takes, and the choice still waits.
+func TestControlCharactersAreNoAnswer(t *testing.T) {
+	c := newClient(t, nil, nil)
+	got := ask(func() asked {
+		a, err := c.face.Ask(context.Background(), textQ)
+		return asked{answer: a, err: err}
+	})
+	c.next() // the choice
+	c.send(`{"type":"choose","id":"q2","text":"main\u001b[A\u001b[A"}`)
+	l := c.next()
+	if e, ok := l.(jsonl.Error); !ok || !strings.Contains(e.Error, "control characters, such as an arrow key or Esc, are never taken as typed text; this question takes a line of text, or nothing to decline") {
+		t.Errorf("text with control characters: the face wrote %+v, want an error line that says what the question takes", l)
+	}
+	c.send(`{"type":"choose","id":"q2","text":" main "}`)
+	r := wait(t, got)
+	if diff := cmp.Diff(asked{answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main", Provenance: wisp.FromPerson}}, r, cmp.AllowUnexported(asked{})); diff != "" {
+		t.Errorf("Ask after a refused answer mismatch (-want +got):\n%s", diff)
+	}
+
+	got = ask(func() asked {
+		a, err := c.face.AskCard(context.Background(), card)
+		return asked{cards: a, err: err}
+	})
+	for {
+		if _, ok := c.next().(jsonl.Card); ok {
+			break
+		}
+	}
+	c.send(`{"type":"choose","id":"c1","answers":[{"option":1},{"options":[1],"text":"and\u0007more"},{"decline":true}]}`)
+	for {
+		l := c.next()
+		if e, ok := l.(jsonl.Error); ok {
+			if !strings.Contains(e.Error, "card c1, question 2: control characters") {
+				t.Errorf("card text with a control character: error %q", e.Error)
+			}
+			break
+		}
+	}
+	c.send(`{"type":"choose","id":"c1","answers":[{"option":1},{"options":[1],"text":"and more"},{"decline":true}]}`)
+	r = wait(t, got)
+	if r.err != nil || len(r.cards) != 3 || r.cards[1].Text != "and more" {
+		t.Errorf("AskCard after a refused line = %+v, want the second line's answers", r)
 	}
 }

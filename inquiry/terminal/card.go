@@ -226,10 +226,15 @@ func (f *Face) readQuestion(ctx context.Context, q wisp.CardQuestion) (wisp.Card
 		if err != nil {
 			return wisp.CardAnswer{}, err
 		}
-		if a, ok := readCardLine(q, text); ok {
+		prompt := again
+		if err := wisp.CheckTyped(strings.TrimSpace(text)); err != nil {
+			// Keys a line cannot hold (an arrow key, Esc) are never an
+			// answer; say so, and read again.
+			prompt = err.Error() + "; " + again
+		} else if a, ok := readCardLine(q, text); ok {
 			return a, nil
 		}
-		if _, err := io.WriteString(f.out, again); err != nil {
+		if _, err := io.WriteString(f.out, prompt); err != nil {
 			return wisp.CardAnswer{}, err
 		}
 	}
@@ -260,6 +265,13 @@ func (f *Face) readSecret(ctx context.Context) (wisp.CardAnswer, error) {
 		return wisp.CardAnswer{}, err
 	}
 	text, err := f.in.ReadLine(ctx)
+	for err == nil && wisp.CheckTyped(strings.TrimSpace(text)) != nil {
+		// Never a secret's value; the line says so without showing it.
+		if _, err := io.WriteString(f.out, "\n"+wisp.CheckTyped(text).Error()+"; "+PromptSecret); err != nil {
+			return wisp.CardAnswer{}, err
+		}
+		text, err = f.in.ReadLine(ctx)
+	}
 	if err != nil {
 		return wisp.CardAnswer{}, err
 	}

@@ -49,8 +49,12 @@ func cardHarness(t *testing.T, acts []facetest.Person, opts *terminal.Options) f
 	t.Cleanup(func() { close(stop); w.Close() })
 	in := terminal.NewInput(r)
 	out := &screen{}
+	var keys []facetest.Person // one act a prompt, asked again included
+	for _, p := range acts {
+		keys = append(keys, p.Acts()...)
+	}
 	go func() {
-		for i, p := range acts {
+		for i, p := range keys {
 			for strings.Count(out.String(), "› ") <= i {
 				select {
 				case <-stop:
@@ -362,8 +366,8 @@ func TestCardScreenHostile(t *testing.T) {
 				terminal.PromptMultiOther,
 		},
 		{
-			name: "typed text is returned as typed", q: choice, input: "neither\x1b[1m\n",
-			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "neither\x1b[1m", Provenance: wisp.FromPerson},
+			name: "typed text with control characters is asked again", q: choice, input: "neither\x1b[1m\nneither\n",
+			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "neither", Provenance: wisp.FromPerson},
 		},
 		{
 			name: "secret", q: secret, opts: noEcho, input: "v\n",
@@ -450,6 +454,10 @@ func TestReadCardLines(t *testing.T) {
 		{"free text: a number is text", notesQ, "42\n", typed("42"), 1},
 		{"free text: the last line without newline", notesQ, "main", typed("main"), 1},
 		{"free text: Enter declines", notesQ, "\n", declined, 1},
+		{"free text: arrow keys ask again", notesQ, "\x1b[A\x1b[A\nmain\n", typed("main"), 2},
+		{"Other: arrow keys ask again", oneOther, "\x1b[B\x1b[B\n\n", declined, 2},
+		{"Other: a tab within asks again", oneOther, "a\tb\nab\n", typed("ab"), 2},
+		{"an arrow key after a number asks again", one, "2\x1b[A\n2\n", chose("b"), 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -673,4 +681,43 @@ func TestCardSecretNotRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A secret's value holding control characters (an arrow key pressed at
+// the hidden prompt) is never taken: the face says so, without showing
+// what was typed, and reads again with the echo still off.
+func TestCardSecretWithControlsAskedAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, w := io.Pipe()
+		defer w.Close()
+		in := terminal.NewInput(r)
+		out := &screen{}
+		hidden := 0
+		opts := &terminal.Options{HideEcho: func() (func(), error) { hidden++; return func() { hidden-- }, nil }}
+		f := terminal.NewWithOptions(in, out, opts)
+		var got []wisp.CardAnswer
+		var err error
+		done := make(chan struct{})
+		go func() {
+			got, err = f.AskCard(context.Background(), wisp.Card{Questions: []wisp.CardQuestion{secretQ}})
+			close(done)
+		}()
+		synctest.Wait()
+		io.WriteString(w, "ghp_\x1b[Dv4lue\n")
+		synctest.Wait()
+		if hidden != 1 || !strings.HasSuffix(out.String(), "control characters, such as an arrow key or Esc, are never taken as typed text; "+terminal.PromptSecret) {
+			t.Fatalf("after a value with control characters (echo hidden %d), the screen is:\n%s", hidden, out)
+		}
+		io.WriteString(w, "ghp_v4lue\n")
+		<-done
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_v4lue", Provenance: wisp.FromPerson}}, got); diff != "" {
+			t.Errorf("answers (-want +got):\n%s", diff)
+		}
+		if strings.Contains(out.String(), "v4lue") || hidden != 0 {
+			t.Errorf("the screen shows the secret, or the echo stayed off (%d):\n%s", hidden, out)
+		}
+	})
 }
