@@ -46,7 +46,7 @@ const (
 // secret"; not "token limit", "secret santa", "key name").
 //
 // Whether a named credential is asked for is read from its company in its
-// sentence (company.go says how, rule by rule):
+// sentence (strongAsked and weakTerm give the rules in order):
 //
 //   - A request addressed to the person asks for it: "paste your", "send me
 //     the", "can you share", "would you mind sharing", "what is", "I need
