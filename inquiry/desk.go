@@ -218,7 +218,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 			Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
 			Data: map[string]any{"id": q.ID, "outcome": "stopped", "error": err.Error()},
 		})
-		return Settled{}, fmt.Errorf("asking the person: %v: %w", err, ErrBadAnswer)
+		return Settled{}, fmt.Errorf("asking the person: %w: %w", err, ErrBadAnswer)
 	}
 	s := d.settle(ctx, q, a)
 	d.noteDeclined(q.Thread, s.Answer, q.Text)

@@ -466,8 +466,8 @@ func TestAnswerMustFit(t *testing.T) {
 				t.Fatalf("Ask with %+v = (%q, %v), want inquiry.ErrBadAnswer", tc.answer, s.Line, err)
 			}
 			var m *wisp.MisfitError
-			if !errors.As(err, &m) && !strings.Contains(err.Error(), "this question takes") {
-				t.Errorf("Ask error %q does not say what the question takes", err)
+			if !errors.As(err, &m) || !strings.Contains(m.Line, "this question takes") {
+				t.Errorf("Ask error %q does not carry the line that says what the question takes", err)
 			}
 			if tc.answer.Text != "" && strings.Contains(err.Error(), tc.answer.Text) {
 				t.Errorf("Ask error %q quotes the answer", err)
