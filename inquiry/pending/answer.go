@@ -101,7 +101,7 @@ func fits(a Answer, q Question) error {
 	if a.Outcome == wisp.OutcomeChose && !slices.Contains(q.Options, a.Text) {
 		return errors.New("the answer is not one of the question's options")
 	}
-	if _, err := (wisp.Question{Options: q.Options}).Fit(wisp.Answer{Outcome: a.Outcome, Text: a.Text}); err != nil {
+	if _, err := (wisp.Question{Options: q.Options}).Fit(wisp.Answer{Outcome: a.Outcome, Text: a.Text, Provenance: wisp.FromPerson}); err != nil {
 		return err
 	}
 	return nil
