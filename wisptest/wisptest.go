@@ -18,8 +18,10 @@ import (
 // when the person falls silent or stops at the first. A reply the question
 // does not take (typed text on a choice, text with control characters) is
 // asked again, as every face does, so the reply after it answers. When the
-// list runs out, the person declines. Every answer is marked
-// wisp.FromPerson unless the reply says otherwise. Safe for concurrent use.
+// list runs out, the person declines. The replies made by Says, Chooses
+// and the others are the person's (wisp.FromPerson); a Reply written out
+// by hand carries the Provenance it is given, and the zero one is nobody's.
+// Safe for concurrent use.
 type Person struct {
 	mu        sync.Mutex
 	answers   []Reply
