@@ -18,7 +18,7 @@ var allowed = map[string][]string{
 	"":                           {},
 	"agent":                      {"", "internal/fsx", "internal/jsonredact", "tools"},
 	"agent/threadfile":           {"", "agent", "internal/fsx", "internal/jsonredact", "policy/secrets"},
-	"mcpserver":                  {"", "agent", "agent/threadfile", "inquiry", "inquiry/escape", "inquiry/pending", "internal/fsx", "policy/outofband"},
+	"mcpserver":                  {"", "agent", "agent/threadfile", "inquiry", "inquiry/escape", "inquiry/pending", "internal/fsx", "policy/outofband", "tools"},
 	"tools":                      {""},
 	"tools/ask":                  {"", "inquiry"},
 	"tools/askuser":              {"", "inquiry"},

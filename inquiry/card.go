@@ -34,11 +34,14 @@ type VaultFunc func(name, value string) (ref string, err error)
 // Put calls f(name, value).
 func (f VaultFunc) Put(name, value string) (string, error) { return f(name, value) }
 
-// ErrBadAnswer reports a face whose answers to a card do not fit it: a
-// label the question does not offer, several on a single choice, text
-// where none is taken, or a count of answers that is not one a question.
-// It is a face failure: the turn ends.
-var ErrBadAnswer = errors.New("the face's answer does not fit the card")
+// ErrBadAnswer reports a face whose answer does not fit its question: on
+// an ask question, what wisp.Question.Fit refuses (typed text on a choice
+// that names none of its options, text with control characters, none of
+// these on free text); on a card, a label the question does not offer,
+// several on a single choice, text where none is taken or with control
+// characters, or a count of answers that is not one a question. It is a
+// face failure, since the face should have asked again: the turn ends.
+var ErrBadAnswer = errors.New("the face's answer does not fit the question")
 
 // A CardRequest is an ask_user call as the model made it.
 type CardRequest struct {
@@ -80,7 +83,8 @@ type CardSettled struct {
 // wisp.OutcomeChose, wisp.OutcomeAnswered or wisp.OutcomeChoseNone. A
 // choice nobody answered falls back: Outcome is wisp.OutcomeChose,
 // Fallback is set, Chosen holds the default and Provenance says who stood
-// in (wisp.FromTimeout or wisp.FromUnattended). Free text nobody answered
+// in (wisp.FromTimeout or wisp.FromUnattended, or wisp.FromUnknown when the
+// face's answer did not say who gave it). Free text nobody answered
 // is wisp.OutcomeTimedOut or wisp.OutcomeNoPerson, with no answer. A
 // secret nobody gave is wisp.OutcomeDeclined whatever the provenance; a
 // secret the person gave is wisp.OutcomeAnswered, with Ref set when the
@@ -267,8 +271,8 @@ func (d *Desk) settleCard(qs []wisp.CardQuestion, answers []wisp.CardAnswer, wai
 // settleQuestion applies the answer rules to one question of a card.
 func (d *Desk) settleQuestion(q wisp.CardQuestion, a wisp.CardAnswer, wait time.Duration) (SettledQuestion, error) {
 	// Only a person answers. Anything else a face reports (a timeout, no
-	// person, an answer from someone else) leaves the question to its
-	// fallback, with the face's provenance.
+	// person, an answer from someone else or from nobody it names) leaves
+	// the question to its fallback, with the face's provenance.
 	switch {
 	case a.Outcome == wisp.OutcomeTimedOut:
 		return unanswered(q, wisp.FromTimeout, wait), nil
@@ -276,6 +280,10 @@ func (d *Desk) settleQuestion(q wisp.CardQuestion, a wisp.CardAnswer, wait time.
 		return unanswered(q, wisp.FromUnattended, wait), nil
 	case a.Provenance == wisp.FromTimeout:
 		return unanswered(q, wisp.FromTimeout, wait), nil
+	case a.Provenance == wisp.FromUnknown:
+		// A face that does not say who answered has not spoken for
+		// the person; the record says so.
+		return unanswered(q, wisp.FromUnknown, wait), nil
 	case a.Provenance != wisp.FromPerson:
 		return unanswered(q, wisp.FromUnattended, wait), nil
 	}
@@ -298,6 +306,9 @@ func (d *Desk) settleQuestion(q wisp.CardQuestion, a wisp.CardAnswer, wait time.
 		return SettledQuestion{}, err
 	}
 	text := strings.TrimSpace(a.Text)
+	if err := wisp.CheckTyped(text); err != nil {
+		return SettledQuestion{}, fmt.Errorf("the face passed on typed text: %v: %w", err, ErrBadAnswer)
+	}
 	if text != "" && len(q.Options) > 0 {
 		// Text that names an option is that choice.
 		if i := slices.IndexFunc(q.Options, func(o wisp.Option) bool { return strings.EqualFold(o.Label, text) }); i >= 0 {
@@ -350,6 +361,9 @@ func (d *Desk) settleSecret(q wisp.CardQuestion, a wisp.CardAnswer) (SettledQues
 	value := strings.TrimSpace(a.Text)
 	if value == "" {
 		return declined, nil
+	}
+	if err := wisp.CheckTyped(value); err != nil {
+		return SettledQuestion{}, fmt.Errorf("the face passed on a secret: %v: %w", err, ErrBadAnswer)
 	}
 	sq := SettledQuestion{Outcome: wisp.OutcomeAnswered, Provenance: wisp.FromPerson}
 	ref, err := d.opts.Vault.Put(q.Secret, value)

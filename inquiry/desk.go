@@ -140,6 +140,7 @@ type Settled struct {
 	Cut bool
 
 	verbatim string // the whole answer with markers applied, for the audit
+	misfit   string // why a late answer was no answer, for the audit
 }
 
 // Ask validates r, puts it to the person and settles it.
@@ -214,6 +215,16 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		})
 		return Settled{Line: LineParked(q.Text, q.ID), Question: q, Answer: wisp.Answer{Outcome: wisp.OutcomeParked}}, nil
 	}
+	a, err = take(q, a)
+	if err != nil {
+		// The face passed on what the question does not take: it should
+		// have asked again. Nothing of it is the person's answer.
+		d.record(ctx, wisp.Event{
+			Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
+			Data: map[string]any{"id": q.ID, "outcome": "stopped", "error": err.Error()},
+		})
+		return Settled{}, fmt.Errorf("asking the person: %w: %w", err, ErrBadAnswer)
+	}
 	s := d.settle(ctx, q, a)
 	d.noteDeclined(q.Thread, s.Answer, q.Text)
 	d.recordSettled(ctx, q, s)
@@ -225,11 +236,19 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 
 // Resume settles a question that was parked, with the answer that arrived
 // after its turn: the rules of Ask apply (an option typed as text is a
-// choice, a blank answer a decline, credentials become markers, long
-// answers are cut), inquiry.settled is recorded on q's thread at turn, and
-// Line is the notice the model reads on that turn (LineLate).
+// choice, a blank answer a decline, an answer that is not the person's or
+// does not fit the question is no answer, credentials become markers,
+// long answers are cut), inquiry.settled is recorded on q's thread at
+// turn, and Line is the notice the model reads on that turn (LineLate).
 func (d *Desk) Resume(ctx context.Context, q wisp.Question, a wisp.Answer, turn int) Settled {
+	a, err := take(q, a)
+	var misfit string
+	if err != nil {
+		// No face can ask again now: what does not fit is nobody's answer.
+		a, misfit = wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnknown}, err.Error()
+	}
 	s := d.settle(ctx, q, a)
+	s.misfit = misfit
 	d.noteDeclined(q.Thread, s.Answer, q.Text)
 	if s.Fact != nil {
 		s.Fact.Turn = turn
@@ -269,11 +288,9 @@ func (d *Desk) recordSettled(ctx context.Context, q wisp.Question, s Settled) {
 	})
 }
 
-// settle turns a face's answer into what the model gets, applying the
-// answer rules: an option typed as text is a choice, a blank answer is a
-// decline, credentials become markers, long answers are cut.
+// settle turns an answer the desk has taken (take) into what the model
+// gets: credentials become markers, long answers are cut.
 func (d *Desk) settle(ctx context.Context, q wisp.Question, a wisp.Answer) Settled {
-	a = normalize(q, a)
 	s := Settled{Question: q, Answer: a}
 	switch a.Outcome {
 	case wisp.OutcomeAnswered, wisp.OutcomeChose:
@@ -333,34 +350,30 @@ func secretDeclinedIn(facts []wisp.Fact, name string) bool {
 	})
 }
 
-// normalize applies the rules that make every face answer alike.
-func normalize(q wisp.Question, a wisp.Answer) wisp.Answer {
+// take applies the rules that make every face's answer alike: only the
+// person answers, declines or chooses (any other provenance, the zero one
+// included, is no answer), and what the person gave must fit the question
+// (wisp.Question.Fit: an option typed as text is that choice, a blank
+// answer a decline, text on a choice or with control characters no
+// answer). A misfit is returned as the error; the face should have asked
+// again.
+func take(q wisp.Question, a wisp.Answer) (wisp.Answer, error) {
 	switch a.Outcome {
-	case wisp.OutcomeAnswered, wisp.OutcomeChose:
-		if strings.TrimSpace(a.Text) == "" {
-			return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: a.Provenance}
-		}
-		a.Outcome = wisp.OutcomeAnswered
-		for _, o := range q.Options {
-			if strings.EqualFold(strings.TrimSpace(a.Text), o) {
-				return wisp.Answer{Outcome: wisp.OutcomeChose, Text: o, Provenance: a.Provenance}
-			}
-		}
-	case wisp.OutcomeChoseNone:
-		if q.FreeText() {
-			a.Outcome = wisp.OutcomeDeclined
-		}
 	case wisp.OutcomeTimedOut:
-		a.Provenance = wisp.FromTimeout
-	case wisp.OutcomeNoPerson:
-		a.Provenance = wisp.FromUnattended
-	case wisp.OutcomeParked:
-		// Only a Parker can deliver the answer later (Ask handles it
-		// before settling); from any other face a parked answer is no
-		// answer.
-		a = wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
+		return wisp.Answer{Outcome: wisp.OutcomeTimedOut, Provenance: wisp.FromTimeout}, nil
+	case wisp.OutcomeNoPerson, wisp.OutcomeParked:
+		// Only a Parker can deliver a parked answer later (Ask handles it
+		// before taking); from any other face it is no answer.
+		return wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, nil
 	}
-	return a
+	switch a.Provenance {
+	case wisp.FromPerson:
+	case wisp.FromTimeout:
+		return wisp.Answer{Outcome: wisp.OutcomeTimedOut, Provenance: wisp.FromTimeout}, nil
+	default:
+		return wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: a.Provenance}, nil
+	}
+	return q.Fit(a)
 }
 
 // tell lets the person know what was not passed on, when the face can.
@@ -479,6 +492,9 @@ func settledData(q wisp.Question, s Settled) map[string]any {
 	}
 	if s.Cut {
 		m["cut"] = true
+	}
+	if s.misfit != "" {
+		m["error"] = s.misfit
 	}
 	return m
 }

@@ -365,6 +365,25 @@ func TestPaste(t *testing.T) {
 	}
 }
 
+// Control characters pasted into a field (an Esc, an arrow key's bytes)
+// are never sent as an answer: the dialog stays open with a line saying
+// so, and the edited answer goes.
+func TestPastedControlsAreNoAnswer(t *testing.T) {
+	h := newHarness(t).wire(hello, turn1, askCall, freeText).wait()
+	h.send(tea.PasteMsg{Content: "main\x1b[A"}).keys("enter")
+	if len(h.eng.lines) != 0 {
+		t.Fatalf("text with control characters was sent: %q", h.eng.lines)
+	}
+	if !strings.Contains(h.screen(), "! wisp: control characters, such as an arrow key or Esc") {
+		t.Errorf("the screen does not say why nothing was sent:\n%s", h.screen())
+	}
+	h.keys("backspace", "backspace", "backspace", "enter")
+	want := []string{`{"type":"choose","id":"q2","text":"main"}`}
+	if diff := cmp.Diff(want, h.eng.lines); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestEmptyCard(t *testing.T) {
 	h := newHarness(t).wire(hello, turn1, `{"type":"choice","kind":"card","id":"c9","thread":"t-1","turn":1,"questions":[]}`)
 	if h.m.dialog() != nil {

@@ -332,7 +332,7 @@ func closedResult(c Choice) result {
 		}
 		return result{cards: cards, outcome: OutcomeClosed}
 	case Approval:
-		return result{decision: wisp.Decision{Reason: ReasonClosed}, outcome: OutcomeRefused}
+		return result{decision: wisp.Decision{Reason: ReasonClosed, Provenance: wisp.FromUnattended}, outcome: OutcomeRefused}
 	}
 	return result{answer: wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, outcome: OutcomeClosed}
 }
@@ -479,14 +479,14 @@ func (f *Face) Handle(l Line) error {
 				return result{}, fmt.Errorf("%w: approval %s does not offer the scope %q; send approve with one of its scopes (%s), or deny",
 					ErrMismatch, a.ID, l.Scope, strings.Join(a.Scopes, ", "))
 			}
-			return result{decision: wisp.Decision{Scope: scopeOf(l.Scope)}, outcome: OutcomeApproved}, nil
+			return result{decision: wisp.Decision{Scope: scopeOf(l.Scope), Provenance: wisp.FromPerson}, outcome: OutcomeApproved}, nil
 		})
 	case Deny:
 		return f.answer(l.ID, func(c Choice) (result, error) {
 			if _, ok := c.(Approval); !ok {
 				return result{}, notApproval(c)
 			}
-			return result{outcome: OutcomeRefused}, nil
+			return result{decision: wisp.Decision{Provenance: wisp.FromPerson}, outcome: OutcomeRefused}, nil
 		})
 	case nil:
 		return fmt.Errorf("%w: no line", ErrBadLine)
@@ -569,19 +569,28 @@ func questionResult(q Question, ch Choose) (result, error) {
 			}
 			return result{}, fmt.Errorf("%w: option %d is out of range: choice %s has options 1 to %d; send %s", ErrMismatch, ch.Option, q.ID, len(q.Options), offer())
 		}
-		return result{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[ch.Option-1]}, outcome: OutcomeChose}, nil
+		return result{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[ch.Option-1], Provenance: wisp.FromPerson}, outcome: OutcomeChose}, nil
 	case ch.Text != "":
 		if !q.AcceptsText {
 			return result{}, fmt.Errorf("%w: choice %s does not take text; send %s", ErrMismatch, q.ID, offer())
 		}
-		return result{answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: ch.Text}, outcome: OutcomeAnswered}, nil
+		// The one rule of what an answer may be: text with control
+		// characters is never taken.
+		a, err := wisp.Question{Options: q.Options}.Fit(wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: ch.Text, Provenance: wisp.FromPerson})
+		if err != nil {
+			return result{}, fmt.Errorf("%w: choice %s: %v; send %s", ErrMismatch, q.ID, err, offer())
+		}
+		if a.Outcome == wisp.OutcomeDeclined {
+			return result{answer: a, outcome: OutcomeDeclined}, nil
+		}
+		return result{answer: a, outcome: OutcomeAnswered}, nil
 	case ch.None:
 		if !q.NoneOfThese {
 			return result{}, fmt.Errorf("%w: choice %s does not offer none of these; send %s", ErrMismatch, q.ID, offer())
 		}
-		return result{answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone}, outcome: OutcomeChoseNone}, nil
+		return result{answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}, outcome: OutcomeChoseNone}, nil
 	case ch.Decline:
-		return result{answer: wisp.Answer{Outcome: wisp.OutcomeDeclined}, outcome: OutcomeDeclined}, nil
+		return result{answer: wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, outcome: OutcomeDeclined}, nil
 	}
 	return result{}, fmt.Errorf("%w: choose needs one of %s", ErrBadLine, offer())
 }
@@ -589,7 +598,11 @@ func questionResult(q Question, ch Choose) (result, error) {
 func cardResult(c Card, ch Choose) (result, error) {
 	switch {
 	case ch.Decline && ch.Answers == nil:
-		return result{cards: make([]wisp.CardAnswer, len(c.Questions)), outcome: OutcomeDeclined}, nil
+		cards := make([]wisp.CardAnswer, len(c.Questions))
+		for i := range cards {
+			cards[i] = wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}
+		}
+		return result{cards: cards, outcome: OutcomeDeclined}, nil
 	case ch.Answers == nil:
 		return result{}, fmt.Errorf("%w: choice %s is a card; send answers, one a question in order, or decline", ErrMismatch, c.ID)
 	case len(ch.Answers) != len(c.Questions):
@@ -611,7 +624,7 @@ func cardAnswerResult(id string, n int, q CardQuestion, a CardAnswer) (wisp.Card
 		return wisp.CardAnswer{}, fmt.Errorf("%w: card %s, question %d: %s", ErrMismatch, id, n, fmt.Sprintf(format, args...))
 	}
 	if a.Decline {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, nil
+		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, nil
 	}
 	picks := a.Options
 	if a.Option != 0 {
@@ -630,6 +643,8 @@ func cardAnswerResult(id string, n int, q CardQuestion, a CardAnswer) (wisp.Card
 		return bad("it does not take text; send option 1 to %d, or decline", len(q.Options))
 	case a.Text != "" && len(picks) > 0 && !q.MultiSelect:
 		return bad("it is a single choice; send option or text, not both")
+	case a.Text != "" && wisp.CheckTyped(strings.TrimSpace(a.Text)) != nil:
+		return bad("%v; send the text without them, or decline", wisp.CheckTyped(strings.TrimSpace(a.Text)))
 	}
 	var chosen []string
 	for i, o := range q.Options {
@@ -643,7 +658,7 @@ func cardAnswerResult(id string, n int, q CardQuestion, a CardAnswer) (wisp.Card
 		}
 	}
 	if len(chosen) > 0 {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: chosen, Text: a.Text}, nil
+		return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: chosen, Text: a.Text, Provenance: wisp.FromPerson}, nil
 	}
-	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: a.Text}, nil
+	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: a.Text, Provenance: wisp.FromPerson}, nil
 }

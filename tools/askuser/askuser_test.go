@@ -215,8 +215,8 @@ func TestSchemaLimits(t *testing.T) {
 // says what was chosen and who chose it.
 func TestCall(t *testing.T) {
 	f := &face{answers: []wisp.CardAnswer{
-		{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}},
-		{Outcome: wisp.OutcomeChose, Chosen: []string{"eu-west-1", "us-east-1"}},
+		{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson},
+		{Outcome: wisp.OutcomeChose, Chosen: []string{"eu-west-1", "us-east-1"}, Provenance: wisp.FromPerson},
 		{Outcome: wisp.OutcomeTimedOut},
 	}}
 	tool := askuser.New(inquiry.NewDesk(f, nil))
@@ -297,7 +297,7 @@ func TestUnattended(t *testing.T) {
 // The secret's value reaches the vault and nothing the model gets.
 func TestSecret(t *testing.T) {
 	const value = "ghp_FAKE0test1EXAMPLE2not3real4Token5w6x"
-	f := &face{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: value}}}
+	f := &face{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: value, Provenance: wisp.FromPerson}}}
 	v := &vault{}
 	set := newSet(t, f, v)
 	r, err := set.Call(context.Background(), wisp.Call{Name: askuser.Name, Thread: "t", Turn: 1, Arguments: json.RawMessage(
