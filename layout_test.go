@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"internal/neterr":            {},
 	"models/openai/openaitest":   {},
 	"models/hf/hubtest":          {},
-	"models/modeltest":           {""},
+	"models/modeltest":           {"", "models"},
 	"policy":                     {""},
 	"policy/outofband":           {"", "policy", "internal/fsx", "internal/spool", "policy/secrets"},
 	"tools/modelstool":           {"", "models"},

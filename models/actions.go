@@ -149,36 +149,65 @@ func (a *Actions) settings() (config.Config, error) {
 	return a.opts.Settings.Load()
 }
 
-// List returns one page of the models every backend has, 20 a page,
-// sorted by name. A backend that did not answer is named in
-// Listing.Unreachable; the others still list.
+// List returns one page of the models every backend has, sorted by name:
+// at most PageSize models, and no more than FormatListing writes in
+// MaxReply bytes, footer and the lines for backends that did not answer
+// included, so that every model is on exactly one page. A backend that did
+// not answer is named in Listing.Unreachable; the others still list. A
+// model that cannot call tools is not usable, and says so.
 func (a *Actions) List(ctx context.Context, page int) (wisp.Listing, error) {
 	l, err := a.listAll(ctx)
 	if err != nil {
 		return wisp.Listing{}, err
 	}
-	pages := max(1, (len(l.models)+PageSize-1)/PageSize)
+	// Where the pages break depends on every model's line, so every
+	// model's facts are filled in first.
+	a.fillIn(ctx, l.models)
+	for i := range l.models {
+		judge(&l.models[i])
+	}
+	bounds := pageBounds(l.models, l.unreachable)
+	pages := len(bounds)
 	if page < 1 || page > pages {
 		return wisp.Listing{}, fmt.Errorf("there is no page %d; pages run from 1 to %d", page, pages)
 	}
-	lo := (page - 1) * PageSize
-	hi := min(lo+PageSize, len(l.models))
-	ms := slices.Clone(l.models[lo:hi])
-	a.fillIn(ctx, ms)
+	lo := 0
+	if page > 1 {
+		lo = bounds[page-2]
+	}
+	ms := slices.Clone(l.models[lo:bounds[page-1]])
 	return wisp.Listing{Models: ms, Page: page, Pages: pages, Unreachable: l.unreachable}, nil
 }
 
+// LineCannotCallTools is why a model that cannot call tools is not usable.
+const LineCannotCallTools = "cannot call tools"
+
+// judge marks a model whose declared capabilities leave out tools as not
+// usable: it cannot serve the agent. A model whose capabilities are
+// undeclared is left as its backend found it.
+func judge(m *wisp.ModelInfo) {
+	if m.Usable && len(m.Capabilities) > 0 && !slices.Contains(m.Capabilities, "tools") {
+		m.Usable, m.Why = false, LineCannotCallTools
+	}
+}
+
+// fillInAtOnce bounds how many models' facts fillIn asks for at once.
+const fillInAtOnce = 8
+
 // fillIn completes the facts a backend's listing leaves out (Ollama lists
-// no capabilities or context) from each model's own facts, at once.
+// no capabilities or context) from each model's own facts, a few at once.
 func (a *Actions) fillIn(ctx context.Context, ms []wisp.ModelInfo) {
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, fillInAtOnce)
 	for i := range ms {
 		m := &ms[i]
 		if len(m.Capabilities) > 0 && m.Context > 0 {
 			continue
 		}
 		b := a.backend(m.Runtime)
+		slots <- struct{}{}
 		wg.Go(func() {
+			defer func() { <-slots }()
 			info, err := b.Show(ctx, strings.TrimPrefix(m.Name, m.Runtime+":"))
 			if err != nil {
 				return
@@ -262,7 +291,8 @@ func sameName(m wisp.ModelInfo, rest string) bool {
 	return false
 }
 
-// Show returns one model's facts, the same the listing has.
+// Show returns one model's facts, the same the listing has: a model that
+// cannot call tools is not usable, and says so.
 func (a *Actions) Show(ctx context.Context, name string) (wisp.ModelInfo, error) {
 	m, err := a.Resolve(ctx, name)
 	if err != nil {
@@ -277,6 +307,7 @@ func (a *Actions) Show(ctx context.Context, name string) (wisp.ModelInfo, error)
 	if info.Size == 0 {
 		info.Size = m.Size
 	}
+	judge(&info)
 	return info, nil
 }
 
@@ -291,7 +322,7 @@ func (a *Actions) Runnable(ctx context.Context, name string) (wisp.ModelInfo, er
 	switch {
 	case !m.Enabled:
 		return wisp.ModelInfo{}, fmt.Errorf("%s is %w; wisp models enable %s checks it and turns it on", m.Name, ErrDisabled, m.Name)
-	case !m.Usable && m.Why != "":
+	case !m.Usable && m.Why != "" && m.Why != LineCannotCallTools:
 		return wisp.ModelInfo{}, fmt.Errorf("%s cannot be used: %s", m.Name, m.Why)
 	case len(m.Capabilities) > 0 && !slices.Contains(m.Capabilities, "tools"):
 		return wisp.ModelInfo{}, fmt.Errorf("%s cannot call tools, so it cannot serve the agent; pick a model that can (wisp models list)", m.Name)

@@ -5,15 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/models"
+	"github.com/wisp-agent/wisp/models/hf"
+	"github.com/wisp-agent/wisp/models/hf/hubtest"
 	"github.com/wisp-agent/wisp/models/mlx"
 	"github.com/wisp-agent/wisp/models/mlx/mlxtest"
 	"github.com/wisp-agent/wisp/models/modeltest"
@@ -39,6 +43,7 @@ func (a *approvals) Ask(ctx context.Context, r policy.Request) (policy.Outcome, 
 
 type fixture struct {
 	actions   *models.Actions
+	opts      *models.Options
 	store     config.Store
 	ollama    *ollamatest.Server
 	approvals *approvals
@@ -67,14 +72,15 @@ func newFixture(t *testing.T) *fixture {
 		approvals: &approvals{answer: policy.Outcome{Approved: true, ID: "ap1", Scope: wisp.ScopeOnce}},
 		events:    &wisptest.Recorder{},
 	}
-	f.actions = models.New(&models.Options{
+	f.opts = &models.Options{
 		Backends:  []models.Backend{ol, mlx.New(home)},
 		Settings:  f.store,
 		Approvals: f.approvals,
 		Events:    f.events,
 		Session:   "s1",
 		Current:   "ollama:qwen3:4b",
-	})
+	}
+	f.actions = models.New(f.opts)
 	return f
 }
 
@@ -100,7 +106,9 @@ func TestListing(t *testing.T) {
 	got := models.FormatListing(l, "ollama:qwen3:4b")
 	want := `  mlx:Qwen3-4B-4bit  mlx  4.0B  size  40,960 context  disabled  completion, tools, thinking
   mlx:SmolLM-135M-4bit  mlx  4.0B  size  40,960 context  disabled  completion
+    cannot be used: cannot call tools
   ollama:gemma3:latest  ollama  4.3B  3.3 GB  131,072 context  disabled  completion, vision
+    cannot be used: cannot call tools
   ollama:granite4.1:8b  ollama  8.2B  4.9 GB  131,072 context  disabled  completion, tools
 * ollama:qwen3:4b  ollama  4.0B  2.5 GB  40,960 context  enabled  completion, tools, thinking
 `
@@ -333,13 +341,12 @@ func TestModelAsksThePerson(t *testing.T) {
 	})
 }
 
+// show says every fact and whether the model is usable; a model that
+// cannot call tools is not, and says why.
 func TestShow(t *testing.T) {
 	f := newFixture(t)
-	m, err := f.actions.Show(context.Background(), "qwen3:4b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `name: ollama:qwen3:4b
+	tests := []struct{ name, want string }{
+		{"qwen3:4b", `name: ollama:qwen3:4b
 runtime: ollama
 parameters: 4.0B
 quantization: Q4_K_M
@@ -349,9 +356,133 @@ state: disabled
 capabilities: completion, tools, thinking
 licence: Apache License 2.0
 usable: yes
-`
-	if diff := cmp.Diff(want, models.FormatInfo(m)); diff != "" {
-		t.Errorf("show (-want +got):\n%s", diff)
+`},
+		{"gemma3", `name: ollama:gemma3:latest
+runtime: ollama
+parameters: 4.3B
+quantization: Q4_K_M
+size: 3.3 GB
+context: 131,072 context
+state: disabled
+capabilities: completion, vision
+usable: no: cannot call tools
+`},
+	}
+	for _, tc := range tests {
+		m, err := f.actions.Show(context.Background(), tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, models.FormatInfo(m)); diff != "" {
+			t.Errorf("show %s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	// The model that cannot call tools is still refused as the agent's
+	// with the words that say what to do.
+	f.actions.Enable(context.Background(), "qwen3:4b", wisp.ActorPerson)
+	if err := f.store.Update(context.Background(), func(c *config.Config) error {
+		return c.Set("models.enabled", "ollama:gemma3:latest")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.actions.Runnable(context.Background(), "gemma3")
+	if want := "ollama:gemma3:latest cannot call tools, so it cannot serve the agent; pick a model that can (wisp models list)"; err == nil || err.Error() != want {
+		t.Errorf("Runnable(gemma3) = %v, want %q", err, want)
+	}
+}
+
+// crowd is an Ollama with n models whose names are long, some that cannot
+// call tools, and an MLX folder beside it.
+func crowd(t *testing.T, n int) *models.Actions {
+	t.Helper()
+	var many []ollamatest.Model
+	for i := range n {
+		caps := []string{"completion", "tools", "thinking"}
+		if i%3 == 0 {
+			caps = []string{"completion", "vision"}
+		}
+		name := fmt.Sprintf("registry.example.com/%s/model-%03d:%s", strings.Repeat("team", 5+i%17), i, strings.Repeat("q", 10+(i*7)%60))
+		many = append(many, ollamatest.Model{Name: name, ParameterSize: "7.6B", Size: 4_700_000_000, ContextLength: 131072, Capabilities: caps})
+	}
+	srv := ollamatest.NewServer(t, many...)
+	ol, err := ollama.New(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	return models.New(&models.Options{Backends: []models.Backend{ol, mlx.New(home)},
+		Settings: config.Store{Path: filepath.Join(home, "c.json"), LockPath: filepath.Join(home, "c.lock")}})
+}
+
+// Every model is on exactly one page, every page fits the cap with its
+// footer, and the pages agree on how many there are.
+func TestPagesFitTheCap(t *testing.T) {
+	for _, n := range []int{1, 20, 21, 57} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			a := crowd(t, n)
+			seen := map[string]int{}
+			l, err := a.List(context.Background(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages := l.Pages
+			for page := 1; page <= pages; page++ {
+				l, err := a.List(context.Background(), page)
+				if err != nil {
+					t.Fatalf("List(%d) = %v", page, err)
+				}
+				if l.Page != page || l.Pages != pages {
+					t.Errorf("List(%d) = page %d of %d, want page %d of %d", page, l.Page, l.Pages, page, pages)
+				}
+				if len(l.Models) == 0 || len(l.Models) > models.PageSize {
+					t.Errorf("page %d has %d models, want 1 to %d", page, len(l.Models), models.PageSize)
+				}
+				out := models.FormatListing(l, "")
+				if len(out) > models.MaxReply {
+					t.Errorf("page %d is %d bytes, over %d", page, len(out), models.MaxReply)
+				}
+				want := fmt.Sprintf("page %d of %d; list with page %d for more\n", page, pages, page+1)
+				if page == pages {
+					want = fmt.Sprintf("page %d of %d\n", page, pages)
+				}
+				if pages > 1 && !strings.HasSuffix(out, want) {
+					t.Errorf("page %d ends %q, want %q", page, out[max(0, len(out)-80):], want)
+				}
+				for _, m := range l.Models {
+					seen[m.Name]++
+					if !strings.Contains(out, "  "+m.Name+"  ") {
+						t.Errorf("page %d does not show %s", page, m.Name)
+					}
+				}
+			}
+			if len(seen) != n {
+				t.Errorf("the pages show %d models, want %d", len(seen), n)
+			}
+			for name, c := range seen {
+				if c != 1 {
+					t.Errorf("%s is on %d pages, want 1", name, c)
+				}
+			}
+			if _, err := a.List(context.Background(), pages+1); err == nil {
+				t.Errorf("List(%d) succeeded past the last page", pages+1)
+			}
+		})
+	}
+}
+
+// A line that could never fit is cut, alone on its page, and the footer
+// still shows; many backends that did not answer take a bounded room.
+func TestPagesOutsizedLines(t *testing.T) {
+	l := wisp.Listing{Page: 1, Pages: 2, Models: []wisp.ModelInfo{{Name: "ollama:" + strings.Repeat("é", 3000), Runtime: "ollama", Usable: true}}}
+	for range 9 {
+		l.Unreachable = append(l.Unreachable, "far: "+strings.Repeat("x", 2000))
+	}
+	out := models.FormatListing(l, "")
+	if len(out) > models.MaxReply || !strings.HasSuffix(out, "(6 more backends did not answer)\npage 1 of 2; list with page 2 for more\n") {
+		t.Errorf("listing is %d bytes ending %q", len(out), out[max(0, len(out)-120):])
+	}
+	if !utf8.ValidString(out) {
+		t.Error("the cut listing is not valid UTF-8")
 	}
 }
 
@@ -377,16 +508,37 @@ func TestSize(t *testing.T) {
 func TestContract(t *testing.T) {
 	modeltest.Run(t, func(t *testing.T) modeltest.Harness {
 		f := newFixture(t)
+		// A Hub whose weights stall part-way, so that the first pull runs
+		// until the test ends it.
+		hub := hubtest.NewServer(t, hubRepo(mlxtest.Qwen3Tools("mlx-community", "Pull-Me-4bit"), "apache-2.0"))
+		hub.Stall("mlx-community/Pull-Me-4bit/model-00002-of-00002.safetensors", 1)
+		client, err := hf.NewClient(&hf.ClientOptions{Endpoint: hub.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := *f.opts
+		opts.Pull = &models.PullOptions{Hub: client, Store: hf.Store{Home: t.TempDir()}}
+		f.actions = models.New(&opts)
+		t.Cleanup(f.actions.Close)
 		return modeltest.Harness{
 			Actions:    f.actions,
 			ToolModel:  "mlx:Qwen3-4B-4bit",
 			PlainModel: "ollama:gemma3:latest",
 			Approve: func(ok bool) {
+				f.approvals.mu.Lock()
+				defer f.approvals.mu.Unlock()
 				if ok {
 					f.approvals.answer = policy.Outcome{Approved: true, ID: "ap1", Scope: wisp.ScopeOnce}
 				} else {
 					f.approvals.answer = policy.Outcome{Reason: "the person declined"}
 				}
+			},
+			Crowded: func(t *testing.T) (wisp.ModelActions, int) { return crowd(t, 57), 57 },
+			Repo:    "mlx-community/Pull-Me-4bit",
+			Asked: func() int {
+				f.approvals.mu.Lock()
+				defer f.approvals.mu.Unlock()
+				return len(f.approvals.requests)
 			},
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wisp-agent/wisp"
 )
@@ -12,35 +13,105 @@ import (
 // read it: a line per model (the name, * for this conversation's, the
 // runtime, parameters, size, context, enabled or disabled, capabilities),
 // a model that cannot be used followed by why, a backend that did not
-// answer in parentheses, and the footer when there are more pages.
+// answer in parentheses, and the footer when there are more pages. A page
+// that List made fits MaxReply, footer included.
 func FormatListing(l wisp.Listing, current string) string {
 	var b strings.Builder
 	if len(l.Models) == 0 {
 		b.WriteString("no models\n")
 	}
 	for _, m := range l.Models {
-		mark := " "
-		if m.Name == current {
-			mark = "*"
-		}
-		fields := []string{mark + " " + m.Name, m.Runtime, or(m.Parameters, "?"), Size(m.Size), contextLine(m.Context), enabled(m.Enabled), capabilities(m.Capabilities)}
-		b.WriteString(strings.Join(fields, "  "))
-		b.WriteString("\n")
-		if !m.Usable && m.Why != "" {
-			b.WriteString("    cannot be used: " + m.Why + "\n")
-		}
+		b.WriteString(entry(m, current))
 	}
-	for _, u := range l.Unreachable {
-		b.WriteString("(" + u + ")\n")
-	}
+	b.WriteString(unreachable(l.Unreachable))
 	if l.Pages > 1 {
-		if l.Page < l.Pages {
-			fmt.Fprintf(&b, "page %d of %d; list with page %d for more\n", l.Page, l.Pages, l.Page+1)
-		} else {
-			fmt.Fprintf(&b, "page %d of %d\n", l.Page, l.Pages)
-		}
+		b.WriteString(footer(l.Page, l.Pages))
 	}
 	return b.String()
+}
+
+// The bounds that let every page of the listing, footer and all, fit
+// MaxReply: one model's lines are cut at maxEntry bytes, and the lines for
+// backends that did not answer at maxUnreachable, so that a page always
+// has room for at least one model.
+const (
+	maxEntry       = 1024
+	maxUnreachable = 1024
+)
+
+// entry writes one model's lines: the model line and, for a model that
+// cannot be used, why. The mark takes one column either way, so its size
+// does not depend on current.
+func entry(m wisp.ModelInfo, current string) string {
+	mark := " "
+	if m.Name == current {
+		mark = "*"
+	}
+	fields := []string{mark + " " + m.Name, m.Runtime, or(m.Parameters, "?"), Size(m.Size), contextLine(m.Context), enabled(m.Enabled), capabilities(m.Capabilities)}
+	s := strings.Join(fields, "  ") + "\n"
+	if !m.Usable && m.Why != "" {
+		s += "    cannot be used: " + m.Why + "\n"
+	}
+	return cutLines(s, maxEntry)
+}
+
+// unreachable writes a line in parentheses for each backend that did not
+// answer, each cut at a quarter of maxUnreachable; past four backends, the
+// rest are counted on a line of their own.
+func unreachable(us []string) string {
+	const shown = 3
+	var b strings.Builder
+	for i, u := range us {
+		if i == shown && len(us) > shown+1 {
+			fmt.Fprintf(&b, "(%d more backends did not answer)\n", len(us)-shown)
+			break
+		}
+		b.WriteString(cutLines("("+u+")\n", maxUnreachable/4))
+	}
+	return b.String()
+}
+
+// footer is the last line of a page when there are several.
+func footer(page, pages int) string {
+	if page < pages {
+		return fmt.Sprintf("page %d of %d; list with page %d for more\n", page, pages, page+1)
+	}
+	return fmt.Sprintf("page %d of %d\n", page, pages)
+}
+
+// cutLines cuts s, lines ending in a newline, to at most n bytes, at a
+// character's end, ending it with "…" and a newline when it cuts.
+func cutLines(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const more = "…\n"
+	i := n - len(more)
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + more
+}
+
+// pageBounds splits ms, in order, into the pages of the listing: at most
+// PageSize models a page, and no more than fit MaxReply with the lines for
+// the backends that did not answer and the footer. Each bound is the index
+// one past a page's last model; there is always at least one page.
+func pageBounds(ms []wisp.ModelInfo, us []string) []int {
+	n := max(len(ms), 1)
+	room := MaxReply - len(unreachable(us)) - len(footer(n-1, n))
+	var bounds []int
+	count, used := 0, 0
+	for i, m := range ms {
+		size := len(entry(m, ""))
+		if count == PageSize || (count > 0 && used+size > room) {
+			bounds = append(bounds, i)
+			count, used = 0, 0
+		}
+		count++
+		used += size
+	}
+	return append(bounds, len(ms))
 }
 
 // FormatInfo writes every fact of a model, a line each, and whether it is

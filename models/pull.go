@@ -112,13 +112,30 @@ type pullJob struct {
 
 // Pull plans a pull and, once approved (the model's pulls always ask the
 // person; the person's own need no approval here), runs it in the
-// background: at most one per repository, across processes. It returns
-// at once; the end arrives as a note to the conversation that asked.
+// background: at most one per repository, across processes. The
+// repository's lock is taken before the person is asked, so a second pull
+// of a repository already pulling (or waiting for the person's approval)
+// is refused without asking. Pull returns at once; the end arrives as a
+// note to the conversation that asked. A pull of a publisher the person
+// has not trusted that goes ahead records model.publisher.
 func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.PullStarted, error) {
 	pp, err := a.PlanPull(ctx, repo)
 	if err != nil {
 		return wisp.PullStarted{}, err
 	}
+	unlock, err := a.opts.Pull.Store.Lock(pp.Plan.Repo)
+	if err != nil {
+		if errors.Is(err, hf.ErrBusy) {
+			return wisp.PullStarted{}, fmt.Errorf("a pull of %s is %w; its end arrives as a note to the conversation that asked for it, so do not ask for it again", pp.Plan.Repo, ErrPullRunning)
+		}
+		return wisp.PullStarted{}, err
+	}
+	started := false
+	defer func() {
+		if !started {
+			unlock()
+		}
+	}()
 	approval := ""
 	if by == wisp.ActorModel {
 		if a.opts.Approvals == nil {
@@ -138,13 +155,7 @@ func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.Pu
 		}
 		approval = out.ID
 	}
-	unlock, err := a.opts.Pull.Store.Lock(pp.Plan.Repo)
-	if err != nil {
-		if errors.Is(err, hf.ErrBusy) {
-			return wisp.PullStarted{}, fmt.Errorf("a pull of %s is %w; its end will arrive as a note", pp.Plan.Repo, ErrPullRunning)
-		}
-		return wisp.PullStarted{}, err
-	}
+	a.goesAhead(ctx, pp, by, approval)
 	where := callFrom(ctx)
 	jobCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	job := &pullJob{cancel: cancel, done: make(chan struct{})}
@@ -154,6 +165,7 @@ func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.Pu
 	}
 	a.jobs[strings.ToLower(pp.Plan.Repo)] = job
 	a.jobsMu.Unlock()
+	started = true
 	go func() {
 		defer close(job.done)
 		defer unlock()
@@ -168,6 +180,23 @@ func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.Pu
 		}
 	}()
 	return wisp.PullStarted{Repo: pp.Plan.Repo, Approval: approval, Bytes: pp.Bytes, Files: len(pp.Missing), Total: len(pp.Plan.Files)}, nil
+}
+
+// goesAhead records model.publisher when a pull of a publisher the person
+// has not trusted goes ahead: this once, on the approval that allowed it
+// (the model's request), or on the person's own word. The publisher stays
+// untrusted. A publisher trusted since the plan was made (the person
+// answered "trust") is not recorded again.
+func (a *Actions) goesAhead(ctx context.Context, pp PullPlan, by wisp.Actor, approval string) {
+	if cfg, err := a.settings(); err == nil {
+		pp.Trusted = slices.Contains(cfg.Models.Trusted, pp.Plan.Publisher)
+	}
+	if pp.Trusted {
+		return
+	}
+	a.record(ctx, by, approval, "model.publisher", map[string]any{
+		"publisher": pp.Plan.Publisher, "trusted": false, "repo": pp.Plan.Repo,
+	})
 }
 
 // RunPull runs a planned pull in the foreground, for the person's own
@@ -187,6 +216,7 @@ func (a *Actions) RunPullWith(ctx context.Context, pp PullPlan, replace bool, pr
 		return "", err
 	}
 	defer unlock()
+	a.goesAhead(ctx, pp, wisp.ActorPerson, "")
 	return a.fetchAndLink(ctx, pp, wisp.ActorPerson, "", replace, progress)
 }
 

@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -147,6 +148,13 @@ func TestModelPullInTheBackground(t *testing.T) {
 	if len(pulls) != 1 || pulls[0].Approval != "7f3a2c1d" || pulls[0].Source != wisp.SourceTool || pulls[0].Data["outcome"] != "finished" {
 		t.Errorf("model.pull events = %+v", pulls)
 	}
+	// The publisher is not trusted: that the pull went ahead on the
+	// model's request is on record, with the approval that allowed it.
+	pubs := f.events.Events("model.publisher")
+	wantData := map[string]any{"publisher": "mlx-community", "trusted": false, "repo": "mlx-community/Qwen3-4B-4bit"}
+	if len(pubs) != 1 || pubs[0].Approval != "7f3a2c1d" || pubs[0].Source != wisp.SourceTool || pubs[0].Thread != "t1" || !cmp.Equal(pubs[0].Data, wantData) {
+		t.Errorf("model.publisher events = %+v; want one from the tool under approval 7f3a2c1d on t1 with %v", pubs, wantData)
+	}
 	// Again: nothing needs fetching.
 	pp, _ := f.actions.PlanPull(context.Background(), "mlx-community/Qwen3-4B-4bit")
 	if !strings.HasPrefix(pp.Download(), "nothing needs fetching") {
@@ -195,4 +203,147 @@ func TestPullCancelledKeepsWhatArrived(t *testing.T) {
 	if _, err := f.actions.RunPull(context.Background(), pp, false); err != nil {
 		t.Fatalf("resumed pull = %v", err)
 	}
+}
+
+// Only a pull of a publisher the person has not trusted, going ahead,
+// records model.publisher; the person's own records it as theirs.
+func TestPullPublisherRecord(t *testing.T) {
+	ctx := context.Background()
+	t.Run("trusted", func(t *testing.T) {
+		f := newPullFixture(t, "mlx-community")
+		if _, err := f.actions.Pull(models.WithCall(ctx, "t1", 1), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err != nil {
+			t.Fatal(err)
+		}
+		f.waitNote(t, "t1")
+		if got := f.events.Events("model.publisher"); len(got) != 0 {
+			t.Errorf("model.publisher events = %+v; want none for a trusted publisher", got)
+		}
+	})
+	t.Run("declined", func(t *testing.T) {
+		f := newPullFixture(t)
+		f.approvals.answer = policy.Outcome{Reason: "the person declined"}
+		if _, err := f.actions.Pull(ctx, "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err == nil {
+			t.Fatal("a declined pull went ahead")
+		}
+		if got := f.events.Events("model.publisher"); len(got) != 0 {
+			t.Errorf("model.publisher events = %+v; want none for a pull that did not go ahead", got)
+		}
+	})
+	t.Run("the person's own", func(t *testing.T) {
+		f := newPullFixture(t)
+		pp, err := f.actions.PlanPull(ctx, "mlx-community/Qwen3-4B-4bit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.actions.RunPull(ctx, pp, false); err != nil {
+			t.Fatal(err)
+		}
+		pubs := f.events.Events("model.publisher")
+		if len(pubs) != 1 || pubs[0].Source != wisp.SourcePerson || pubs[0].Approval != "" || pubs[0].Data["trusted"] != false {
+			t.Errorf("model.publisher events = %+v; want one from the person, not trusted", pubs)
+		}
+	})
+	t.Run("trusted since the plan", func(t *testing.T) {
+		f := newPullFixture(t)
+		pp, err := f.actions.PlanPull(ctx, "mlx-community/Qwen3-4B-4bit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.actions.Trust(ctx, "mlx-community", wisp.ActorPerson); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.actions.RunPull(ctx, pp, false); err != nil {
+			t.Fatal(err)
+		}
+		pubs := f.events.Events("model.publisher")
+		if len(pubs) != 1 || pubs[0].Data["trusted"] != true {
+			t.Errorf("model.publisher events = %+v; want only the trust", pubs)
+		}
+	})
+}
+
+// heldApprovals is a person who, asked, answers only when the test says;
+// a request put while another waits is refused at once.
+type heldApprovals struct {
+	asked   chan policy.Request
+	answer  chan policy.Outcome
+	mu      sync.Mutex
+	waiting bool
+}
+
+func (h *heldApprovals) Ask(ctx context.Context, r policy.Request) (policy.Outcome, error) {
+	h.asked <- r
+	h.mu.Lock()
+	if h.waiting {
+		h.mu.Unlock()
+		return policy.Outcome{Reason: "asked while another request waits"}, nil
+	}
+	h.waiting = true
+	h.mu.Unlock()
+	out := <-h.answer
+	h.mu.Lock()
+	h.waiting = false
+	h.mu.Unlock()
+	return out, nil
+}
+
+// A second pull of a repository whose first pull waits for the person, or
+// runs, is refused at once: the person is not asked about it.
+func TestSecondPullRefusedBeforeAsking(t *testing.T) {
+	f := newPullFixture(t)
+	held := &heldApprovals{asked: make(chan policy.Request, 4), answer: make(chan policy.Outcome)}
+	hub, err := hf.NewClient(&hf.ClientOptions{Endpoint: f.hub.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := models.New(&models.Options{
+		Backends: []models.Backend{mlx.New(f.home)}, Approvals: held, Events: f.events,
+		Settings: config.Store{Path: filepath.Join(f.home, "config.json"), LockPath: filepath.Join(f.home, "config.lock")},
+		Pull:     &models.PullOptions{Hub: hub, Store: hf.Store{Home: f.home}},
+	})
+	t.Cleanup(a.Close)
+	f.hub.Stall("mlx-community/Qwen3-4B-4bit/model-00002-of-00002.safetensors", 1)
+	first := make(chan error, 1)
+	go func() {
+		_, err := a.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel)
+		first <- err
+	}()
+	<-held.asked // the first waits for the person
+
+	tests := []struct {
+		name string
+		by   wisp.Actor
+	}{{"the model, while the first waits", wisp.ActorModel}, {"the person, while the first waits", wisp.ActorPerson}}
+	want := "a pull of mlx-community/Qwen3-4B-4bit is already running; its end arrives as a note to the conversation that asked for it, so do not ask for it again"
+	for _, tc := range tests {
+		_, err := a.Pull(context.Background(), "MLX-Community/qwen3-4b-4bit", tc.by)
+		if err == nil || err.Error() != want || !errors.Is(err, models.ErrPullRunning) {
+			t.Errorf("%s: Pull = %v, want %q", tc.name, err, want)
+		}
+	}
+	held.answer <- policy.Outcome{Approved: true, ID: "ap1", Scope: wisp.ScopeOnce}
+	if err := <-first; err != nil {
+		t.Fatalf("the first pull = %v", err)
+	}
+	if _, err := a.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err == nil || err.Error() != want {
+		t.Errorf("while the first runs: Pull = %v, want %q", err, want)
+	}
+	select {
+	case r := <-held.asked:
+		t.Errorf("the person was asked again: %+v", r)
+	default:
+	}
+
+	// A refused request lets go of the lock: the next one is asked.
+	a.Close()
+	go func() { held.answer <- policy.Outcome{Reason: "the person declined"} }()
+	if _, err := a.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); !errors.Is(err, wisp.ErrNotApproved) {
+		t.Errorf("after the first ended: Pull = %v, want it asked and declined", err)
+	}
+	<-held.asked
+	go func() { held.answer <- policy.Outcome{Reason: "the person declined"} }()
+	if _, err := a.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); !errors.Is(err, wisp.ErrNotApproved) {
+		t.Errorf("after a declined pull: Pull = %v, want it asked again, not refused as running", err)
+	}
+	<-held.asked
 }

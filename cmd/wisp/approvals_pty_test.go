@@ -63,13 +63,15 @@ func TestApprovalsAtTerminal(t *testing.T) {
 			want:   &outofband.Decision{Scope: wisp.ScopeOnce},
 		},
 		{
+			// Filed as answered: the waiting gate narrows it to once and
+			// records downgradedFrom session.
 			name: "a scope not offered is narrowed to once", r: pull, args: []string{"approve", "0a0b0c0d", "--scope", "session"}, keys: "y\r",
 			screen: []string{
 				"offers once only · refused unanswered in 9 min\r\n",
 				"approval request 0a0b0c0d does not offer session; it is narrowed to once\r\napprove once? ",
 				"approval 0a0b0c0d: approved once; the request goes ahead",
 			},
-			want: &outofband.Decision{Scope: wisp.ScopeOnce},
+			want: &outofband.Decision{Scope: wisp.ScopeSession},
 		},
 		{
 			name: "anything but y files nothing", r: enable, args: []string{"approve", "7f3a2c1d"}, keys: "n\r",

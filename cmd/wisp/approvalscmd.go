@@ -144,15 +144,19 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 	fmt.Fprintln(stdout, approvalHeading(r, now))
 	writeApproval(stdout, r, now)
 
+	// takes is how far the approval reaches: a wider answer is filed as
+	// the person gave it, and the waiting gate narrows it to what the
+	// request allows, recording downgradedFrom.
+	takes := scope
 	if scope != wisp.ScopeNone {
-		if !r.Offers(scope) {
-			if !r.Offers(wisp.ScopeOnce) {
-				return usagef("approval request %s does not offer %s or once; it offers %s, so run wisp approvals approve %s --scope %s", r.ID, scope, offered(r), r.ID, r.Scopes[0])
-			}
-			fmt.Fprintf(stdout, "approval request %s does not offer %s; it is narrowed to once\n", r.ID, scope)
-			scope = wisp.ScopeOnce
+		if !r.Narrows(scope) {
+			return usagef("approval request %s does not offer %s or a narrower scope; it offers %s, so run wisp approvals approve %s --scope %s", r.ID, scope, offered(r), r.ID, r.Scopes[0])
 		}
-		confirmed, err := confirmApproval(ctx, tty, stdout, r, scope)
+		if !r.Offers(scope) {
+			takes = narrowed(r, scope)
+			fmt.Fprintf(stdout, "approval request %s does not offer %s; it is narrowed to %s\n", r.ID, scope, takes)
+		}
+		confirmed, err := confirmApproval(ctx, tty, stdout, r, takes)
 		if err != nil || !confirmed {
 			return err
 		}
@@ -187,7 +191,7 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 	if scope == wisp.ScopeNone {
 		fmt.Fprintf(stdout, "approval %s: denied; the request is refused and nothing changes\n", r.ID)
 	} else {
-		fmt.Fprintf(stdout, "approval %s: approved %s; the request goes ahead\n", r.ID, scope)
+		fmt.Fprintf(stdout, "approval %s: approved %s; the request goes ahead\n", r.ID, takes)
 	}
 	return nil
 }
@@ -261,6 +265,18 @@ func writeApprovals(w io.Writer, rs []outofband.Request, now time.Time) {
 		}
 		fmt.Fprintf(w, "approve: wisp approvals approve %s%s · deny: wisp approvals deny %s\n", r.ID, wider, r.ID)
 	})
+}
+
+// narrowed is the widest scope r offers that is no wider than scope, as
+// the gate narrows an answer; ScopeNone when there is none.
+func narrowed(r outofband.Request, scope wisp.Scope) wisp.Scope {
+	out := wisp.ScopeNone
+	for _, s := range r.Scopes {
+		if s <= scope {
+			out = max(out, s)
+		}
+	}
+	return out
 }
 
 // offered lists the answers r offers: "once or session".

@@ -352,9 +352,10 @@ func TestChatJSONSession(t *testing.T) {
 		t.Fatalf("the approval line is %+v", a)
 	}
 	refused(`{"type":"choose","id":"`+a.ID+`","option":1}`, "choice "+a.ID+" is an approval (wisp asks your approval), not a question; answer it with approve or deny")
-	refused(`{"type":"approve","id":"`+a.ID+`","scope":"session"}`, `does not offer the scope "session"; send approve with one of its scopes (once), or deny`)
 	refused(`{"type":"approve","id":"`+a.ID+`","scope":"forever"}`, `unknown scope "forever"`)
-	send(`{"type":"approve","id":"` + a.ID + `","scope":"once"}`)
+	// Wider than the approval offers: narrowed to once, not refused, and
+	// recorded as downgradedFrom (checked in the audit log below).
+	send(`{"type":"approve","id":"` + a.ID + `","scope":"session"}`)
 	got = p.expect(jsonl.Settled{Outcome: "approved"})
 	if r, ok := p.next().(jsonl.ToolResult); !ok || r.IsError || r.Name != "request_approval" || !strings.Contains(r.Text, "approved") {
 		t.Errorf("the approval's result is %+v", r)
@@ -416,8 +417,9 @@ func TestChatJSONSession(t *testing.T) {
 			t.Errorf("the audit log's inquiry.settled records lack %s:\n%s", s, out)
 		}
 	}
-	if out := runWispOut(t, home, "audit", "--kind", "approval.decided"); !strings.Contains(out, "source=person") || !strings.Contains(out, `"decision":"approved"`) {
-		t.Errorf("approval.decided:\n%s", out)
+	if out := runWispOut(t, home, "audit", "--kind", "approval.decided"); !strings.Contains(out, "source=person") || !strings.Contains(out, `"decision":"approved"`) ||
+		!strings.Contains(out, `"downgradedFrom":"session"`) || !strings.Contains(out, `"scope":"once"`) {
+		t.Errorf("approval.decided, want it approved by the person, once, downgraded from session:\n%s", out)
 	}
 }
 

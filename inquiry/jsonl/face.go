@@ -225,10 +225,13 @@ func (f *Face) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, err
 }
 
 // Approve writes r as a choice of kind "approval", titled "wisp asks your
-// approval", offering r's scopes, and waits for the client's Approve (with
-// one of those scopes) or Deny. A cancelled, timed-out or interrupted
-// request returns an error and never an approval; when the client's input
-// has ended, the request is refused (ReasonClosed).
+// approval", offering r's scopes, and waits for the client's Approve or
+// Deny. An Approve with one of those scopes, or with a wider one, is the
+// Decision's Scope as the client gave it: the gate narrows a wider answer
+// to what r allows and records it as downgradedFrom. A cancelled,
+// timed-out or interrupted request returns an error and never an
+// approval; when the client's input has ended, the request is refused
+// (ReasonClosed).
 func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decision, error) {
 	scopes := []string{}
 	for _, s := range r.Scopes {
@@ -475,11 +478,17 @@ func (f *Face) Handle(l Line) error {
 			if !ok {
 				return result{}, notApproval(c)
 			}
-			if !slices.Contains(a.Scopes, l.Scope) {
-				return result{}, fmt.Errorf("%w: approval %s does not offer the scope %q; send approve with one of its scopes (%s), or deny",
+			// A scope wider than the approval offers is the person's answer
+			// all the same: it is passed on as given, and the gate narrows
+			// it to what the request allows and records downgradedFrom. Only
+			// a scope narrower than every offered one has nothing to
+			// narrow to.
+			scope := scopeOf(l.Scope)
+			if !slices.ContainsFunc(a.Scopes, func(o string) bool { return scopeOf(o) <= scope }) {
+				return result{}, fmt.Errorf("%w: approval %s does not offer the scope %q, nor one narrower; send approve with one of its scopes (%s), or deny",
 					ErrMismatch, a.ID, l.Scope, strings.Join(a.Scopes, ", "))
 			}
-			return result{decision: wisp.Decision{Scope: scopeOf(l.Scope), Provenance: wisp.FromPerson}, outcome: OutcomeApproved}, nil
+			return result{decision: wisp.Decision{Scope: scope, Provenance: wisp.FromPerson}, outcome: OutcomeApproved}, nil
 		})
 	case Deny:
 		return f.answer(l.ID, func(c Choice) (result, error) {

@@ -469,15 +469,16 @@ func TestApproval(t *testing.T) {
 	}{
 		{"once", []string{`{"type":"approve","id":"a1","scope":"once"}`}, nil, wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, jsonl.OutcomeApproved},
 		{"session", []string{`{"type":"approve","id":"a1","scope":"session"}`}, nil, wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, jsonl.OutcomeApproved},
+		// Wider than offered: passed on as the person answered, for the gate
+		// to narrow and record as downgradedFrom.
+		{"always, wider than offered", []string{`{"type":"approve","id":"a1","scope":"always"}`}, nil, wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromPerson}, jsonl.OutcomeApproved},
 		{"deny", []string{`{"type":"deny","id":"a1"}`}, nil, wisp.Decision{Provenance: wisp.FromPerson}, jsonl.OutcomeRefused},
 		{"bad, then deny", []string{
-			`{"type":"approve","id":"a1","scope":"always"}`,
 			`{"type":"approve","id":"a1","scope":"sometimes"}`,
 			`{"type":"choose","id":"a1","option":1}`,
 			`{"type":"choose","id":"a1","decline":true}`,
 			`{"type":"deny","id":"a1"}`,
 		}, []string{
-			`the answer does not fit the choice: approval a1 does not offer the scope "always"; send approve with one of its scopes (once, session), or deny`,
 			`unknown scope "sometimes"`,
 			"choice a1 is an approval (wisp asks your approval), not a question; answer it with approve or deny",
 			"choice a1 is an approval",
@@ -505,6 +506,28 @@ func TestApproval(t *testing.T) {
 			c.expect(jsonl.Settled{ID: "a1", Outcome: tc.outcome})
 		})
 	}
+}
+
+// A scope narrower than every scope the approval offers has nothing to be
+// narrowed to: it is refused with a line, and the approval still waits.
+func TestApprovalNarrowerThanOffered(t *testing.T) {
+	c := newClient(t, nil, nil)
+	r := approval
+	r.Scopes = []wisp.Scope{wisp.ScopeSession}
+	got := ask(func() asked {
+		d, err := c.face.Approve(context.Background(), r)
+		return asked{decision: d, err: err}
+	})
+	c.next()
+	c.send(`{"type":"approve","id":"a1","scope":"once"}`, `{"type":"approve","id":"a1","scope":"project"}`)
+	want := `the answer does not fit the choice: approval a1 does not offer the scope "once", nor one narrower; send approve with one of its scopes (session), or deny`
+	if e, ok := c.next().(jsonl.Error); !ok || e.Error != want {
+		t.Errorf("approve once on a session-only approval: got %+v, want the error %q", e, want)
+	}
+	if a := wait(t, got); a.err != nil || a.decision != (wisp.Decision{Scope: wisp.ScopeProject, Provenance: wisp.FromPerson}) {
+		t.Errorf("Approve = (%+v, %v), want project, for the gate to narrow", a.decision, a.err)
+	}
+	c.expect(jsonl.Settled{ID: "a1", Outcome: jsonl.OutcomeApproved})
 }
 
 // TestCancel: a cancel line ends every waiting choice with

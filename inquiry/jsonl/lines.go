@@ -348,8 +348,9 @@ type CardAnswer struct {
 	Decline bool   `json:"decline,omitempty"`
 }
 
-// Approve approves an Approval by its id, as far as Scope, one of the
-// request's scopes.
+// Approve approves an Approval by its id, as far as Scope: one of the
+// request's scopes, or a wider one, which the gate narrows to the widest
+// the request offers and records as downgradedFrom.
 //
 //	{"type":"approve","id":"e5f6a7b8","scope":"once"}
 type Approve struct {

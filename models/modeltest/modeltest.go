@@ -1,17 +1,22 @@
 // Package modeltest is the contract suite for wisp.ModelActions: any
-// implementation runs Run in a test to check that it lists and pages, finds
-// a model under another spelling, refuses a model that cannot call tools,
-// asks the person before the model changes anything and changes nothing
-// when the person says no, and keeps trust the person's alone.
+// implementation runs Run in a test to check that it lists and pages (every
+// model on exactly one page, every page within the 4 KiB a reply may take,
+// footer included), finds a model under another spelling, says that a
+// model that cannot call tools is not usable and refuses it, asks the
+// person before the model changes anything and changes nothing when the
+// person says no, keeps trust the person's alone, and refuses a second
+// pull of a repository before asking the person again.
 package modeltest
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/models"
 )
 
 // A Harness is a ModelActions with two models in it, and a person at the
@@ -25,6 +30,19 @@ type Harness struct {
 	PlainModel string
 	// Approve sets what the person answers the model's next requests.
 	Approve func(approve bool)
+
+	// The checks below run only when their fields are set.
+
+	// Crowded, if set, returns a ModelActions with many models, their
+	// names long enough that 20 of their lines would not fit in 4 KiB,
+	// and how many there are.
+	Crowded func(t *testing.T) (wisp.ModelActions, int)
+	// Repo, if set, is a repository Actions can pull, slowly enough that
+	// a second pull is asked for while the first still runs.
+	Repo string
+	// Asked, if set, reports how many requests the person has been asked
+	// to approve so far.
+	Asked func() int
 }
 
 // Run checks the implementation newActions returns; it is called once per
@@ -68,6 +86,32 @@ func Run(t *testing.T, newActions func(t *testing.T) Harness) {
 			t.Errorf("%s starts enabled", m.Name)
 		}
 		find(t, h.Actions, h.PlainModel)
+	})
+	t.Run("every model on exactly one page, within 4 KiB", func(t *testing.T) {
+		h := newActions(t)
+		pages(t, h.Actions, 0)
+		if h.Crowded != nil {
+			a, n := h.Crowded(t)
+			if got := pages(t, a, n); got < 2 {
+				t.Errorf("the crowded listing has %d pages; want several", got)
+			}
+		}
+	})
+	t.Run("a model that cannot call tools is not usable", func(t *testing.T) {
+		h := newActions(t)
+		m, err := h.Actions.Show(ctx, h.PlainModel)
+		if err != nil {
+			t.Fatalf("Show(%s) = %v", h.PlainModel, err)
+		}
+		if m.Usable || !strings.Contains(m.Why, "cannot call tools") {
+			t.Errorf("Show(%s) = usable %v, why %q; want not usable: cannot call tools", h.PlainModel, m.Usable, m.Why)
+		}
+		if m := find(t, h.Actions, h.PlainModel); m.Usable || !strings.Contains(m.Why, "cannot call tools") {
+			t.Errorf("listed, %s is usable %v, why %q; want not usable: cannot call tools", h.PlainModel, m.Usable, m.Why)
+		}
+		if m := find(t, h.Actions, h.ToolModel); !m.Usable {
+			t.Errorf("listed, %s is not usable (%s); want usable", h.ToolModel, m.Why)
+		}
 	})
 	t.Run("show under another spelling", func(t *testing.T) {
 		h := newActions(t)
@@ -120,6 +164,26 @@ func Run(t *testing.T, newActions func(t *testing.T) Harness) {
 			t.Errorf("%s is enabled after disable", h.ToolModel)
 		}
 	})
+	t.Run("a second pull is refused before the person is asked", func(t *testing.T) {
+		h := newActions(t)
+		if h.Repo == "" || h.Asked == nil {
+			t.Skip("the harness names no repository to pull")
+		}
+		h.Approve(true)
+		if _, err := h.Actions.Pull(ctx, h.Repo, wisp.ActorModel); err != nil {
+			t.Fatalf("Pull(%s) by the model, approved = %v", h.Repo, err)
+		}
+		asked := h.Asked()
+		for _, by := range []wisp.Actor{wisp.ActorModel, wisp.ActorPerson} {
+			_, err := h.Actions.Pull(ctx, strings.ToUpper(h.Repo), by)
+			if err == nil || !strings.Contains(err.Error(), "already running") {
+				t.Errorf("a second Pull(%s) by the %s while the first runs = %v; want it refused as already running", strings.ToUpper(h.Repo), by, err)
+			}
+		}
+		if got := h.Asked(); got != asked {
+			t.Errorf("the second pulls asked the person %d more times; want none", got-asked)
+		}
+	})
 	t.Run("trust is the person's alone", func(t *testing.T) {
 		h := newActions(t)
 		h.Approve(true)
@@ -130,4 +194,54 @@ func Run(t *testing.T, newActions func(t *testing.T) Harness) {
 			t.Errorf("Trust by the person = %v", err)
 		}
 	})
+}
+
+// pages walks every page of a's listing and checks that each model is on
+// exactly one, that the pages agree on their count, and that each,
+// written as the model reads it, fits the 4 KiB of a reply with its
+// footer. want is how many models there are; 0 takes the count as found.
+// It returns the number of pages.
+func pages(t *testing.T, a wisp.ModelActions, want int) int {
+	t.Helper()
+	ctx := context.Background()
+	seen := map[string]int{}
+	first, err := a.List(ctx, 1)
+	if err != nil {
+		t.Fatalf("List(1) = %v", err)
+	}
+	for page := 1; page <= first.Pages; page++ {
+		l, err := a.List(ctx, page)
+		if err != nil {
+			t.Fatalf("List(%d) = %v", page, err)
+		}
+		if l.Page != page || l.Pages != first.Pages {
+			t.Errorf("List(%d) = page %d of %d; want page %d of %d", page, l.Page, l.Pages, page, first.Pages)
+		}
+		if len(l.Models) == 0 || len(l.Models) > models.PageSize {
+			t.Errorf("List(%d) has %d models; want 1 to %d", page, len(l.Models), models.PageSize)
+		}
+		out := models.FormatListing(l, "")
+		if len(out) > models.MaxReply {
+			t.Errorf("page %d is %d bytes; a reply is at most %d", page, len(out), models.MaxReply)
+		}
+		footer := fmt.Sprintf("page %d of %d; list with page %d for more\n", page, l.Pages, page+1)
+		if page == l.Pages {
+			footer = fmt.Sprintf("page %d of %d\n", page, l.Pages)
+		}
+		if l.Pages > 1 && !strings.HasSuffix(out, footer) {
+			t.Errorf("page %d does not end with its footer %q", page, footer)
+		}
+		for _, m := range l.Models {
+			seen[m.Name]++
+		}
+	}
+	for name, n := range seen {
+		if n != 1 {
+			t.Errorf("%s is on %d pages; want 1", name, n)
+		}
+	}
+	if want > 0 && len(seen) != want {
+		t.Errorf("the pages show %d models; want %d", len(seen), want)
+	}
+	return first.Pages
 }

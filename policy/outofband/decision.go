@@ -27,8 +27,9 @@ type Decision struct {
 	// refuses it when it is not the request's current Digest.
 	Digest string
 	// Scope is the answer: wisp.ScopeNone denies; wisp.ScopeOnce or
-	// wisp.ScopeSession approves, and must be among the request's
-	// Scopes.
+	// wisp.ScopeSession approves, and must be among the request's Scopes
+	// or wider than one of them (Request.Narrows): the gate narrows a
+	// wider answer and records it as downgradedFrom.
 	Scope wisp.Scope
 	// From names the face the person answered in: FromTerminal or
 	// FromElicitation.

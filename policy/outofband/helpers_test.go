@@ -70,6 +70,12 @@ var (
 		Text:   "downloads 2.3 GB in 4 of 7 files from Hugging Face\npublisher mlx-community: trusted\nlicence apache-2.0",
 		Scopes: []wisp.Scope{wisp.ScopeOnce},
 	}
+	// sessionOnly offers nothing narrower than the session.
+	sessionOnly = wisp.ApprovalRequest{
+		ID: "5e5e5e5e", Session: "3f2a9c1d", Thread: "t-81b2c3d4", Turn: 5,
+		Kind: "modelAction", Command: "models enable ollama:qwen3:4b", Pattern: "models enable *",
+		Text: "turns ollama:qwen3:4b on in config.json", Scopes: []wisp.Scope{wisp.ScopeSession},
+	}
 )
 
 // withID returns r under another ID.

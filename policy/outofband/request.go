@@ -86,6 +86,14 @@ type Request struct {
 // Offers reports whether the request allows an answer of scope.
 func (r Request) Offers(scope wisp.Scope) bool { return slices.Contains(r.Scopes, scope) }
 
+// Narrows reports whether an answer of scope can be narrowed to a scope
+// the request offers: one it offers is no wider. The gate narrows such an
+// answer and records the answer as downgradedFrom.
+func (r Request) Narrows(scope wisp.Scope) bool {
+	return scope > wisp.ScopeNone && scope <= wisp.ScopeAlways &&
+		slices.ContainsFunc(r.Scopes, func(s wisp.Scope) bool { return s <= scope })
+}
+
 // requestFile is the JSON form of a Request: <id>.request.json.
 type requestFile struct {
 	Version  int       `json:"version"`

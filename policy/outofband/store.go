@@ -275,7 +275,7 @@ func (s Store) Decide(ctx context.Context, d Decision) error {
 		if d.Digest != r.Digest {
 			return spool.Line(ErrStale, fmt.Sprintf("approval request %s is not the request that was shown (it changed, or was filed again); show it again (wisp approvals list) and answer that", d.ID))
 		}
-		if d.Scope != wisp.ScopeNone && !r.Offers(d.Scope) {
+		if d.Scope != wisp.ScopeNone && !r.Narrows(d.Scope) {
 			return spool.Line(ErrInvalid, fmt.Sprintf("cannot answer approval request %s with %s: it offers %s", d.ID, d.Scope, strings.Join(scopeNames(r.Scopes), " or ")))
 		}
 		return nil

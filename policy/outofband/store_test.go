@@ -296,8 +296,11 @@ func TestDecideRules(t *testing.T) {
 		want error
 		line string
 	}{
-		{"session on a once-only request", pull, Decision{Scope: wisp.ScopeSession}, ErrInvalid,
-			"cannot answer approval request 0a0b0c0d with session: it offers once"},
+		// Wider than offered: filed as the person answered; the gate
+		// narrows it and records downgradedFrom.
+		{"session on a once-only request", pull, Decision{Scope: wisp.ScopeSession}, nil, ""},
+		{"once on a session-only request", sessionOnly, Decision{Scope: wisp.ScopeOnce}, ErrInvalid,
+			"cannot answer approval request 5e5e5e5e with once: it offers session"},
 		{"project", enable, Decision{Scope: wisp.ScopeProject}, ErrInvalid,
 			"cannot answer approval request 7f3a2c1d: scope project is not one a decision gives; use none (deny), once or session"},
 		{"no scope at all", enable, Decision{Scope: wisp.Scope(9)}, ErrInvalid, ""},

@@ -1,13 +1,17 @@
 package ask_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/ollama/ollama/api"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
@@ -18,6 +22,103 @@ import (
 	"github.com/wisp-agent/wisp/tools/ask"
 	"github.com/wisp-agent/wisp/wisptest"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// The schema is what the model sees: pinned, byte for byte.
+func TestSchemaGolden(t *testing.T) {
+	var got bytes.Buffer
+	if err := json.Indent(&got, ask.New(nil).Schema(), "", "  "); err != nil {
+		t.Fatalf("schema is not JSON: %v", err)
+	}
+	got.WriteByte('\n')
+	golden := filepath.Join("testdata", "schema.json")
+	if *update {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if diff := cmp.Diff(string(want), got.String()); diff != "" {
+		t.Errorf("schema (-want +got):\n%s", diff)
+	}
+}
+
+// The schema carries the contract's limits as keywords: a question of 1 to
+// 300 characters, 2 to 6 options of 1 to 80 characters each. They are the
+// desk's own, so the schema and the desk cannot disagree. Ollama keeps
+// only some keywords of a tool's schema (its server decodes the schema
+// into api.ToolFunctionParameters), so the descriptions state the same
+// limits in words, and a model served by Ollama reads them too.
+func TestSchemaCarriesTheLimits(t *testing.T) {
+	type prop struct {
+		MinLength   *int            `json:"minLength"`
+		MaxLength   *int            `json:"maxLength"`
+		MinItems    *int            `json:"minItems"`
+		MaxItems    *int            `json:"maxItems"`
+		Items       json.RawMessage `json:"items"`
+		Description string          `json:"description"`
+	}
+	var s struct {
+		Properties map[string]prop `json:"properties"`
+	}
+	if err := json.Unmarshal(ask.New(nil).Schema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	var item prop
+	if err := json.Unmarshal(s.Properties["options"].Items, &item); err != nil {
+		t.Fatalf("options.items = %s: %v", s.Properties["options"].Items, err)
+	}
+	n := func(p *int) int {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	q, o := s.Properties["question"], s.Properties["options"]
+	got := map[string]int{
+		"question.minLength": n(q.MinLength), "question.maxLength": n(q.MaxLength),
+		"options.minItems": n(o.MinItems), "options.maxItems": n(o.MaxItems),
+		"options.items.minLength": n(item.MinLength), "options.items.maxLength": n(item.MaxLength),
+	}
+	want := map[string]int{
+		"question.minLength": 1, "question.maxLength": 300,
+		"options.minItems": 2, "options.maxItems": 6,
+		"options.items.minLength": 1, "options.items.maxLength": 80,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the schema's limits (-want +got):\n%s", diff)
+	}
+	desk := map[string]int{
+		"question.minLength": 1, "question.maxLength": inquiry.MaxQuestionChars,
+		"options.minItems": inquiry.MinOptions, "options.maxItems": inquiry.MaxOptions,
+		"options.items.minLength": 1, "options.items.maxLength": inquiry.MaxOptionChars,
+	}
+	if diff := cmp.Diff(desk, got); diff != "" {
+		t.Errorf("the schema's limits and the desk's differ (-desk +schema):\n%s", diff)
+	}
+
+	// As Ollama's server reads the schema.
+	var p api.ToolFunctionParameters
+	if err := json.Unmarshal(ask.New(nil).Schema(), &p); err != nil {
+		t.Fatal(err)
+	}
+	oq, _ := p.Properties.Get("question")
+	oo, _ := p.Properties.Get("options")
+	items, _ := json.Marshal(oo.Items)
+	for _, c := range []struct{ where, text, says string }{
+		{"question's description", oq.Description, "1 to 300 characters"},
+		{"options' description", oo.Description, "2 to 6 options of up to 80 characters each"},
+		{"options' items", string(items), `"maxLength":80`},
+	} {
+		if !strings.Contains(c.text, c.says) {
+			t.Errorf("under Ollama the %s is %q; want it to say %q", c.where, c.text, c.says)
+		}
+	}
+}
 
 func TestDescriptionWordForWord(t *testing.T) {
 	const want = "Ask the person one question when you cannot go on without their answer: which of two things they meant, or a value you cannot find. Not for permission (commands ask for themselves), not for secrets. Give options when there are few."

@@ -107,6 +107,62 @@ func TestSchemaGolden(t *testing.T) {
 	}
 }
 
+// The schema carries the limits ask_user's contract fixes: 1 to 4
+// questions a call, 2 to 6 options a question, a timeout of at most 300
+// seconds, with the question's 1 to 300 characters and an option's 80
+// that the desk enforces. Ollama keeps only some keywords of the top
+// level (its server decodes the schema into api.ToolFunctionParameters),
+// so the descriptions say the same in words.
+func TestSchemaCarriesTheLimits(t *testing.T) {
+	var s map[string]any
+	if err := json.Unmarshal(askuser.New(nil).Schema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	// at finds a keyword by its dotted path.
+	at := func(path string) any {
+		var v any = s
+		for k := range strings.SplitSeq(path, ".") {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		return v
+	}
+	const q = "properties.questions.items.properties." // a question's
+	tests := []struct {
+		path string
+		want any
+	}{
+		{"properties.questions.minItems", 1.0},
+		{"properties.questions.maxItems", 4.0},
+		{q + "question.minLength", 1.0},
+		{q + "question.maxLength", float64(inquiry.MaxQuestionChars)},
+		{q + "options.minItems", float64(inquiry.MinOptions)},
+		{q + "options.maxItems", float64(inquiry.MaxOptions)},
+		{q + "options.items.properties.label.maxLength", float64(inquiry.MaxOptionChars)},
+		{"properties.timeout_seconds.maximum", 300.0},
+		{"properties.secret.properties.question.maxLength", 300.0},
+	}
+	for _, tc := range tests {
+		if got := at(tc.path); got != tc.want {
+			t.Errorf("schema %s = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+	if inquiry.MinOptions != 2 || inquiry.MaxOptions != 6 || inquiry.MaxQuestionChars != 300 || inquiry.MaxOptionChars != 80 {
+		t.Errorf("the desk's limits are %d to %d options of %d characters, questions of %d; the contract says 2 to 6, 80, 300",
+			inquiry.MinOptions, inquiry.MaxOptions, inquiry.MaxOptionChars, inquiry.MaxQuestionChars)
+	}
+	for _, c := range []struct{ path, says string }{
+		{"properties.questions.description", "1 to 4 questions"},
+		{"properties.timeout_seconds.description", "10 to 300 seconds"},
+		{q + "options.description", "2 to 6 options"},
+		{q + "question.description", "1 to 300 characters"},
+	} {
+		if d, _ := at(c.path).(string); !strings.Contains(d, c.says) {
+			t.Errorf("schema %s = %q, want it to say %q", c.path, d, c.says)
+		}
+	}
+}
+
 // The description tells the model when to use ask_user rather than
 // request_approval or ask, and how to collect a credential.
 func TestDescription(t *testing.T) {

@@ -3,6 +3,7 @@ package modelstool_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,8 @@ import (
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/mlx"
 	"github.com/wisp-agent/wisp/models/mlx/mlxtest"
+	"github.com/wisp-agent/wisp/models/ollama"
+	"github.com/wisp-agent/wisp/models/ollama/ollamatest"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/tools/modelstool"
 )
@@ -98,5 +101,82 @@ func TestReplyBound(t *testing.T) {
 	}
 	if r := call(t, tl, `{"action":"list"}`); !strings.Contains(r.Content, "page 1 of 2; list with page 2 for more") {
 		t.Errorf("first page lacks the footer:\n%s", r.Content)
+	}
+}
+
+// Through the tool, every model of a crowded listing is on exactly one
+// page, every page is within 4 KiB, and each ends with its footer.
+func TestListPagesThroughTheTool(t *testing.T) {
+	var many []ollamatest.Model
+	for i := range 70 {
+		caps := []string{"completion", "tools"}
+		if i%4 == 0 {
+			caps = []string{"completion"}
+		}
+		name := fmt.Sprintf("hf.co/%s/Model-%02d-GGUF:%s", strings.Repeat("publisher", 4+i%9), i, strings.Repeat("Q4_K_M", 1+i%11))
+		many = append(many, ollamatest.Model{Name: name, ParameterSize: "8.0B", Size: 4_900_000_000, ContextLength: 32768, Capabilities: caps})
+	}
+	srv := ollamatest.NewServer(t, many...)
+	ol, err := ollama.New(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	tl := modelstool.New(models.New(&models.Options{Backends: []models.Backend{ol},
+		Settings: config.Store{Path: filepath.Join(home, "config.json"), LockPath: filepath.Join(home, "lock")}}), "")
+	seen := map[string]int{}
+	pages := 0
+	for page := 1; pages == 0 || page <= pages; page++ {
+		r := call(t, tl, fmt.Sprintf(`{"action":"list","page":%d}`, page))
+		if r.IsError {
+			t.Fatalf("list page %d = %q", page, r.Content)
+		}
+		if len(r.Content) > models.MaxReply || strings.Contains(r.Content, "(cut at 4 KiB)") {
+			t.Errorf("page %d is %d bytes (cut: %v), over or at the cap", page, len(r.Content), strings.Contains(r.Content, "cut at"))
+		}
+		lines := strings.Split(strings.TrimSuffix(r.Content, "\n"), "\n")
+		last := lines[len(lines)-1]
+		var p, of int
+		if _, err := fmt.Sscanf(last, "page %d of %d", &p, &of); err != nil || p != page || (pages != 0 && of != pages) {
+			t.Fatalf("page %d ends %q, want its footer (page %d of %d)", page, last, page, pages)
+		}
+		pages = of
+		if want := fmt.Sprintf("; list with page %d for more", page+1); page < pages && !strings.HasSuffix(last, want) {
+			t.Errorf("page %d ends %q, want it to say %q", page, last, want)
+		}
+		for _, l := range lines[:len(lines)-1] {
+			if f := strings.Fields(l); len(f) > 1 && strings.HasPrefix(f[0], "ollama:") {
+				seen[f[0]]++
+			} else if l != "    cannot be used: cannot call tools" {
+				t.Errorf("page %d has the line %q", page, l)
+			}
+		}
+	}
+	if pages < 2 {
+		t.Errorf("the listing has %d pages, want several", pages)
+	}
+	for _, m := range many {
+		if n := seen["ollama:"+m.Name]; n != 1 {
+			t.Errorf("ollama:%s is on %d pages, want 1", m.Name, n)
+		}
+	}
+	if r := call(t, tl, fmt.Sprintf(`{"action":"list","page":%d}`, pages+1)); !r.IsError {
+		t.Errorf("a page past the last = %q, want an error", r.Content)
+	}
+}
+
+// show of a model that cannot call tools says it is not usable, and why.
+func TestShowModelWithoutTools(t *testing.T) {
+	home := t.TempDir()
+	mlxtest.Write(t, home, mlxtest.NoTools("mlx-community", "SmolLM-135M-4bit"))
+	tl := modelstool.New(models.New(&models.Options{Backends: []models.Backend{mlx.New(home)},
+		Settings: config.Store{Path: filepath.Join(home, "config.json"), LockPath: filepath.Join(home, "lock")}}), "")
+	r := call(t, tl, `{"action":"show","name":"mlx:SmolLM-135M-4bit"}`)
+	if !strings.HasSuffix(r.Content, "\nusable: no: cannot call tools\n") {
+		t.Errorf("show = %q, want it to end usable: no: cannot call tools", r.Content)
+	}
+	r = call(t, tl, `{"action":"list"}`)
+	if !strings.Contains(r.Content, "  completion\n    cannot be used: cannot call tools\n") {
+		t.Errorf("list = %q, want the model followed by why it cannot be used", r.Content)
 	}
 }
