@@ -63,6 +63,12 @@ type Decision struct {
 	// person's answer; a face with no person (wisp respond, --yes) sets
 	// FromUnattended.
 	Provenance Provenance
+	// FileSHA256 is set on a decision taken from a file another process
+	// filed (wisp approvals, or an MCP client's dialog, under wisp mcp):
+	// the SHA-256, in lower-case hex, of that file, which the
+	// approval.answered record of who answered carries too (see
+	// Witness). approval.decided records it.
+	FileSHA256 string
 }
 
 // Approved reports whether d allows the request.

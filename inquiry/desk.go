@@ -268,6 +268,14 @@ func (d *Desk) recordSettled(ctx context.Context, q wisp.Question, s Settled) {
 // answer rules: an option typed as text is a choice, a blank answer is a
 // decline, credentials become markers, long answers are cut.
 func (d *Desk) settle(ctx context.Context, q wisp.Question, a wisp.Answer) Settled {
+	s := d.settleAnswer(ctx, q, a)
+	// The file the answer was taken from, whatever the rules made of it.
+	s.Answer.FileSHA256 = a.FileSHA256
+	return s
+}
+
+// settleAnswer is settle's work on the answer's outcome and text.
+func (d *Desk) settleAnswer(ctx context.Context, q wisp.Question, a wisp.Answer) Settled {
 	a = normalize(q, a)
 	s := Settled{Question: q, Answer: a}
 	switch a.Outcome {
@@ -447,6 +455,9 @@ func settledData(q wisp.Question, s Settled) map[string]any {
 	}
 	if s.Cut {
 		m["cut"] = true
+	}
+	if s.Answer.FileSHA256 != "" {
+		m["fileSHA256"] = s.Answer.FileSHA256
 	}
 	return m
 }

@@ -148,9 +148,10 @@ func (s *Server) settle(ctx context.Context, id string) {
 	}
 }
 
-// answerOf turns a filed answer into the face's answer.
+// answerOf turns a filed answer into the face's answer, naming the file
+// it was taken from.
 func answerOf(a pending.Answer) wisp.Answer {
-	return wisp.Answer{Outcome: a.Outcome, Text: a.Text, Provenance: wisp.FromPerson}
+	return wisp.Answer{Outcome: a.Outcome, Text: a.Text, Provenance: wisp.FromPerson, FileSHA256: a.FileSHA256}
 }
 
 // withdraw withdraws question id, keeping an answer that won first.
@@ -264,14 +265,19 @@ func (s *Server) fileElicited(ctx context.Context, q pending.Question, res *mcp.
 	err := s.opts.Pending.Answer(ctx, a)
 	switch {
 	case err == nil:
-		data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From}
-		if a.Text != "" {
-			data["answer"] = a.Text
+		if s.opts.Pending.Witness == nil { // a Witness recorded it already
+			data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From}
+			if a.Text != "" {
+				data["answer"] = a.Text
+			}
+			s.record(ctx, wisp.Event{Kind: wisp.KindInquiryAnswered, Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: data})
 		}
-		s.record(ctx, wisp.Event{Kind: wisp.KindInquiryAnswered, Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: data})
 		return ""
 	case errors.Is(err, pending.ErrAnswered), errors.Is(err, pending.ErrWithdrawn), errors.Is(err, pending.ErrNoQuestion), errors.Is(err, pending.ErrStale):
 		return "wisp: the dialog's answer was not used: " + err.Error()
+	case errors.Is(err, pending.ErrUnrecorded):
+		s.opts.Logger.Error("recording the dialog's answer", "id", q.ID, "error", err)
+		return "wisp: the dialog's answer was not used: the audit log could not record it; answer at a terminal: wisp questions answer " + q.ID
 	default:
 		s.opts.Logger.Error("filing the dialog's answer", "id", q.ID, "error", err)
 		return "wisp: the dialog's answer could not be filed; answer at a terminal: wisp questions answer " + q.ID

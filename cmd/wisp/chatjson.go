@@ -239,7 +239,7 @@ type parkedNotes struct {
 func newParkedNotes(env environ, face *jsonl.Face, stderr io.Writer) *parkedNotes {
 	p := &parkedNotes{face: face, stderr: stderr}
 	if h, err := openHome(env); err == nil { // the conversation opened it already
-		p.watch = newQuestionWatch(parkedQuestions(h))
+		p.watch = newQuestionWatch(parkedQuestions(h, nil))
 	}
 	return p
 }

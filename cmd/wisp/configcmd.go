@@ -100,7 +100,7 @@ func recordChanges(ctx context.Context, h home, changes []config.Change) error {
 	var entries []audit.Entry
 	session := newID()
 	add := func(data map[string]any) {
-		entries = append(entries, audit.Entry{Kind: kindConfigChange, Session: session, Source: wisp.SourcePerson, Data: data})
+		entries = append(entries, audit.Entry{Kind: wisp.KindConfigChange, Session: session, Source: wisp.SourcePerson, Data: data})
 	}
 	for _, ch := range changes {
 		switch {
@@ -131,9 +131,6 @@ func recordChanges(ctx context.Context, h home, changes []config.Change) error {
 	}
 	return nil
 }
-
-// kindConfigChange is the audit record of a changed setting.
-const kindConfigChange = "config.change"
 
 // unrecordedChange is the error of a change to a security setting that
 // the audit log could not record, and so was not made.

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/pending"
@@ -79,9 +78,12 @@ status 2, as for any other usage error.`,
 	return c
 }
 
-// parkedQuestions is the pending folder of the wisp home.
-func parkedQuestions(h home) pending.Store {
-	return pending.Store{Dir: filepath.Join(h.dir, "pending")}
+// parkedQuestions is the pending folder of the wisp home, whose answers w
+// witnesses: it records who answers, and only what it vouches for is
+// taken. A nil w serves to list and show questions, never to answer or
+// take answers.
+func parkedQuestions(h home, w wisp.Witness) pending.Store {
+	return pending.Store{Dir: filepath.Join(h.dir, "pending"), Witness: w}
 }
 
 func listQuestionsCmd(cmd *cobra.Command, env environ) error {
@@ -89,7 +91,7 @@ func listQuestionsCmd(cmd *cobra.Command, env environ) error {
 	if err != nil {
 		return err
 	}
-	qs, err := parkedQuestions(h).List()
+	qs, err := parkedQuestions(h, nil).List()
 	if err != nil {
 		return err
 	}
@@ -104,12 +106,11 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 	}
 	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
 	p := &parkedAnswerer{
-		store:   parkedQuestions(h),
-		out:     stdout,
-		from:    pending.FromTerminal,
-		session: newID(),
-		prefix:  "wisp questions",
-		now:     time.Now,
+		store:  parkedQuestions(h, nil),
+		out:    stdout,
+		from:   pending.FromTerminal,
+		prefix: "wisp questions",
+		now:    time.Now,
 	}
 	ctx, stop := interruptible(cmd.Context(), env)
 	defer stop()
@@ -121,8 +122,11 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 			return err
 		}
 		defer log.Close()
-		p.log = log
+		// The answer is recorded in a session of its own, with this
+		// terminal's name, before it is filed.
+		p.store.Witness = auditWitness{log: log, dir: h.audit(), session: newID()}
 		tty := stdin.(*os.File) // a terminal, as isTerminal saw
+		p.terminal = ttyName(tty)
 		in := terminal.NewInput(tty)
 		p.face = terminal.New(in, stdout)
 		p.flush = func() {
@@ -144,10 +148,10 @@ type parkedAnswerer struct {
 	// from names the face in the answer file: pending.FromTerminal or
 	// pending.FromChat.
 	from string
-	// session is the audit session of inquiry.answered.
-	session string
-	// log is the audit log; nil only when refuse is set.
-	log *audit.Log
+	// terminal names the terminal the person answers at, for
+	// inquiry.answered, which the store's Witness records (set unless
+	// refuse is).
+	terminal string
 	// flush drops keys typed before the prompt appeared; nil: none.
 	flush func()
 	// refuse, when set, refuses verb ("questions answer", "/questions
@@ -183,7 +187,7 @@ func (p *parkedAnswerer) answer(ctx context.Context, id string, decline bool) er
 	fmt.Fprintf(p.out, "%s\n", questionHeading(q, p.now()))
 	fmt.Fprintf(p.out, privacyNote+"\n", escape.Terminal(q.Thread))
 
-	a := pending.Answer{ID: q.ID, Digest: q.Digest, Outcome: wisp.OutcomeDeclined, From: p.from}
+	a := pending.Answer{ID: q.ID, Digest: q.Digest, Outcome: wisp.OutcomeDeclined, From: p.from, Terminal: p.terminal}
 	if decline {
 		writeQuestion(p.out, q)
 	} else {
@@ -197,7 +201,8 @@ func (p *parkedAnswerer) answer(ctx context.Context, id string, decline bool) er
 		}
 	}
 
-	// Filing waits for the folder's lock; Ctrl-C may still stop it.
+	// Filing waits for the folder's lock; Ctrl-C may still stop it. The
+	// store's Witness records inquiry.answered before the answer appears.
 	switch err := p.store.Answer(ctx, a); {
 	case errors.Is(err, pending.ErrStale):
 		return fmt.Errorf("question %s was filed again while you answered, so your answer to what you were shown was not filed; run %s answer %s to see it as it is now", q.ID, p.prefix, q.ID)
@@ -207,17 +212,6 @@ func (p *parkedAnswerer) answer(ctx context.Context, id string, decline bool) er
 		return fmt.Errorf("%w; your answer was not filed", err)
 	case err != nil:
 		return err
-	}
-
-	data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From}
-	if a.Text != "" {
-		data["answer"] = a.Text
-	}
-	if _, err := p.log.Append(context.WithoutCancel(ctx), audit.Entry{
-		Kind: wisp.KindInquiryAnswered, Session: p.session, Thread: q.Thread, Turn: q.Turn,
-		Source: wisp.SourcePerson, Data: data,
-	}); err != nil {
-		return unrecorded("question "+q.ID, err)
 	}
 	fmt.Fprintf(p.out, "question %s: %s; the thread that asked gets it\n", q.ID, filedSummary(a))
 	return nil
@@ -342,19 +336,19 @@ type chatQuestions struct {
 // lines to out; yes says the chat runs with no person (--yes).
 func newChatQuestions(env environ, conv *conversation, face *terminal.Face, in *terminal.Input, stdin io.Reader, stdout, out io.Writer, yes bool) *chatQuestions {
 	h, err := openHome(env) // the conversation opened it already
-	store := parkedQuestions(h)
+	// Answers are recorded in the chat's session and taken only when
+	// recorded.
+	store := parkedQuestions(h, auditWitness{log: conv.log, dir: h.audit(), session: conv.session})
 	if err != nil {
 		store = pending.Store{}
 	}
 	p := &parkedAnswerer{
-		store:   store,
-		out:     out,
-		face:    face,
-		from:    pending.FromChat,
-		session: conv.session,
-		log:     conv.log,
-		prefix:  "/questions",
-		now:     time.Now,
+		store:  store,
+		out:    out,
+		face:   face,
+		from:   pending.FromChat,
+		prefix: "/questions",
+		now:    time.Now,
 	}
 	interactive := isTerminal(stdin) && isTerminal(stdout)
 	switch {
@@ -366,6 +360,7 @@ func newChatQuestions(env environ, conv *conversation, face *terminal.Face, in *
 		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) }
 	default:
 		tty := stdin.(*os.File)
+		p.terminal = ttyName(tty)
 		p.flush = func() {
 			flushInput(tty)
 			in.Discard()

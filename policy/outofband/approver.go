@@ -75,7 +75,9 @@ func NewApprover(s Store, opts *ApproverOptions) *Approver {
 //
 //   - a decision: it is returned with Provenance wisp.FromPerson, its
 //     Scope as decided (ScopeNone, with policy.ReasonDeclined, for a
-//     denial), and the request's files are removed;
+//     denial) and the SHA-256 of its file, and the request's files are
+//     removed. With a Witness on the Store, only a decision it vouches
+//     for counts: any other is refused and the wait goes on;
 //   - the deadline: the request is withdrawn, and Approve refuses with
 //     Provenance wisp.FromTimeout and the reason policy.ReasonTimedOut
 //     gives ("no answer within 1 min"). A decision filed before the
@@ -193,9 +195,9 @@ func (a *Approver) take(ctx context.Context, d Decision) wisp.Decision {
 	defer stop()
 	a.store.Settle(tidy, d.ID)
 	if d.Scope == wisp.ScopeNone {
-		return wisp.Decision{Reason: policy.ReasonDeclined, Provenance: wisp.FromPerson}
+		return wisp.Decision{Reason: policy.ReasonDeclined, Provenance: wisp.FromPerson, FileSHA256: d.FileSHA256}
 	}
-	return wisp.Decision{Scope: d.Scope, Provenance: wisp.FromPerson}
+	return wisp.Decision{Scope: d.Scope, Provenance: wisp.FromPerson, FileSHA256: d.FileSHA256}
 }
 
 // refusedSilence is the refusal of a request nobody answered within wait.
