@@ -304,8 +304,10 @@ func elicitedText(content any) (string, bool) {
 // thread since its question parked, each settled through desk.Resume
 // (inquiry.settled recorded, credentials marked, long answers cut) and
 // posted as a notice (inquiry.LineLate) with the answer's fact; questions
-// whose deadline passed unanswered are withdrawn and posted as timed out.
-// Once the thread is saved, the questions are settled in the folder.
+// whose deadline passed unanswered are withdrawn and posted as timed out;
+// and questions whose file cannot be read back (pending.Damaged) are
+// posted as never to be answered (inquiry.LineDamaged). Once the thread is
+// saved, the questions are settled in the folder, damaged files too.
 //
 // Chat and respond use it too, so a thread started under wisp mcp and
 // continued elsewhere still gets its answers.
@@ -332,6 +334,16 @@ func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail
 		now = b.now()
 	}
 	var mail []agent.Mail
+	damaged, err := b.store.Damaged()
+	if err != nil {
+		return nil, fmt.Errorf("the answers to its parked questions cannot be read: %w", err)
+	}
+	for _, d := range damaged {
+		if d.Thread == thread {
+			// Told once, then settled with the rest: it takes no answer.
+			mail = append(mail, agent.Mail{Text: inquiry.LineDamaged(d.ID), Key: d.ID})
+		}
+	}
 	for _, r := range recs {
 		q := r.Question
 		wq := wisp.Question{ID: q.ID, Session: q.Session, Thread: q.Thread, Turn: q.Turn, Text: q.Text, Options: q.Options, Deadline: q.Deadline}

@@ -103,11 +103,27 @@ func listApprovalsCmd(cmd *cobra.Command, env environ) error {
 	if err != nil {
 		return err
 	}
-	rs, err := approvalsStore(h, nil).List()
+	store := approvalsStore(h, nil)
+	rs, err := store.List()
 	if err != nil {
 		return err
 	}
-	writeApprovals(cmd.OutOrStdout(), rs, time.Now())
+	ds, err := store.Damaged()
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if len(rs) > 0 || len(ds) == 0 {
+		writeApprovals(out, rs, time.Now())
+	}
+	for i, d := range ds {
+		if i > 0 || len(rs) > 0 {
+			fmt.Fprintln(out)
+		}
+		fmt.Fprintf(out, "approval %s · damaged\n", d.ID)
+		fmt.Fprintf(out, "! %s\n", escape.Terminal(oneLine(d.Err.Error())))
+		fmt.Fprintln(out, "nothing approves it: the request that waits on it is refused")
+	}
 	return nil
 }
 

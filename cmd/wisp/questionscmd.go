@@ -91,12 +91,48 @@ func listQuestionsCmd(cmd *cobra.Command, env environ) error {
 	if err != nil {
 		return err
 	}
-	qs, err := parkedQuestions(h, nil).List()
+	_, err = listParkedQuestions(cmd.OutOrStdout(), parkedQuestions(h, nil), time.Now(), "wisp questions")
+	return err
+}
+
+// listParkedQuestions lists the questions of store that wait, and after
+// them those whose file is damaged, with the commands under prefix ("wisp
+// questions" or "/questions"). It returns the questions that wait.
+func listParkedQuestions(w io.Writer, store pending.Store, now time.Time, prefix string) ([]pending.Question, error) {
+	qs, err := store.List()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	writeQuestions(cmd.OutOrStdout(), qs, time.Now(), "wisp questions")
-	return nil
+	ds, err := store.Damaged()
+	if err != nil {
+		return nil, err
+	}
+	if len(qs) > 0 || len(ds) == 0 {
+		writeQuestions(w, qs, now, prefix)
+	}
+	for i, d := range ds {
+		if i > 0 || len(qs) > 0 {
+			fmt.Fprintln(w)
+		}
+		writeDamaged(w, d)
+	}
+	return qs, nil
+}
+
+// writeDamaged writes a question whose file cannot be read back: what is
+// wrong with it and how to mend it, and that it will not be answered.
+func writeDamaged(w io.Writer, d pending.Damaged) {
+	if d.Thread == "" {
+		fmt.Fprintf(w, "question %s · damaged\n", d.ID)
+	} else {
+		fmt.Fprintf(w, "question %s · thread %s · damaged\n", d.ID, escape.Terminal(d.Thread))
+	}
+	fmt.Fprintf(w, "! %s\n", escape.Terminal(oneLine(d.Err.Error())))
+	if d.Thread == "" {
+		fmt.Fprintln(w, "it will not be answered; its file does not say which thread asked it, so no thread is told")
+	} else {
+		fmt.Fprintf(w, "it will not be answered; thread %s is told so on its next turn\n", escape.Terminal(d.Thread))
+	}
 }
 
 func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool) error {
@@ -391,14 +427,13 @@ func (c *chatQuestions) noteWaiting() {
 func (c *chatQuestions) slash(ctx context.Context, args []string) error {
 	switch {
 	case len(args) == 0 || len(args) == 1 && args[0] == "list":
-		qs, err := c.store.List()
+		qs, err := listParkedQuestions(c.out, c.store, c.answerer.now(), "/questions")
 		if err != nil {
 			return err
 		}
 		for _, q := range qs {
 			c.watch.tell(q.ID)
 		}
-		writeQuestions(c.out, qs, c.answerer.now(), "/questions")
 		return nil
 	case len(args) == 2 && (args[0] == "answer" || args[0] == "decline"):
 		c.watch.tell(args[1])

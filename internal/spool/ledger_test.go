@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -403,5 +404,50 @@ func TestLedgerVouch(t *testing.T) {
 	l.Vouch = func(context.Context, note, reply, string) (bool, error) { return false, errors.New("cannot look") }
 	if _, ok, err := l.Answer(t.Context(), dir, n.ID, n); ok || err == nil || err.Error() != "cannot look" {
 		t.Errorf("Answer when Vouch fails = %v, %v; want its error", ok, err)
+	}
+}
+
+// Damaged names the record files Records skips, with why and what can be
+// read of them; good records and other files are left out.
+func TestLedgerDamaged(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "notes")
+	if ds, err := notes.Damaged(dir); ds != nil || err != nil {
+		t.Fatalf("Damaged of a missing folder = %v, %v; want nothing", ds, err)
+	}
+	fileNote(t, dir, "0000000a", "da")
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("0000000b.note.json", `{"id":"0000000b","dig`)                   // cut short
+	write("0000000c.note.json", `{"id":"0000000d","digest":"x"}`)          // another record's
+	write("0000000e.note.json", `{"id":"0000000e","digest":"x","more":1}`) // unknown key
+	big := `{"id":"0000000f","digest":"` + strings.Repeat("x", 2000) + `"}`
+	write("0000000f.note.json", big) // too large
+	write("0000000b.reply.json", `{}`)
+	write("notes.txt", `not a record`)
+	ds, err := notes.Damaged(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range ds {
+		if !errors.Is(d.Err, spool.ErrMalformed) || !strings.Contains(d.Err.Error(), d.ID+".note.json") {
+			t.Errorf("Damage %s: %v; want a malformed line naming the file", d.ID, d.Err)
+		}
+		got = append(got, fmt.Sprintf("%s %d", d.ID, len(d.Head)))
+	}
+	want := []string{"0000000b 21", "0000000c 30", "0000000e 39", "0000000f 1024"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Damaged (-want +got):\n%s", diff)
+	}
+	// A file it must not trust fails, as in Records.
+	os.Remove(filepath.Join(dir, "0000000b.note.json"))
+	if err := os.Symlink(filepath.Join(dir, "0000000a.note.json"), filepath.Join(dir, "0000000b.note.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := notes.Damaged(dir); !errors.Is(err, spool.ErrUnsafe) {
+		t.Errorf("Damaged with a symlinked record = %v, want ErrUnsafe", err)
 	}
 }

@@ -3,9 +3,11 @@ package outofband
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool"
 	"github.com/wisp-agent/wisp/policy"
 )
 
@@ -85,7 +87,9 @@ func NewApprover(s Store, opts *ApproverOptions) *Approver {
 //   - ctx done: the request is withdrawn and Approve returns
 //     context.Cause(ctx) and no approval;
 //   - an error from the Store (the request cannot be filed, or its files
-//     cannot be trusted): Approve returns it and no approval.
+//     cannot be trusted): Approve returns it and no approval. A request
+//     file damaged while it waits gives ErrMalformed, in a line that
+//     names no path.
 //
 // A withdrawn request stays in the folder, refused, for 10 minutes, so
 // that a late answer hears why (Store.Sweep, which Approve runs when it
@@ -135,6 +139,9 @@ func (a *Approver) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.De
 		switch {
 		case ctx.Err() != nil:
 			return a.cancelled(ctx, filed.ID)
+		case errors.Is(res.err, ErrMalformed):
+			// Said without the file's path: the reason reaches the model.
+			return wisp.Decision{}, spool.Line(ErrMalformed, fmt.Sprintf("approval request %s cannot be read back (its file is damaged)", filed.ID))
 		case res.err != nil:
 			return wisp.Decision{}, res.err
 		}
