@@ -51,7 +51,9 @@ refused.
 approve and deny run only when standard input and output are both a terminal, so that
 nothing but a person may answer: not a script, not the agent that called wisp, and not
 wisp's own model, whose policy refuses every approvals command. Anywhere else they
-refuse with exit status 2, as for any other usage error.`,
+refuse with exit status 2, as for any other usage error. The answer is recorded in the
+audit log (approval.answered, with this terminal's name) before it is filed; wisp mcp
+takes only an answer so recorded.`,
 		Args: exactArgs(0, "approvals takes list, approve ID or deny ID"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env) },
 	}
