@@ -64,6 +64,12 @@ type Decision struct {
 	// respond, --yes). The zero value, FromUnknown, approves nothing: the
 	// gate refuses an approval that does not say it is the person's.
 	Provenance Provenance
+	// FileSHA256 is set on a decision taken from a file another process
+	// filed (wisp approvals, or an MCP client's dialog, under wisp mcp):
+	// the SHA-256, in lower-case hex, of that file, which the
+	// approval.answered record of who answered carries too (see
+	// Witness). approval.decided records it.
+	FileSHA256 string
 }
 
 // Approved reports whether d allows the request: a scope wider than

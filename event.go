@@ -14,6 +14,7 @@ const (
 	KindInquirySettled    = "inquiry.settled"
 	KindInquiryParked     = "inquiry.parked"   // under wisp mcp: the turn went on without the answer
 	KindInquiryAnswered   = "inquiry.answered" // in the process the person answered a parked question from
+	KindInquiryRefused    = "inquiry.refused"  // an answer on file that no inquiry.answered vouches for, refused
 	KindVerificationFlag  = "verification.flagged"
 	KindModelMessage      = "model.message"
 	KindTurnStarted       = "turn.started"
@@ -22,6 +23,8 @@ const (
 	KindApprovalRequested = "approval.requested"
 	KindApprovalDecided   = "approval.decided"
 	KindApprovalAnswered  = "approval.answered" // in the process the person answered an out-of-band request from
+	KindApprovalRefused   = "approval.refused"  // a decision on file that no approval.answered vouches for, refused
+	KindConfigChange      = "config.change"
 	KindNotice            = "thread.notice"
 	KindCondensed         = "thread.condensed"
 )
@@ -61,3 +64,22 @@ type EventSinkFunc func(ctx context.Context, e Event) error
 
 // Record calls f(ctx, e).
 func (f EventSinkFunc) Record(ctx context.Context, e Event) error { return f(ctx, e) }
+
+// A Witness keeps the record of who answered what another process filed
+// for the person, such as a question parked under wisp mcp or an
+// approval request it waits on; in wisp, the audit log. The process the
+// person answers in records the answer (KindInquiryAnswered,
+// KindApprovalAnswered, its data naming the answer's "id" and its file's
+// SHA-256 as "fileSHA256") before the answer's file appears; the process
+// that waits takes only an answer the Witness vouches for, and records
+// the refusal of any other (KindInquiryRefused, KindApprovalRefused).
+//
+// A Witness tells an answer given through wisp from a file written there
+// by anything else; it is no proof against a program that can write the
+// record as well.
+type Witness interface {
+	EventSink
+	// Vouched reports whether an event of kind was recorded whose data
+	// holds "id" id and "fileSHA256" sum.
+	Vouched(ctx context.Context, kind, id, sum string) (bool, error)
+}

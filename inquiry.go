@@ -124,6 +124,13 @@ type Answer struct {
 	Outcome    Outcome
 	Text       string
 	Provenance Provenance
+	// FileSHA256 is set on an answer taken from a file another process
+	// filed (a parked question answered with wisp questions, or in an MCP
+	// client's dialog): the SHA-256, in lower-case hex, of that file,
+	// which the inquiry.answered record of who answered carries too (see
+	// Witness). inquiry.settled records it. Empty for an answer given in
+	// the face that asked.
+	FileSHA256 string
 }
 
 // An Inquirer is a face that can put a question to a person.

@@ -55,6 +55,28 @@
 // Strings in data, object keys included, go through [Options].Redact before
 // they are written, so a raw secret never reaches the disk.
 //
+// # Answers from elsewhere
+//
+// Some answers are given in one process and taken in another, through a
+// file: a parked question answered with wisp questions, an approval
+// request answered with wisp approvals. The process that gives one
+// records it first, in a record of the kind "<word>.answered"
+// (inquiry.answered, approval.answered) whose data carries the file's
+// SHA-256 as fileSHA256; the process that takes it records fileSHA256 too
+// (in inquiry.settled, approval.decided), or refuses a file that no such
+// record gave ("<word>.refused"). [Find] looks a giving record up.
+// [Verify] reports in [Report].Unvouched every record of the intact chain
+// that carries a fileSHA256 and is neither a giving nor a refusing record
+// but follows no giving record with the same first word and fileSHA256.
+//
+// # Anchors
+//
+// A line's hash commits to every line before it. [VerifyWith] takes a head
+// kept elsewhere ([VerifyOptions].Anchor) and finds the line of the intact
+// chain whose hash it is ([Report].AnchorLine): that line and all before
+// it are then as they were when the head was kept, and a log rewritten,
+// or cut short before that line, fails.
+//
 // # Limits
 //
 // The chain proves order and detects edits made by someone who does not
@@ -63,10 +85,15 @@
 //   - Anyone who can write the file as its owner can rewrite the whole chain,
 //     or cut lines from its end, without a trace in the file itself. Keep
 //     [Report].Head somewhere else (another file, another machine, a note)
-//     and compare it later: that anchor is what detects such rewrites.
+//     and verify against it later ([VerifyOptions].Anchor): that anchor is
+//     what detects such rewrites. Lines after the anchor are proven by
+//     nothing but the chain.
 //   - The last line is covered by no later prev. Verify still checks its
 //     form, seq and prev, but a changed value inside it (a letter of a data
-//     string, say) shows only as a Head that differs from the anchor.
+//     string, say) shows only against an anchor taken after it.
+//   - The same holds of a giving record: anyone who can write the file can
+//     append one that chains correctly. The pairing shows an answer taken
+//     without one, not who wrote it.
 //   - A torn tail and a last line cut short on purpose look the same.
 //   - Between the truncation of a torn tail and the write of its
 //     audit.recovered record lies one system call; a crash exactly there

@@ -51,5 +51,5 @@ func Example() {
 	// Output:
 	// 1 inquiry.requested {"question":"Which branch?"}
 	// 2 inquiry.settled {"answer":"main, and the password is [REDACTED:1]"}
-	// audit: 3 records, chain intact (head 19f1c130b8ed…)
+	// audit: 3 records, chain intact (head 19f1c130b8ed6881efbf9cecd5695c3abf123e8fb41fb6118ab5ce56f47ff4bd)
 }

@@ -2,6 +2,8 @@ package audit
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +63,58 @@ func readRecords(br *bufio.Reader, f Filter) ([]Record, error) {
 		return nil, err
 	}
 	return recs, nil
+}
+
+// Find returns the last record of the log in dir whose kind is kind and
+// whose data holds each key of want with that string as its value; ok is
+// false when no record does, or there is no log. It passes over lines
+// that are not records (Verify names them) and does not check the chain.
+// Like Read, it reads under a shared lock; it parses only the lines that
+// hold every value sought.
+func Find(dir, kind string, want map[string]string) (rec Record, ok bool, err error) {
+	needles := [][]byte{appendString([]byte(`"kind":`), kind)}
+	for _, v := range want {
+		needles = append(needles, appendString(nil, v))
+	}
+	err = readLog(dir, func(br *bufio.Reader) error {
+		_, err := scanLines(br, func(line []byte) error {
+			for _, n := range needles {
+				if !bytes.Contains(line, n) {
+					return nil
+				}
+			}
+			r, perr := parseLine(line)
+			if perr != nil || r.Kind != kind || !holds(r.Data, want) {
+				return nil
+			}
+			rec, ok = r, true
+			return nil
+		})
+		return err
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return Record{}, false, nil
+	}
+	if err != nil {
+		return Record{}, false, err
+	}
+	return rec, ok, nil
+}
+
+// holds reports whether the JSON object data has each key of want with
+// that string as its value.
+func holds(data json.RawMessage, want map[string]string) bool {
+	var d map[string]json.RawMessage
+	if json.Unmarshal(data, &d) != nil {
+		return false
+	}
+	for k, v := range want {
+		var s string
+		if raw, there := d[k]; !there || json.Unmarshal(raw, &s) != nil || s != v {
+			return false
+		}
+	}
+	return true
 }
 
 // readLog opens the log in dir and passes it to read under a shared lock,

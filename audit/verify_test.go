@@ -361,8 +361,17 @@ func TestReportString(t *testing.T) {
 		want string
 	}{
 		{Report{}, "audit: 0 records, chain intact (empty log)"},
-		{Report{Records: 1, Head: head}, "audit: 1 record, chain intact (head 3f2a00000000…)"},
-		{Report{Records: 124, Head: head}, "audit: 124 records, chain intact (head 3f2a00000000…)"},
+		{Report{Records: 1, Head: head}, "audit: 1 record, chain intact (head " + head + ")"},
+		{Report{Records: 124, Head: head}, "audit: 124 records, chain intact (head " + head + ")"},
+		{Report{Records: 124, Head: head, Anchor: head, AnchorLine: 124}, "audit: 124 records, chain intact (head " + head + "); the head is the one expected"},
+		{Report{Records: 124, Head: head, Anchor: head, AnchorLine: 123}, "audit: 124 records, chain intact (head " + head + "); the expected head is line 123's, and 1 record follows it"},
+		{Report{Records: 124, Head: head, Anchor: head, AnchorLine: 100}, "audit: 124 records, chain intact (head " + head + "); the expected head is line 100's, and 24 records follow it"},
+		{Report{Records: 124, Head: head, Anchor: "ab" + head[2:]},
+			"audit: no line of the chain has the expected head ab" + head[2:] + ": the log was rewritten, or cut short before the line it was taken from"},
+		{Report{Records: 9, Head: head, Unvouched: []Unvouched{{7, "approval.decided", "7f3a2c1d"}}},
+			"audit: line 7 (approval.decided of 7f3a2c1d) takes an answer that no approval.answered record gave before it"},
+		{Report{Records: 9, Head: head, Unvouched: []Unvouched{{7, "inquiry.settled", ""}, {8, "inquiry.settled", "a1b2c3d4"}, {9, "x.y", ""}}},
+			"audit: line 7 (inquiry.settled) takes an answer that no inquiry.answered record gave before it, and 2 more do"},
 		{Report{Records: 80, Head: head, Break: &Break{57, "prev does not match the hash of line 56 (a line was edited, removed or inserted)"}},
 			"audit: line 57 breaks the chain: prev does not match the hash of line 56 (a line was edited, removed or inserted)"},
 		{Report{Records: 56, Head: head, Torn: &Torn{57, 12}},
@@ -397,6 +406,7 @@ func FuzzVerify(f *testing.F) {
 	f.Add([]byte(`{"seq":1}` + "\n"))
 	f.Add(bytes.Replace(good, []byte(`"turn":1`), []byte(`"turn":2`), 1))
 	f.Add(bytes.Replace(good, []byte(`{}`), []byte(`{"a":{"b":[[[{"c":"\u00e9\ud800"}]]]}}`), 1))
+	f.Add(bytes.Replace(good, []byte(`{}`), []byte(`{"id":"a1b2c3d4","fileSHA256":"aa"}`), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rep, err := verify(newReader(data))
 		if err != nil {
@@ -414,6 +424,11 @@ func FuzzVerify(f *testing.F) {
 		}
 		if s := rep.String(); strings.Contains(s, "\n") {
 			t.Errorf("String() = %q spans lines", s)
+		}
+		for _, u := range rep.Unvouched {
+			if u.Line < 1 || u.Line > rep.Records || rep.Break != nil && u.Line >= rep.Break.Line {
+				t.Errorf("Unvouched %+v outside the intact lines 1..%d (break %+v)", u, rep.Records, rep.Break)
+			}
 		}
 		tl, err := readTail(bytes.NewReader(data), int64(len(data)))
 		if err != nil {

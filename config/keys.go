@@ -23,6 +23,12 @@ type Key struct {
 	Default string
 	// Doc says in one line what the setting does.
 	Doc string
+	// Security marks a setting that decides what wisp's model may use or
+	// do without asking, or who may answer for the person: the tools,
+	// the models that may run and the publishers trusted, the approval
+	// settings and the client's dialog. wisp records every change to one
+	// in the audit log (config.change).
+	Security bool
 }
 
 // setting is one row of the key table: a Key and the functions that read,
@@ -41,10 +47,26 @@ type setting struct {
 	check func(c *Config) error
 }
 
-// settings returns the key table. A new setting is one row here and one
-// field in Config; the field's JSON path must match the dotted name, which
-// a test checks.
+// securityKeys are the settings whose Key is marked Security.
+var securityKeys = []string{
+	"approval.outOfBand", "approval.threshold", "inquiry.elicitation", "models.enabled", "models.trusted",
+	"tools.ask", "tools.ask_user", "tools.disabled", "tools.models", "tools.request_approval",
+}
+
+// settings returns the key table, each Key marked Security as
+// securityKeys says.
 func settings() []setting {
+	rows := table()
+	for i := range rows {
+		rows[i].Security = slices.Contains(securityKeys, rows[i].Name)
+	}
+	return rows
+}
+
+// table returns the rows of the key table. A new setting is one row here
+// and one field in Config; the field's JSON path must match the dotted
+// name, which a test checks.
+func table() []setting {
 	return []setting{
 		boolSetting(Key{
 			Name:    "tools.ask",
@@ -119,6 +141,53 @@ func Keys() []Key {
 	}
 	slices.SortFunc(keys, func(a, b Key) int { return strings.Compare(a.Name, b.Name) })
 	return keys
+}
+
+// A Change is one setting whose value differs between two Configs.
+type Change struct {
+	Key Key
+	// From and To are the values before and after, as Get prints them.
+	From, To string
+	// Added and Removed, for a list, are the names it gained and lost,
+	// in order.
+	Added, Removed []string
+}
+
+// Diff returns the settings whose values differ from before to after, by
+// key name.
+func Diff(before, after Config) []Change {
+	var changes []Change
+	for _, s := range settings() {
+		from, to := s.format(before), s.format(after)
+		if from == to {
+			continue
+		}
+		ch := Change{Key: s.Key, From: from, To: to}
+		if s.Kind == "list" {
+			was, is := splitList(from), splitList(to)
+			for _, n := range is {
+				if !slices.Contains(was, n) {
+					ch.Added = append(ch.Added, n)
+				}
+			}
+			for _, n := range was {
+				if !slices.Contains(is, n) {
+					ch.Removed = append(ch.Removed, n)
+				}
+			}
+		}
+		changes = append(changes, ch)
+	}
+	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Key.Name, b.Key.Name) })
+	return changes
+}
+
+// splitList reads a list as Get prints it.
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
 }
 
 // lookup finds the row for key.

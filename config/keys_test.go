@@ -179,21 +179,70 @@ func TestGetUnknownKey(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	want := []config.Key{
-		{Name: "approval.outOfBand", Kind: "bool", Default: "true", Doc: "under wisp mcp, let you answer an approval with wisp approvals (and the client's dialog, with inquiry.elicitation)"},
-		{Name: "approval.threshold", Kind: "enum", Default: "moderate", Doc: "the lowest rating of a command that asks your approval: safe, moderate or dangerous"},
-		{Name: "inquiry.elicitation", Kind: "bool", Default: "false", Doc: "under wisp mcp, also put questions and approvals to the MCP client's dialog when it can show one"},
+		{Name: "approval.outOfBand", Kind: "bool", Default: "true", Doc: "under wisp mcp, let you answer an approval with wisp approvals (and the client's dialog, with inquiry.elicitation)", Security: true},
+		{Name: "approval.threshold", Kind: "enum", Default: "moderate", Doc: "the lowest rating of a command that asks your approval: safe, moderate or dangerous", Security: true},
+		{Name: "inquiry.elicitation", Kind: "bool", Default: "false", Doc: "under wisp mcp, also put questions and approvals to the MCP client's dialog when it can show one", Security: true},
 		{Name: "inquiry.timeoutSeconds", Kind: "int", Default: "0", Doc: "seconds a question waits for your answer; 0 waits for ever, otherwise 10 to 86,400"},
 		{Name: "models.default", Kind: "string", Default: "", Doc: "the model chat and respond use when --model is not given (ollama:NAME[:TAG] or mlx:NAME)"},
-		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names (set by wisp models enable and disable)"},
-		{Name: "models.trusted", Kind: "list", Default: "", Doc: "publishers you trust to pull models from (set by wisp models trust)"},
-		{Name: "tools.ask", Kind: "bool", Default: "false", Doc: "give ask, the tool that puts questions to you, to conversations that get every tool"},
-		{Name: "tools.ask_user", Kind: "bool", Default: "false", Doc: "give ask_user, the tool that puts structured questions to you and collects secrets, to conversations that get every tool"},
-		{Name: "tools.disabled", Kind: "list", Default: "", Doc: "tools taken out of every conversation, as comma-separated names"},
-		{Name: "tools.models", Kind: "bool", Default: "false", Doc: "give models, the tool that lists models and asks you to change them, to conversations that get every tool"},
-		{Name: "tools.request_approval", Kind: "bool", Default: "false", Doc: "give request_approval, the tool that asks your permission before a destructive, irreversible or outward-facing action, to conversations that get every tool"},
+		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names (set by wisp models enable and disable)", Security: true},
+		{Name: "models.trusted", Kind: "list", Default: "", Doc: "publishers you trust to pull models from (set by wisp models trust)", Security: true},
+		{Name: "tools.ask", Kind: "bool", Default: "false", Doc: "give ask, the tool that puts questions to you, to conversations that get every tool", Security: true},
+		{Name: "tools.ask_user", Kind: "bool", Default: "false", Doc: "give ask_user, the tool that puts structured questions to you and collects secrets, to conversations that get every tool", Security: true},
+		{Name: "tools.disabled", Kind: "list", Default: "", Doc: "tools taken out of every conversation, as comma-separated names", Security: true},
+		{Name: "tools.models", Kind: "bool", Default: "false", Doc: "give models, the tool that lists models and asks you to change them, to conversations that get every tool", Security: true},
+		{Name: "tools.request_approval", Kind: "bool", Default: "false", Doc: "give request_approval, the tool that asks your permission before a destructive, irreversible or outward-facing action, to conversations that get every tool", Security: true},
 	}
 	if diff := cmp.Diff(want, config.Keys()); diff != "" {
 		t.Errorf("Keys() (-want +got):\n%s", diff)
+	}
+}
+
+// A change made through Set shows in Diff, with what a list gained and
+// lost; nothing changed, nothing shows.
+func TestDiff(t *testing.T) {
+	key := func(name string) config.Key {
+		i := slices.IndexFunc(config.Keys(), func(k config.Key) bool { return k.Name == name })
+		return config.Keys()[i]
+	}
+	tests := []struct {
+		name  string
+		start map[string]string
+		set   map[string]string
+		want  []config.Change
+	}{
+		{"nothing", nil, nil, nil},
+		{"same value", map[string]string{"approval.threshold": "dangerous"}, map[string]string{"approval.threshold": "dangerous"}, nil},
+		{"a bool", nil, map[string]string{"approval.outOfBand": "off"},
+			[]config.Change{{Key: key("approval.outOfBand"), From: "true", To: "false"}}},
+		{"an int", nil, map[string]string{"inquiry.timeoutSeconds": "30"},
+			[]config.Change{{Key: key("inquiry.timeoutSeconds"), From: "0", To: "30"}}},
+		{"a list", map[string]string{"tools.disabled": "ask,models"}, map[string]string{"tools.disabled": "models,request_approval,ask_user"},
+			[]config.Change{{Key: key("tools.disabled"), From: "ask,models", To: "ask_user,models,request_approval", Added: []string{"ask_user", "request_approval"}, Removed: []string{"ask"}}}},
+		{"several, by name", nil, map[string]string{"tools.ask": "on", "approval.threshold": "safe", "models.trusted": "mlx-community"},
+			[]config.Change{
+				{Key: key("approval.threshold"), From: "moderate", To: "safe"},
+				{Key: key("models.trusted"), From: "", To: "mlx-community", Added: []string{"mlx-community"}},
+				{Key: key("tools.ask"), From: "false", To: "true"},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := config.Default()
+			for k, v := range tt.start {
+				if err := before.Set(k, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			after := before
+			for k, v := range tt.set {
+				if err := after.Set(k, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(tt.want, config.Diff(before, after)); diff != "" {
+				t.Errorf("Diff (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

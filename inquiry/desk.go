@@ -291,6 +291,14 @@ func (d *Desk) recordSettled(ctx context.Context, q wisp.Question, s Settled) {
 // settle turns an answer the desk has taken (take) into what the model
 // gets: credentials become markers, long answers are cut.
 func (d *Desk) settle(ctx context.Context, q wisp.Question, a wisp.Answer) Settled {
+	s := d.settleAnswer(ctx, q, a)
+	// The file the answer was taken from, whatever the rules made of it.
+	s.Answer.FileSHA256 = a.FileSHA256
+	return s
+}
+
+// settleAnswer is settle's work on the answer's outcome and text.
+func (d *Desk) settleAnswer(ctx context.Context, q wisp.Question, a wisp.Answer) Settled {
 	s := Settled{Question: q, Answer: a}
 	switch a.Outcome {
 	case wisp.OutcomeAnswered, wisp.OutcomeChose:
@@ -358,6 +366,14 @@ func secretDeclinedIn(facts []wisp.Fact, name string) bool {
 // answer). A misfit is returned as the error; the face should have asked
 // again.
 func take(q wisp.Question, a wisp.Answer) (wisp.Answer, error) {
+	got, err := takeAnswer(q, a)
+	// The file the answer was taken from, whatever the rules made of it.
+	got.FileSHA256 = a.FileSHA256
+	return got, err
+}
+
+// takeAnswer is take's work on the answer's outcome, provenance and text.
+func takeAnswer(q wisp.Question, a wisp.Answer) (wisp.Answer, error) {
 	switch a.Outcome {
 	case wisp.OutcomeTimedOut:
 		return wisp.Answer{Outcome: wisp.OutcomeTimedOut, Provenance: wisp.FromTimeout}, nil
@@ -495,6 +511,9 @@ func settledData(q wisp.Question, s Settled) map[string]any {
 	}
 	if s.misfit != "" {
 		m["error"] = s.misfit
+	}
+	if s.Answer.FileSHA256 != "" {
+		m["fileSHA256"] = s.Answer.FileSHA256
 	}
 	return m
 }

@@ -238,3 +238,12 @@ func nobody(p wisp.Provenance, wait time.Duration) string {
 	}
 	return "no person can answer here"
 }
+
+// LineDamaged is the notice a thread's model reads when the file of a
+// question it parked cannot be read back (it was cut short or edited):
+// the question will not be answered.
+//
+//	[wisp: your question a1b2c3d4, which waited beyond its turn, cannot be read back (its file is damaged), so it will not be answered; ask it again if you still need the answer]
+func LineDamaged(id string) string {
+	return "[wisp: your question " + id + ", which waited beyond its turn, cannot be read back (its file is damaged), so it will not be answered; ask it again if you still need the answer]"
+}

@@ -130,6 +130,20 @@ func TestResume(t *testing.T) {
 			if tc.wantFact == "" && ev[0].Source == wisp.SourcePerson && s.Answer.Outcome != wisp.OutcomeDeclined {
 				t.Errorf("inquiry.settled source = person for %+v", s.Answer)
 			}
+			if _, there := ev[0].Data["fileSHA256"]; there {
+				t.Errorf("inquiry.settled %+v names a file the answer did not come from", ev[0].Data)
+			}
+
+			// Taken from a file another process filed, whatever the
+			// rules make of it, the answer names that file.
+			rec = &wisptest.Recorder{}
+			a := tc.answer
+			a.FileSHA256 = "5e1f0000"
+			s = newDesk(&parker{}, 0, rec).Resume(t.Context(), q, a, 4)
+			ev = rec.Events(wisp.KindInquirySettled)
+			if len(ev) != 1 || ev[0].Data["fileSHA256"] != "5e1f0000" || s.Answer.FileSHA256 != "5e1f0000" {
+				t.Errorf("inquiry.settled %+v; want fileSHA256 5e1f0000", ev)
+			}
 		})
 	}
 }

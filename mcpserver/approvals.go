@@ -149,12 +149,17 @@ func (s *Server) decideElicited(ctx context.Context, req outofband.Request, res 
 	err := s.opts.Approvals.Decide(ctx, d)
 	switch {
 	case err == nil:
-		s.record(ctx, wisp.Event{Kind: wisp.KindApprovalAnswered, Session: req.Session, Thread: req.Thread, Turn: req.Turn,
-			Source: wisp.SourcePerson, Approval: req.ID,
-			Data: map[string]any{"id": req.ID, "command": req.Command, "scope": d.Scope.String(), "from": d.From}})
+		if s.opts.Approvals.Witness == nil { // a Witness recorded it already
+			s.record(ctx, wisp.Event{Kind: wisp.KindApprovalAnswered, Session: req.Session, Thread: req.Thread, Turn: req.Turn,
+				Source: wisp.SourcePerson, Approval: req.ID,
+				Data: map[string]any{"id": req.ID, "command": req.Command, "scope": d.Scope.String(), "from": d.From}})
+		}
 		return ""
 	case errors.Is(err, outofband.ErrDecided), errors.Is(err, outofband.ErrWithdrawn), errors.Is(err, outofband.ErrNoRequest), errors.Is(err, outofband.ErrStale):
 		return "wisp: the dialog's answer was not used: " + err.Error()
+	case errors.Is(err, outofband.ErrUnrecorded):
+		s.opts.Logger.Error("recording the dialog's decision", "id", req.ID, "error", err)
+		return "wisp: the dialog's answer was not used: the audit log could not record it; answer at a terminal: wisp approvals approve " + req.ID
 	default:
 		s.opts.Logger.Error("filing the dialog's decision", "id", req.ID, "error", err)
 		return "wisp: the dialog's answer could not be filed; answer at a terminal: wisp approvals approve " + req.ID

@@ -148,9 +148,10 @@ func (s *Server) settle(ctx context.Context, id string) {
 	}
 }
 
-// answerOf turns a filed answer into the face's answer.
+// answerOf turns a filed answer into the face's answer, naming the file
+// it was taken from.
 func answerOf(a pending.Answer) wisp.Answer {
-	return wisp.Answer{Outcome: a.Outcome, Text: a.Text, Provenance: wisp.FromPerson}
+	return wisp.Answer{Outcome: a.Outcome, Text: a.Text, Provenance: wisp.FromPerson, FileSHA256: a.FileSHA256}
 }
 
 // withdraw withdraws question id, keeping an answer that won first.
@@ -262,14 +263,19 @@ func (s *Server) fileElicited(ctx context.Context, q pending.Question, res *mcp.
 	err := s.opts.Pending.Answer(ctx, a)
 	switch {
 	case err == nil:
-		data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From}
-		if a.Text != "" {
-			data["answer"] = a.Text
+		if s.opts.Pending.Witness == nil { // a Witness recorded it already
+			data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From}
+			if a.Text != "" {
+				data["answer"] = a.Text
+			}
+			s.record(ctx, wisp.Event{Kind: wisp.KindInquiryAnswered, Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: data})
 		}
-		s.record(ctx, wisp.Event{Kind: wisp.KindInquiryAnswered, Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: data})
 		return ""
 	case errors.Is(err, pending.ErrAnswered), errors.Is(err, pending.ErrWithdrawn), errors.Is(err, pending.ErrNoQuestion), errors.Is(err, pending.ErrStale):
 		return "wisp: the dialog's answer was not used: " + err.Error()
+	case errors.Is(err, pending.ErrUnrecorded):
+		s.opts.Logger.Error("recording the dialog's answer", "id", q.ID, "error", err)
+		return "wisp: the dialog's answer was not used: the audit log could not record it; answer at a terminal: wisp questions answer " + q.ID
 	default:
 		s.opts.Logger.Error("filing the dialog's answer", "id", q.ID, "error", err)
 		return "wisp: the dialog's answer could not be filed; answer at a terminal: wisp questions answer " + q.ID
@@ -296,8 +302,10 @@ func elicitedText(content any) (string, bool) {
 // thread since its question parked, each settled through desk.Resume
 // (inquiry.settled recorded, credentials marked, long answers cut) and
 // posted as a notice (inquiry.LineLate) with the answer's fact; questions
-// whose deadline passed unanswered are withdrawn and posted as timed out.
-// Once the thread is saved, the questions are settled in the folder.
+// whose deadline passed unanswered are withdrawn and posted as timed out;
+// and questions whose file cannot be read back (pending.Damaged) are
+// posted as never to be answered (inquiry.LineDamaged). Once the thread is
+// saved, the questions are settled in the folder, damaged files too.
 //
 // Chat and respond use it too, so a thread started under wisp mcp and
 // continued elsewhere still gets its answers.
@@ -324,6 +332,16 @@ func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail
 		now = b.now()
 	}
 	var mail []agent.Mail
+	damaged, err := b.store.Damaged()
+	if err != nil {
+		return nil, fmt.Errorf("the answers to its parked questions cannot be read: %w", err)
+	}
+	for _, d := range damaged {
+		if d.Thread == thread {
+			// Told once, then settled with the rest: it takes no answer.
+			mail = append(mail, agent.Mail{Text: inquiry.LineDamaged(d.ID), Key: d.ID})
+		}
+	}
 	for _, r := range recs {
 		q := r.Question
 		wq := wisp.Question{ID: q.ID, Session: q.Session, Thread: q.Thread, Turn: q.Turn, Text: q.Text, Options: q.Options, Deadline: q.Deadline}

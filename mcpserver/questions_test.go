@@ -57,11 +57,21 @@ func askStep() script.Step {
 
 func newQFix(t *testing.T, elicitation bool, steps ...script.Step) *qfix {
 	t.Helper()
+	return newQFixWitnessed(t, elicitation, false, steps...)
+}
+
+// newQFixWitnessed is newQFix whose pending folder, when witnessed, has
+// the recorder as its Witness.
+func newQFixWitnessed(t *testing.T, elicitation, witnessed bool, steps ...script.Step) *qfix {
+	t.Helper()
 	f := &qfix{
 		model: script.New("s", steps),
 		store: pending.Store{Dir: filepath.Join(t.TempDir(), "pending")},
 		dir:   threadfile.Dir{Path: t.TempDir()},
 		rec:   &wisptest.Recorder{},
+	}
+	if witnessed {
+		f.store.Witness = f.rec
 	}
 	var ids atomic.Int64
 	f.srv = mcpserver.New(&mcpserver.Options{
@@ -381,10 +391,12 @@ func action(a mcp.ElicitationResponseAction) func(mcp.ElicitationRequest) *mcp.E
 }
 
 // The two protocol eras a client may speak.
-var eras = []struct {
+type eraCase struct {
 	name    string
 	version string
-}{
+}
+
+var eras = []eraCase{
 	{"2026-07-28", ""}, // the client's default, with input requests
 	{"2025-11-25", "2025-11-25"},
 }
@@ -434,59 +446,81 @@ func TestElicitation(t *testing.T) {
 	}
 	for _, era := range eras {
 		for _, tc := range cases {
-			t.Run(era.name+"/"+tc.name, func(t *testing.T) {
-				f := newQFix(t, true, askStep(), script.Step{Content: "Done."})
-				e := &elicitor{respond: tc.respond}
-				c := f.httpClient(t, era.version, client.WithElicitationHandler(e))
-				results := make(chan *mcp.CallToolResult, 1)
-				go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
-				if tc.wantLine == "" {
-					f.waitFiled(t)
-					// The dialog's answer was not taken: the question waits until the hold ends.
-					e.waitShown(t)
-					time.Sleep(50 * time.Millisecond)
-					f.endHolds()
+			for _, witnessed := range []bool{false, true} {
+				name := era.name + "/" + tc.name
+				if witnessed {
+					name += "/witnessed"
 				}
-				res := <-results
-				requested := f.rec.Events(wisp.KindInquiryRequested)
-				if len(requested) != 1 {
-					t.Fatalf("inquiry.requested %+v, want one", requested)
-				}
-				id, _ := requested[0].Data["id"].(string)
-				want := tc.wantLine
-				if want == "" {
-					want = inquiry.LineParked(askQuestion, id)
-				}
-				if got := toolResults(f.model); !slices.Equal(got, []string{want}) {
-					t.Errorf("the model read %q, want %q", got, want)
-				}
-				reqs := e.requests()
-				if len(reqs) != 1 {
-					t.Fatalf("the dialog was shown %d times, want once", len(reqs))
-				}
-				msg := reqs[0].Params.Message
-				for _, part := range []string{askQuestion, "not private", "wisp://threads/t-00000001", "wisp questions answer " + id} {
-					if !strings.Contains(msg, part) {
-						t.Errorf("dialog message %q lacks %q", msg, part)
-					}
-				}
-				schema, _ := json.Marshal(reqs[0].Params.RequestedSchema)
-				if !strings.Contains(string(schema), `"const":"./wisp.json"`) || !strings.Contains(string(schema), `"const":"none of these"`) {
-					t.Errorf("dialog schema %s does not offer the options and none of these", schema)
-				}
-				if res.IsError {
-					t.Errorf("respond failed: %s", text(res))
-				}
-				answered := f.rec.Events(wisp.KindInquiryAnswered)
-				switch {
-				case tc.wantLine == "" && len(answered) != 0:
-					t.Errorf("inquiry.answered %+v for an answer that was not taken", answered)
-				case tc.wantLine != "" && (len(answered) != 1 || answered[0].Data["from"] != "elicitation" || answered[0].Source != wisp.SourcePerson || answered[0].Thread != "t-00000001"):
-					t.Errorf("inquiry.answered %+v, want one from the dialog", answered)
-				}
-			})
+				elicitationCase(t, name, era, witnessed, tc.respond, tc.wantLine)
+			}
 		}
 	}
+}
+
+// elicitationCase is one case of TestElicitation: the dialog gives what
+// respond returns; the model reads wantLine ("" for parked). Witnessed,
+// the pending folder has the recorder as its Witness, which records the
+// dialog's answer, bound to its file, before it is filed.
+func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, respondWith func(mcp.ElicitationRequest) *mcp.ElicitationResult, wantLine string) {
+	tc := struct {
+		respond  func(mcp.ElicitationRequest) *mcp.ElicitationResult
+		wantLine string
+	}{respondWith, wantLine}
+	t.Run(name, func(t *testing.T) {
+		f := newQFixWitnessed(t, true, witnessed, askStep(), script.Step{Content: "Done."})
+		e := &elicitor{respond: tc.respond}
+		c := f.httpClient(t, era.version, client.WithElicitationHandler(e))
+		results := make(chan *mcp.CallToolResult, 1)
+		go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+		if tc.wantLine == "" {
+			f.waitFiled(t)
+			// The dialog's answer was not taken: the question waits until the hold ends.
+			e.waitShown(t)
+			time.Sleep(50 * time.Millisecond)
+			f.endHolds()
+		}
+		res := <-results
+		requested := f.rec.Events(wisp.KindInquiryRequested)
+		if len(requested) != 1 {
+			t.Fatalf("inquiry.requested %+v, want one", requested)
+		}
+		id, _ := requested[0].Data["id"].(string)
+		want := tc.wantLine
+		if want == "" {
+			want = inquiry.LineParked(askQuestion, id)
+		}
+		if got := toolResults(f.model); !slices.Equal(got, []string{want}) {
+			t.Errorf("the model read %q, want %q", got, want)
+		}
+		reqs := e.requests()
+		if len(reqs) != 1 {
+			t.Fatalf("the dialog was shown %d times, want once", len(reqs))
+		}
+		msg := reqs[0].Params.Message
+		for _, part := range []string{askQuestion, "not private", "wisp://threads/t-00000001", "wisp questions answer " + id} {
+			if !strings.Contains(msg, part) {
+				t.Errorf("dialog message %q lacks %q", msg, part)
+			}
+		}
+		schema, _ := json.Marshal(reqs[0].Params.RequestedSchema)
+		if !strings.Contains(string(schema), `"const":"./wisp.json"`) || !strings.Contains(string(schema), `"const":"none of these"`) {
+			t.Errorf("dialog schema %s does not offer the options and none of these", schema)
+		}
+		if res.IsError {
+			t.Errorf("respond failed: %s", text(res))
+		}
+		answered := f.rec.Events(wisp.KindInquiryAnswered)
+		switch {
+		case tc.wantLine == "" && len(answered) != 0:
+			t.Errorf("inquiry.answered %+v for an answer that was not taken", answered)
+		case tc.wantLine != "" && (len(answered) != 1 || answered[0].Data["from"] != "elicitation" || answered[0].Source != wisp.SourcePerson || answered[0].Thread != "t-00000001"):
+			t.Errorf("inquiry.answered %+v, want one from the dialog", answered)
+		case tc.wantLine != "" && witnessed && (answered[0].Data["fileSHA256"] == nil || answered[0].Data["pid"] == nil || answered[0].Data["terminal"] != nil):
+			t.Errorf("inquiry.answered %+v, want the file's SHA-256 and the server's pid, and no terminal", answered)
+		case tc.wantLine != "" && !witnessed && answered[0].Data["fileSHA256"] != nil:
+			t.Errorf("inquiry.answered %+v names a file though nothing witnesses it", answered)
+		}
+	})
 }
 
 func TestElicitationNeedsSettingAndCapability(t *testing.T) {

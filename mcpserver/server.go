@@ -88,7 +88,10 @@ type Options struct {
 
 	// Pending is where the Face files the model's questions
 	// ($WISP_HOME/pending). A zero Dir: questions get "no person can
-	// answer here".
+	// answer here". Give it a Witness (wisp mcp gives the audit log): an
+	// answer in the client's dialog is then recorded as inquiry.answered
+	// through it before it is filed, and an answer on file is taken only
+	// when the Witness vouches for it.
 	Pending pending.Store
 	// Elicitation is inquiry.elicitation: also put questions to the
 	// client's own dialog when it declared it can show one.
@@ -100,14 +103,16 @@ type Options struct {
 	// pass a channel they close.
 	After func(time.Duration) <-chan time.Time
 
-	// Events receives what the server itself records: inquiry.answered
-	// and approval.answered when the person answers in the client's
-	// dialog (the turn's own events go to its agent's sink). nil drops
-	// them.
+	// Events receives what the server itself records (the turn's own
+	// events go to its agent's sink): inquiry.answered and
+	// approval.answered when the person answers in the client's dialog,
+	// once the answer is filed, for a Pending or Approvals store without
+	// a Witness (with one, the Witness records them). nil drops them.
 	Events wisp.EventSink
 
 	// Approvals is where the Approver files the model's requests for the
-	// person's approval ($WISP_HOME/approvals).
+	// person's approval ($WISP_HOME/approvals). Give it a Witness, as
+	// Pending.
 	Approvals outofband.Store
 	// OutOfBand is approval.outOfBand: let such a request wait for wisp
 	// approvals (and the client's dialog, with Elicitation). Off, or

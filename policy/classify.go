@@ -94,29 +94,66 @@ func Classify(command string) Verdict {
 }
 
 // answersWisp reports whether command would answer wisp's own questions
-// or approvals; see Classify.
+// or approvals; see Classify. It looks at the command as written and with
+// the quotes and backslashes a shell would take out (wi"s"p, w\isp), and
+// a command with any shell metacharacter that names questions or
+// approvals anywhere (W=wisp; $W approvals) is taken to answer: refusing
+// it is never wrong, since such a command is no command wisp knows.
 func answersWisp(command string) bool {
-	words := strings.FieldsFunc(command, func(r rune) bool {
+	unquoted := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(command)
+	if namesWisp(command) || namesWisp(unquoted) {
+		return true
+	}
+	if !strings.ContainsAny(command, metacharacters) {
+		return false
+	}
+	for _, w := range commandWords(unquoted) {
+		if answersWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandWords splits command into words at spaces, control and
+// invisible characters and shell metacharacters.
+func commandWords(command string) []string {
+	return strings.FieldsFunc(command, func(r rune) bool {
 		return r < 0x21 || r == 0x7f || r == utf8.RuneError || unicode.IsSpace(r) ||
 			unicode.Is(unicode.Cf, r) || !unicode.IsGraphic(r) || strings.ContainsRune(metacharacters, r)
 	})
-	name := func(w string) string {
-		if i := strings.LastIndexByte(w, '/'); i >= 0 {
-			w = w[i+1:]
-		}
-		return strings.TrimSuffix(strings.ToLower(w), ".exe")
+}
+
+// commandName is a word as the name of a command: its last path element,
+// in lower case, without .exe.
+func commandName(w string) string {
+	if i := strings.LastIndexByte(w, '/'); i >= 0 {
+		w = w[i+1:]
 	}
-	answers := func(w string) bool { n := name(w); return n == "questions" || n == "approvals" }
-	if len(words) > 0 && answers(words[0]) {
+	return strings.TrimSuffix(strings.ToLower(w), ".exe")
+}
+
+// answersWord reports whether w names the questions or approvals command.
+func answersWord(w string) bool {
+	n := commandName(w)
+	return n == "questions" || n == "approvals"
+}
+
+// namesWisp reports whether command's first word is questions or
+// approvals, or the word wisp (or a path to it) is followed, flags
+// between, by one of those.
+func namesWisp(command string) bool {
+	words := commandWords(command)
+	if len(words) > 0 && answersWord(words[0]) {
 		return true
 	}
 	for i, w := range words {
-		if name(w) != "wisp" {
+		if commandName(w) != "wisp" {
 			continue
 		}
 		for _, next := range words[i+1:] {
 			if !strings.HasPrefix(next, "-") {
-				if answers(next) {
+				if answersWord(next) {
 					return true
 				}
 				break

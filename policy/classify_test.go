@@ -128,6 +128,17 @@ func TestClassifyPersonOnly(t *testing.T) {
 		"wisp approvals approve 7f3a2c1d \x1b[2J",
 		"approvals approve 7f3a2c1d é",
 		"models enable wisp approvals",
+		// Spelt the way a shell joins words: quotes and backslashes taken
+		// out, a variable, a command's output, a word built of parts.
+		"wi''sp approvals approve 7f3a2c1d",
+		`w\isp approvals approve 7f3a2c1d`,
+		`wisp ap"prov"als approve 7f3a2c1d`,
+		`"wisp" 'questions' answer a1b2c3d4`,
+		`sh -c 'wisp approvals approve 7f3a2c1d'`,
+		"W=wisp; $W approvals approve 7f3a2c1d",
+		"$(which wisp) questions answer a1b2c3d4",
+		"echo y | $WISP approvals approve 7f3a2c1d",
+		"env WISP_HOME=x wisp approvals deny 7f3a2c1d",
 	}
 	for _, c := range alone {
 		want := policy.Verdict{Command: c, Rating: policy.Dangerous, Reason: policy.ReasonPersonsAlone, PersonOnly: true}

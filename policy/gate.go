@@ -125,6 +125,9 @@ type Outcome struct {
 	// Reason says why a request was refused (for the model, after
 	// LineNotApproved), or why it was allowed without asking.
 	Reason string
+	// FileSHA256 is the Decision's: set when the person's answer was
+	// taken from a file another process filed (wisp.Decision.FileSHA256).
+	FileSHA256 string
 }
 
 // Ask decides r. It records classifier.verdict, then either approval.decided
@@ -216,11 +219,15 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 // Outcome, the source of the approval.decided record, and the error that
 // ends the turn, if any.
 func (g *Gate) decide(ctx, askCtx context.Context, req wisp.ApprovalRequest) (Outcome, string, error) {
-	refused := func(reason string) Outcome { return Outcome{ID: req.ID, Reason: reason} }
+	var sum string // the file the answer was taken from, if any
+	refused := func(reason string) Outcome { return Outcome{ID: req.ID, Reason: reason, FileSHA256: sum} }
 	if g.opts.Approver == nil {
 		return refused(ReasonNoPerson), wisp.SourceWisp, nil
 	}
 	d, err := g.opts.Approver.Approve(askCtx, req)
+	if err == nil {
+		sum = d.FileSHA256
+	}
 	switch {
 	case ctx.Err() != nil:
 		// The caller gave up; whatever the face said, it is not an approval.
@@ -265,7 +272,7 @@ func (g *Gate) decide(ctx, askCtx context.Context, req wisp.ApprovalRequest) (Ou
 	if scope == wisp.ScopeNone {
 		return refused(ReasonNotOffered), source, nil
 	}
-	out := Outcome{Approved: true, ID: req.ID, Scope: scope}
+	out := Outcome{Approved: true, ID: req.ID, Scope: scope, FileSHA256: sum}
 	switch {
 	case scope != d.Scope:
 		out.DowngradedFrom = d.Scope
@@ -355,6 +362,9 @@ func decidedData(out Outcome) map[string]any {
 	}
 	if out.Reason != "" {
 		m["reason"] = out.Reason
+	}
+	if out.FileSHA256 != "" {
+		m["fileSHA256"] = out.FileSHA256
 	}
 	return m
 }

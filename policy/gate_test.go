@@ -804,3 +804,46 @@ func TestReasonTimedOut(t *testing.T) {
 		t.Errorf("refusal line = %q", got)
 	}
 }
+
+// A decision taken from a file another process filed names the file in
+// approval.decided, approved or not, so the audit pairs it with the
+// approval.answered of who gave it.
+func TestGateRecordsTheDecisionsFile(t *testing.T) {
+	sum := "5e1f" + fmt.Sprintf("%060d", 0)
+	for _, d := range []wisp.Decision{
+		{Scope: wisp.ScopeOnce, FileSHA256: sum},
+		{Reason: policy.ReasonDeclined, FileSHA256: sum},
+	} {
+		var rec []wisp.Event
+		g := policy.NewGate(&policy.GateOptions{
+			Approver: newScript(t, answer{d: d}), NewID: ids(),
+			Events: wisp.EventSinkFunc(func(_ context.Context, e wisp.Event) error {
+				if e.Kind == wisp.KindApprovalDecided {
+					rec = append(rec, e)
+				}
+				return nil
+			}),
+		})
+		out, err := g.Ask(context.Background(), enable("ollama:qwen3:4b"))
+		if err != nil || out.FileSHA256 != sum || out.Approved != d.Approved() {
+			t.Errorf("Ask with %+v = %+v, %v; want the file's sum kept", d, out, err)
+		}
+		if len(rec) != 1 || rec[0].Data["fileSHA256"] != sum {
+			t.Errorf("approval.decided %+v; want fileSHA256 %s", rec, sum)
+		}
+	}
+	// An answer given in the face itself names no file.
+	var rec []wisp.Event
+	g := policy.NewGate(&policy.GateOptions{
+		Approver: newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeOnce}}), NewID: ids(),
+		Events: wisp.EventSinkFunc(func(_ context.Context, e wisp.Event) error { rec = append(rec, e); return nil }),
+	})
+	if _, err := g.Ask(context.Background(), enable("ollama:qwen3:4b")); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range rec {
+		if _, there := e.Data["fileSHA256"]; there {
+			t.Errorf("%s has fileSHA256 %v for an answer given in the face", e.Kind, e.Data["fileSHA256"])
+		}
+	}
+}

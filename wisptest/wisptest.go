@@ -266,14 +266,27 @@ func (p *Person) Notices() []wisp.Notice {
 	return append([]wisp.Notice(nil), p.notices...)
 }
 
-// A Recorder is an EventSink that keeps every event. Safe for concurrent
-// use.
+// A Recorder is an EventSink that keeps every event, and a Witness that
+// vouches for what it kept. Safe for concurrent use.
 type Recorder struct {
 	mu     sync.Mutex
 	events []wisp.Event
 }
 
-var _ wisp.EventSink = (*Recorder)(nil)
+var _ wisp.Witness = (*Recorder)(nil)
+
+// Vouched reports whether an event of kind was kept whose data holds "id"
+// id and "fileSHA256" sum.
+func (r *Recorder) Vouched(ctx context.Context, kind, id, sum string) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.events {
+		if e.Kind == kind && e.Data["id"] == id && e.Data["fileSHA256"] == sum {
+			return true, nil
+		}
+	}
+	return false, nil
+}
 
 // Record keeps e.
 func (r *Recorder) Record(ctx context.Context, e wisp.Event) error {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/pending"
@@ -47,10 +48,28 @@ func openAnswerLog(h home) (*audit.Log, error) {
 	}, Sync: syncNow})
 }
 
-// unrecorded is the error of an answer to what ("question a1b2c3d4") that
-// was filed but that the audit log did not record.
-func unrecorded(what string, err error) error {
-	return fmt.Errorf("your answer to %s was filed, but the audit log did not record it (%v); run wisp audit --verify", what, err)
+// auditWitness is the audit log as the Witness of who answers what wisp
+// mcp filed: it records events in log, in session when that is set (else
+// in the event's own), and vouches for an answer when the log in dir
+// holds the record of it being given.
+type auditWitness struct {
+	log     *audit.Log
+	dir     string
+	session string
+}
+
+var _ wisp.Witness = auditWitness{}
+
+func (w auditWitness) Record(ctx context.Context, e wisp.Event) error {
+	if w.session != "" {
+		e.Session = w.session
+	}
+	return auditSink{w.log}.Record(ctx, e)
+}
+
+func (w auditWitness) Vouched(_ context.Context, kind, id, sum string) (bool, error) {
+	_, ok, err := audit.Find(w.dir, kind, map[string]string{"id": id, "fileSHA256": sum})
+	return ok, err
 }
 
 // withDeadline is context.WithDeadline, except that a zero deadline sets

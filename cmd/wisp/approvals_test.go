@@ -18,13 +18,14 @@ import (
 //
 //	approval file ID THREAD SCOPES COMMAND [TEXT]  files a request, due in 10 min
 //	approval decide ID SCOPE FROM                  decides it (SCOPE none denies)
+//	approval plant ID SCOPE FROM                   writes a decision nothing records
 //	approval withdraw ID WHY                       withdraws it
 //
 // SCOPES is a comma-separated list (once,session). COMMAND and TEXT are
 // read as the inside of a Go string literal, so \x1b is ESC and \u202e a
 // bidi override.
 func approvalCmd(ts *testscript.TestScript, neg bool, args []string) {
-	const usage = "usage: approval file ID THREAD SCOPES COMMAND [TEXT] | decide ID SCOPE FROM | withdraw ID WHY"
+	const usage = "usage: approval file ID THREAD SCOPES COMMAND [TEXT] | decide ID SCOPE FROM | plant ID SCOPE FROM | withdraw ID WHY"
 	if neg || len(args) < 2 {
 		ts.Fatalf(usage)
 	}
@@ -58,7 +59,12 @@ func approvalCmd(ts *testscript.TestScript, neg bool, args []string) {
 		if _, err := store.File(ctx, r); err != nil {
 			ts.Fatalf("approval file: %v", err)
 		}
-	case args[0] == "decide" && len(args) == 4:
+	case (args[0] == "decide" || args[0] == "plant") && len(args) == 4:
+		if args[0] == "decide" {
+			w, closeLog := scriptWitness(ts, ts.Getenv("WISP_HOME"))
+			defer closeLog()
+			store.Witness = w
+		}
 		r, err := store.Get(id)
 		if err != nil {
 			ts.Fatalf("approval decide: %v", err)

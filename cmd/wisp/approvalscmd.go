@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/policy/outofband"
@@ -23,9 +22,11 @@ import (
 const noApprovalsWaiting = "no approval requests are waiting"
 
 // approvalsStore is the approvals folder of the wisp home, where wisp mcp
-// files the requests it waits on.
-func approvalsStore(h home) outofband.Store {
-	return outofband.Store{Dir: filepath.Join(h.dir, "approvals")}
+// files the requests it waits on, whose decisions w witnesses: it records
+// who answers, and only what it vouches for is taken. A nil w serves to
+// list and show requests, never to answer or take answers.
+func approvalsStore(h home, w wisp.Witness) outofband.Store {
+	return outofband.Store{Dir: filepath.Join(h.dir, "approvals"), Witness: w}
 }
 
 func newApprovalsCmd(env environ) *cobra.Command {
@@ -50,7 +51,9 @@ refused.
 approve and deny run only when standard input and output are both a terminal, so that
 nothing but a person may answer: not a script, not the agent that called wisp, and not
 wisp's own model, whose policy refuses every approvals command. Anywhere else they
-refuse with exit status 2, as for any other usage error.`,
+refuse with exit status 2, as for any other usage error. The answer is recorded in the
+audit log (approval.answered, with this terminal's name) before it is filed; wisp mcp
+takes only an answer so recorded.`,
 		Args: exactArgs(0, "approvals takes list, approve ID or deny ID"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env) },
 	}
@@ -102,11 +105,27 @@ func listApprovalsCmd(cmd *cobra.Command, env environ) error {
 	if err != nil {
 		return err
 	}
-	rs, err := approvalsStore(h).List()
+	store := approvalsStore(h, nil)
+	rs, err := store.List()
 	if err != nil {
 		return err
 	}
-	writeApprovals(cmd.OutOrStdout(), rs, time.Now())
+	ds, err := store.Damaged()
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if len(rs) > 0 || len(ds) == 0 {
+		writeApprovals(out, rs, time.Now())
+	}
+	for i, d := range ds {
+		if i > 0 || len(rs) > 0 {
+			fmt.Fprintln(out)
+		}
+		fmt.Fprintf(out, "approval %s · damaged\n", d.ID)
+		fmt.Fprintf(out, "! %s\n", escape.Terminal(oneLine(d.Err.Error())))
+		fmt.Fprintln(out, "nothing approves it: the request that waits on it is refused")
+	}
 	return nil
 }
 
@@ -122,7 +141,7 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 	if err != nil {
 		return err
 	}
-	store := approvalsStore(h)
+	store := approvalsStore(h, nil)
 	r, err := store.Get(id)
 	switch {
 	case errors.Is(err, outofband.ErrBadID):
@@ -162,8 +181,17 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 		}
 	}
 
-	// Filing waits for the folder's lock; Ctrl-C may still stop it.
-	switch err := store.Decide(ctx, outofband.Decision{ID: r.ID, Digest: r.Digest, Scope: scope, From: outofband.FromTerminal}); {
+	// The answer is recorded in a session of its own, with this
+	// terminal's name, before it is filed; filing waits for the folder's
+	// lock, and Ctrl-C may still stop it.
+	log, err := openAnswerLog(h)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	store.Witness = auditWitness{log: log, dir: h.audit(), session: newID()}
+	d := outofband.Decision{ID: r.ID, Digest: r.Digest, Scope: scope, From: outofband.FromTerminal, Terminal: ttyName(tty)}
+	switch err := store.Decide(ctx, d); {
 	case errors.Is(err, outofband.ErrStale):
 		return fmt.Errorf("approval request %s was filed again while you answered, so your answer to what you were shown was not filed; run wisp %s %s to see it as it is now", r.ID, verb, r.ID)
 	case errors.Is(err, outofband.ErrDecided):
@@ -176,18 +204,6 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 		return err
 	}
 
-	log, err := openAnswerLog(h)
-	if err == nil {
-		_, err = log.Append(context.WithoutCancel(ctx), audit.Entry{
-			Kind: wisp.KindApprovalAnswered, Session: newID(), Thread: r.Thread, Turn: r.Turn,
-			Source: wisp.SourcePerson, Approval: r.ID,
-			Data: map[string]any{"id": r.ID, "command": r.Command, "scope": scope.String(), "from": outofband.FromTerminal},
-		})
-		log.Close()
-	}
-	if err != nil {
-		return unrecorded("approval request "+r.ID, err)
-	}
 	if scope == wisp.ScopeNone {
 		fmt.Fprintf(stdout, "approval %s: denied; the request is refused and nothing changes\n", r.ID)
 	} else {

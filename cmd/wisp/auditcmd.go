@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,23 +17,40 @@ import (
 func newAuditCmd(env environ) *cobra.Command {
 	var f audit.Filter
 	var asJSON, verify bool
+	var expect string
 	c := &cobra.Command{
-		Use:   "audit [--thread ID] [--kind PREFIX] [--json] [--verify]",
+		Use:   "audit [--thread ID] [--kind PREFIX] [--json] [--verify [--expect-head HASH]]",
 		Short: "Print the audit log, or check its hash chain",
 		Long: `Print the audit log ($WISP_HOME/audit/audit.jsonl): every tool call, question and
 answer, in order, with credentials already replaced by markers. --verify checks the
 hash chain that links each line to the one before and names the first line that
-breaks it; a torn last line (a crash while writing) is reported as such.`,
+breaks it; a torn last line (a crash while writing) is reported as such. It also
+names a record that takes an answer given from another process (a parked question,
+an approval under wisp mcp) when no record of that answer being given comes before it.
+It prints the head, the hash of the last line, in full: keep it somewhere else, and
+--expect-head HASH later fails unless the line with that hash is still in the chain,
+which catches a log rewritten, or cut short, since.`,
 		Args: exactArgs(0, "audit takes no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if expect != "" && !verify {
+				return usagef("--expect-head goes with --verify: wisp audit --verify --expect-head HASH")
+			}
+			anchor := strings.ToLower(expect)
+			if expect != "" && !isHead(anchor) {
+				return usagef("--expect-head %q is not a head: give the 64 hex digits that wisp audit --verify prints after head", expect)
+			}
 			h, err := openHome(env)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if verify {
-				r, err := audit.Verify(h.audit())
+				r, err := audit.VerifyWith(h.audit(), &audit.VerifyOptions{Anchor: anchor})
 				if errors.Is(err, fs.ErrNotExist) {
+					if anchor != "" {
+						fmt.Fprintf(out, "audit: no records yet, so no line has the expected head %s\n", anchor)
+						return exitError{code: 1}
+					}
 					fmt.Fprintln(out, "audit: no records yet")
 					return nil
 				}
@@ -40,7 +58,7 @@ breaks it; a torn last line (a crash while writing) is reported as such.`,
 					return err
 				}
 				fmt.Fprintln(out, r.String())
-				if r.Break != nil {
+				if r.Failed() {
 					return exitError{code: 1}
 				}
 				return nil
@@ -72,5 +90,20 @@ breaks it; a torn last line (a crash while writing) is reported as such.`,
 	c.Flags().StringVar(&f.KindPrefix, "kind", "", "only records whose kind starts with PREFIX (inquiry., tool.call)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the records as JSON lines")
 	c.Flags().BoolVar(&verify, "verify", false, "check the hash chain")
+	c.Flags().StringVar(&expect, "expect-head", "", "with --verify: fail unless the chain still holds the line with this head (as --verify printed it)")
 	return c
+}
+
+// isHead reports whether s is a head as wisp audit --verify prints it: 64
+// lowercase hex digits.
+func isHead(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -244,7 +244,7 @@ type parkedNotes struct {
 func newParkedNotes(env environ, face *jsonl.Face, stderr io.Writer) *parkedNotes {
 	p := &parkedNotes{face: face, stderr: stderr}
 	if h, err := openHome(env); err == nil { // the conversation opened it already
-		p.watch = newQuestionWatch(parkedQuestions(h))
+		p.watch = newQuestionWatch(parkedQuestions(h, nil))
 	}
 	return p
 }
@@ -300,16 +300,16 @@ type jsonQuestions struct {
 func (j *jsonQuestions) setUp(ctx context.Context, env environ, conv *conversation, face *jsonl.Face, notes *parkedNotes, yes bool) {
 	store := pending.Store{}
 	if h, err := openHome(env); err == nil { // the conversation opened it already
-		store = parkedQuestions(h)
+		// Answers are recorded in the chat's session and taken only
+		// when recorded.
+		store = parkedQuestions(h, auditWitness{log: conv.log, dir: h.audit(), session: conv.session})
 	}
 	p := &parkedAnswerer{
-		store:   store,
-		face:    wisp.InquirerFunc(face.AskParked),
-		from:    pending.FromTUI,
-		session: conv.session,
-		log:     conv.log,
-		prefix:  "questions",
-		now:     time.Now,
+		store:  store,
+		face:   wisp.InquirerFunc(face.AskParked),
+		from:   pending.FromTUI,
+		prefix: "questions",
+		now:    time.Now,
 		say: func(q pending.Question, line string) {
 			_ = face.Send(jsonl.Note{Kind: jsonl.NoteQuestion, ID: q.ID, Thread: q.Thread, Text: line})
 		},
@@ -323,6 +323,8 @@ func (j *jsonQuestions) setUp(ctx context.Context, env environ, conv *conversati
 		p.refuse = func(verb, id string) error {
 			return fmt.Errorf("%s runs only where a person is, so that nothing but a person may answer a question: this wisp chat --json has no terminal; run wisp-tui in a terminal, or wisp %s %s", verb, verb, id)
 		}
+	default:
+		p.terminal = "/dev/tty" // the controlling terminal wisp-tui runs it in
 	}
 	j.ctx, j.face, j.notes, j.answerer, j.asking = ctx, face, notes, p, map[string]bool{}
 }

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
 )
 
@@ -14,7 +17,10 @@ func newConfigCmd(env environ) *cobra.Command {
 		Use:   "config get KEY | set KEY VALUE | list",
 		Short: "Read and change wisp's settings ($WISP_HOME/config.json)",
 		Long: `Read and change wisp's settings in $WISP_HOME/config.json (default ~/.wisp).
-A change applies from the next conversation, never to one already running.`,
+A change applies from the next conversation, never to one already running. A change
+to a security setting (tools.*, models.enabled, models.trusted, approval.*,
+inquiry.elicitation) is recorded in the audit log as config.change before it is saved;
+when it cannot be recorded, nothing is changed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return usagef("config needs a subcommand: get KEY, set KEY VALUE or list")
@@ -48,11 +54,14 @@ A change applies from the next conversation, never to one already running.`,
 			}
 			var v string
 			err = config.Update(cmd.Context(), h.config(), h.configLock(), func(c *config.Config) error {
+				before := *c
 				if err := c.Set(args[0], args[1]); err != nil {
 					return err
 				}
 				v, _ = c.Get(args[0])
-				return nil
+				// Recorded before it is saved: a change the log could
+				// not record is not made.
+				return recordChanges(cmd.Context(), h, config.Diff(before, *c))
 			})
 			if err != nil {
 				return configErr(err)
@@ -82,6 +91,51 @@ A change applies from the next conversation, never to one already running.`,
 	}
 	c.AddCommand(get, set, list)
 	return c
+}
+
+// recordChanges records the person's changes to security settings in the
+// audit log of h, as config.change: a list's key with each name added or
+// removed, any other key with its value from and to.
+func recordChanges(ctx context.Context, h home, changes []config.Change) error {
+	var entries []audit.Entry
+	session := newID()
+	add := func(data map[string]any) {
+		entries = append(entries, audit.Entry{Kind: wisp.KindConfigChange, Session: session, Source: wisp.SourcePerson, Data: data})
+	}
+	for _, ch := range changes {
+		switch {
+		case !ch.Key.Security:
+		case ch.Key.Kind == "list":
+			for _, n := range ch.Added {
+				add(map[string]any{"key": ch.Key.Name, "added": n})
+			}
+			for _, n := range ch.Removed {
+				add(map[string]any{"key": ch.Key.Name, "removed": n})
+			}
+		default:
+			add(map[string]any{"key": ch.Key.Name, "from": ch.From, "to": ch.To})
+		}
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	log, err := openAnswerLog(h)
+	if err != nil {
+		return unrecordedChange(err)
+	}
+	defer log.Close()
+	for _, e := range entries {
+		if _, err := log.Append(context.WithoutCancel(ctx), e); err != nil {
+			return unrecordedChange(err)
+		}
+	}
+	return nil
+}
+
+// unrecordedChange is the error of a change to a security setting that
+// the audit log could not record, and so was not made.
+func unrecordedChange(err error) error {
+	return fmt.Errorf("the audit log could not record the change (%v); nothing was changed", err)
 }
 
 // configErr marks a bad key or value as a usage error.

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -64,10 +66,45 @@ func answerRecords(t *testing.T, home, kind string) (recs []answerRecord, sessio
 		if err := json.Unmarshal(r.Data, &data); err != nil {
 			t.Fatal(err)
 		}
+		checkWho(t, home, kind, data)
 		recs = append(recs, answerRecord{Thread: r.Thread, Turn: r.Turn, Source: r.Source, Approval: r.Approval, Data: data})
 		sessions = append(sessions, r.Session)
 	}
 	return recs, sessions
+}
+
+// checkWho checks, and takes out of data, what a record of an answer says
+// of who gave it and of its file: this process's uid, a pid, the
+// terminal when it came from one, and the SHA-256 of the answer's file,
+// which must match the file while it is on record in home.
+func checkWho(t *testing.T, home, kind string, data map[string]any) {
+	t.Helper()
+	if uid, ok := data["uid"].(float64); !ok || int(uid) != os.Geteuid() {
+		t.Errorf("%s %v: uid %v, want %d", kind, data["id"], data["uid"], os.Geteuid())
+	}
+	if pid, ok := data["pid"].(float64); !ok || pid <= 0 {
+		t.Errorf("%s %v: pid %v, want the answering process's", kind, data["id"], data["pid"])
+	}
+	if term, _ := data["terminal"].(string); (data["from"] == "terminal" || data["from"] == "chat") && !strings.HasPrefix(term, "/dev/") {
+		t.Errorf("%s %v from %v: terminal %q, want the terminal's name", kind, data["id"], data["from"], term)
+	}
+	sum, _ := data["fileSHA256"].(string)
+	if len(sum) != 64 {
+		t.Errorf("%s %v: fileSHA256 %q, want the SHA-256 of the answer's file", kind, data["id"], sum)
+	}
+	folder, file := "pending", ".answer.json"
+	if strings.HasPrefix(kind, "approval.") {
+		folder, file = "approvals", ".decision.json"
+	}
+	id, _ := data["id"].(string)
+	if b, err := os.ReadFile(filepath.Join(home, folder, id+file)); err == nil {
+		if h := sha256.Sum256(b); hex.EncodeToString(h[:]) != sum {
+			t.Errorf("%s %v: fileSHA256 %s, but the file on record has another", kind, id, sum)
+		}
+	}
+	for _, k := range []string{"uid", "pid", "terminal", "fileSHA256"} {
+		delete(data, k)
+	}
 }
 
 // checkExit runs wisp with args in env, stdin its standard input, and

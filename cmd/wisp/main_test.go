@@ -10,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/models/hf/hubtest"
 	"github.com/wisp-agent/wisp/models/mlx/mlxtest"
@@ -72,6 +73,7 @@ func TestScripts(t *testing.T) {
 			// pending works the pending folder as wisp mcp and other faces do:
 			//   pending file ID THREAD TEXT [OPTION...]  files a question as ID
 			//   pending answer ID OUTCOME [TEXT]         answers it from chat
+			//   pending plant ID OUTCOME [TEXT]          writes an answer nothing records
 			//   pending withdraw ID WHY                  withdraws it
 			// TEXT and each OPTION are read as the inside of a Go string
 			// literal, so \x1b is ESC and \u202e a bidi override.
@@ -147,12 +149,20 @@ func TestExitCodes(t *testing.T) {
 
 // pendingCmd is the scripts' pending command (see TestScripts).
 func pendingCmd(ts *testscript.TestScript, neg bool, args []string) {
+	const usage = "usage: pending file ID THREAD TEXT [OPTION...] | answer ID OUTCOME [TEXT] | plant ID OUTCOME [TEXT] | withdraw ID WHY"
 	if neg || len(args) < 2 {
-		ts.Fatalf("usage: pending file ID THREAD TEXT [OPTION...] | answer ID OUTCOME [TEXT] | withdraw ID WHY")
+		ts.Fatalf(usage)
 	}
 	id := args[1]
-	store := pending.Store{Dir: filepath.Join(ts.Getenv("WISP_HOME"), "pending"), NewID: func() string { return id }}
+	home := ts.Getenv("WISP_HOME")
+	store := pending.Store{Dir: filepath.Join(home, "pending"), NewID: func() string { return id }}
 	ctx := context.Background()
+	if args[0] == "answer" {
+		// An answer from chat is recorded as a face records it.
+		w, closeLog := scriptWitness(ts, home)
+		defer closeLog()
+		store.Witness = w
+	}
 	switch {
 	case args[0] == "file" && len(args) >= 4:
 		q := wisp.Question{Session: "s-mcp", Thread: args[2], Turn: 3, Text: unquoteArg(ts, "pending", args[3])}
@@ -162,7 +172,7 @@ func pendingCmd(ts *testscript.TestScript, neg bool, args []string) {
 		if _, err := store.File(ctx, q); err != nil {
 			ts.Fatalf("pending file: %v", err)
 		}
-	case args[0] == "answer" && (len(args) == 3 || len(args) == 4):
+	case (args[0] == "answer" || args[0] == "plant") && (len(args) == 3 || len(args) == 4):
 		q, err := store.Get(id)
 		if err != nil {
 			ts.Fatalf("pending answer: %v", err)
@@ -185,6 +195,16 @@ func pendingCmd(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("pending withdraw: %v", err)
 		}
 	default:
-		ts.Fatalf("usage: pending file ID THREAD TEXT [OPTION...] | answer ID OUTCOME [TEXT] | withdraw ID WHY")
+		ts.Fatalf(usage)
 	}
+}
+
+// scriptWitness is the audit log of home as the Witness of the answers a
+// script gives as a face would, and the function that closes it.
+func scriptWitness(ts *testscript.TestScript, home string) (wisp.Witness, func()) {
+	log, err := audit.Open(filepath.Join(home, "audit"), nil)
+	if err != nil {
+		ts.Fatalf("opening the audit log: %v", err)
+	}
+	return auditWitness{log: log, dir: filepath.Join(home, "audit"), session: "s-face"}, func() { log.Close() }
 }

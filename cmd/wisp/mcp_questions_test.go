@@ -35,12 +35,18 @@ type mcpPeer struct {
 
 func startMCP(t *testing.T, home string, args ...string) *mcpPeer {
 	t.Helper()
+	return startMCPWith(t, home, "127.0.0.1:1", args...)
+}
+
+// startMCPWith is startMCP with the Ollama at ollama.
+func startMCPWith(t *testing.T, home, ollama string, args ...string) *mcpPeer {
+	t.Helper()
 	bin, err := exec.LookPath("wisp")
 	if err != nil {
 		t.Fatal("the wisp test command is not on PATH:", err)
 	}
 	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
-	cmd.Env = append(os.Environ(), "WISP_HOME="+home, "OLLAMA_HOST=127.0.0.1:1")
+	cmd.Env = append(os.Environ(), "WISP_HOME="+home, "OLLAMA_HOST="+ollama)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr

@@ -22,7 +22,6 @@ import (
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
-	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/policy/secrets"
 )
@@ -75,15 +74,9 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 			if err != nil {
 				return err
 			}
-			questions := pending.Store{Dir: filepath.Join(h.dir, "pending")}
-			if err := questions.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-			approvals := approvalsStore(h)
-			if err := approvals.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-			// The server's own records (answers given in the client's dialog).
+			// The server's own records: answers given in the client's
+			// dialog, recorded before they are filed, and answers on file
+			// that no record vouches for, refused.
 			redactor := secrets.NewRedactor()
 			serverLog, err := audit.Open(h.audit(), &audit.Options{Redact: func(s string) string {
 				out, _ := redactor.Redact(s)
@@ -93,6 +86,15 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 				return err
 			}
 			defer serverLog.Close()
+			witness := auditWitness{log: serverLog, dir: h.audit()}
+			questions := parkedQuestions(h, witness)
+			if err := questions.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			approvals := approvalsStore(h, witness)
+			if err := approvals.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
 			convs := &mcpConversations{env: env, model: model}
 			defer convs.Close()
 			srv := mcpserver.New(&mcpserver.Options{

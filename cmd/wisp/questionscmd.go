@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/pending"
@@ -49,7 +48,9 @@ that called wisp: it can read the thread through wisp://threads/{thread_id}.
 
 answer and decline run only when standard input and output are both a terminal, so
 that nothing but a person may answer a question; anywhere else they refuse with exit
-status 2, as for any other usage error.`,
+status 2, as for any other usage error. The answer is recorded in the audit log
+(inquiry.answered, with this terminal's name) before it is filed; the thread takes
+only an answer so recorded. A question whose file is damaged is listed as such.`,
 		Args: exactArgs(0, "questions takes list, answer ID or decline ID"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return listQuestionsCmd(cmd, env) },
 	}
@@ -79,9 +80,12 @@ status 2, as for any other usage error.`,
 	return c
 }
 
-// parkedQuestions is the pending folder of the wisp home.
-func parkedQuestions(h home) pending.Store {
-	return pending.Store{Dir: filepath.Join(h.dir, "pending")}
+// parkedQuestions is the pending folder of the wisp home, whose answers w
+// witnesses: it records who answers, and only what it vouches for is
+// taken. A nil w serves to list and show questions, never to answer or
+// take answers.
+func parkedQuestions(h home, w wisp.Witness) pending.Store {
+	return pending.Store{Dir: filepath.Join(h.dir, "pending"), Witness: w}
 }
 
 func listQuestionsCmd(cmd *cobra.Command, env environ) error {
@@ -89,12 +93,48 @@ func listQuestionsCmd(cmd *cobra.Command, env environ) error {
 	if err != nil {
 		return err
 	}
-	qs, err := parkedQuestions(h).List()
+	_, err = listParkedQuestions(cmd.OutOrStdout(), parkedQuestions(h, nil), time.Now(), "wisp questions")
+	return err
+}
+
+// listParkedQuestions lists the questions of store that wait, and after
+// them those whose file is damaged, with the commands under prefix ("wisp
+// questions" or "/questions"). It returns the questions that wait.
+func listParkedQuestions(w io.Writer, store pending.Store, now time.Time, prefix string) ([]pending.Question, error) {
+	qs, err := store.List()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	writeQuestions(cmd.OutOrStdout(), qs, time.Now(), "wisp questions")
-	return nil
+	ds, err := store.Damaged()
+	if err != nil {
+		return nil, err
+	}
+	if len(qs) > 0 || len(ds) == 0 {
+		writeQuestions(w, qs, now, prefix)
+	}
+	for i, d := range ds {
+		if i > 0 || len(qs) > 0 {
+			fmt.Fprintln(w)
+		}
+		writeDamaged(w, d)
+	}
+	return qs, nil
+}
+
+// writeDamaged writes a question whose file cannot be read back: what is
+// wrong with it and how to mend it, and that it will not be answered.
+func writeDamaged(w io.Writer, d pending.Damaged) {
+	if d.Thread == "" {
+		fmt.Fprintf(w, "question %s · damaged\n", d.ID)
+	} else {
+		fmt.Fprintf(w, "question %s · thread %s · damaged\n", d.ID, escape.Terminal(d.Thread))
+	}
+	fmt.Fprintf(w, "! %s\n", escape.Terminal(oneLine(d.Err.Error())))
+	if d.Thread == "" {
+		fmt.Fprintln(w, "it will not be answered; its file does not say which thread asked it, so no thread is told")
+	} else {
+		fmt.Fprintf(w, "it will not be answered; thread %s is told so on its next turn\n", escape.Terminal(d.Thread))
+	}
 }
 
 func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool) error {
@@ -104,12 +144,11 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 	}
 	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
 	p := &parkedAnswerer{
-		store:   parkedQuestions(h),
-		out:     stdout,
-		from:    pending.FromTerminal,
-		session: newID(),
-		prefix:  "wisp questions",
-		now:     time.Now,
+		store:  parkedQuestions(h, nil),
+		out:    stdout,
+		from:   pending.FromTerminal,
+		prefix: "wisp questions",
+		now:    time.Now,
 	}
 	ctx, stop := interruptible(cmd.Context(), env)
 	defer stop()
@@ -121,8 +160,11 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 			return err
 		}
 		defer log.Close()
-		p.log = log
+		// The answer is recorded in a session of its own, with this
+		// terminal's name, before it is filed.
+		p.store.Witness = auditWitness{log: log, dir: h.audit(), session: newID()}
 		tty := stdin.(*os.File) // a terminal, as isTerminal saw
+		p.terminal = ttyName(tty)
 		in := terminal.NewInput(tty)
 		p.face = terminal.New(in, stdout)
 		p.flush = func() {
@@ -152,10 +194,10 @@ type parkedAnswerer struct {
 	// from names the face in the answer file: pending.FromTerminal,
 	// pending.FromChat or pending.FromTUI.
 	from string
-	// session is the audit session of inquiry.answered.
-	session string
-	// log is the audit log; nil only when refuse is set.
-	log *audit.Log
+	// terminal names the terminal the person answers at, for
+	// inquiry.answered, which the store's Witness records (set unless
+	// refuse is).
+	terminal string
 	// flush drops keys typed before the prompt appeared; nil: none.
 	flush func()
 	// refuse, when set, refuses verb ("questions answer", "/questions
@@ -209,7 +251,7 @@ func (p *parkedAnswerer) answerQuestion(ctx context.Context, q pending.Question,
 		fmt.Fprintf(p.out, privacyNote+"\n", escape.Terminal(q.Thread))
 	}
 
-	a := pending.Answer{ID: q.ID, Digest: q.Digest, Outcome: wisp.OutcomeDeclined, From: p.from}
+	a := pending.Answer{ID: q.ID, Digest: q.Digest, Outcome: wisp.OutcomeDeclined, From: p.from, Terminal: p.terminal}
 	if decline {
 		if p.out != nil {
 			writeQuestion(p.out, q)
@@ -225,7 +267,8 @@ func (p *parkedAnswerer) answerQuestion(ctx context.Context, q pending.Question,
 		}
 	}
 
-	// Filing waits for the folder's lock; Ctrl-C may still stop it.
+	// Filing waits for the folder's lock; Ctrl-C may still stop it. The
+	// store's Witness records inquiry.answered before the answer appears.
 	switch err := p.store.Answer(ctx, a); {
 	case errors.Is(err, pending.ErrStale):
 		return fmt.Errorf("question %s was filed again while you answered, so your answer to what you were shown was not filed; run %s answer %s to see it as it is now", q.ID, p.prefix, q.ID)
@@ -235,17 +278,6 @@ func (p *parkedAnswerer) answerQuestion(ctx context.Context, q pending.Question,
 		return fmt.Errorf("%w; your answer was not filed", err)
 	case err != nil:
 		return err
-	}
-
-	data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From}
-	if a.Text != "" {
-		data["answer"] = a.Text
-	}
-	if _, err := p.log.Append(context.WithoutCancel(ctx), audit.Entry{
-		Kind: wisp.KindInquiryAnswered, Session: p.session, Thread: q.Thread, Turn: q.Turn,
-		Source: wisp.SourcePerson, Data: data,
-	}); err != nil {
-		return unrecorded("question "+q.ID, err)
 	}
 	p.tell(q, fmt.Sprintf("question %s: %s; the thread that asked gets it", q.ID, filedSummary(a)))
 	return nil
@@ -379,19 +411,19 @@ type chatQuestions struct {
 // lines to out; yes says the chat runs with no person (--yes).
 func newChatQuestions(env environ, conv *conversation, face *terminal.Face, in *terminal.Input, stdin io.Reader, stdout, out io.Writer, yes bool) *chatQuestions {
 	h, err := openHome(env) // the conversation opened it already
-	store := parkedQuestions(h)
+	// Answers are recorded in the chat's session and taken only when
+	// recorded.
+	store := parkedQuestions(h, auditWitness{log: conv.log, dir: h.audit(), session: conv.session})
 	if err != nil {
 		store = pending.Store{}
 	}
 	p := &parkedAnswerer{
-		store:   store,
-		out:     out,
-		face:    face,
-		from:    pending.FromChat,
-		session: conv.session,
-		log:     conv.log,
-		prefix:  "/questions",
-		now:     time.Now,
+		store:  store,
+		out:    out,
+		face:   face,
+		from:   pending.FromChat,
+		prefix: "/questions",
+		now:    time.Now,
 	}
 	interactive := isTerminal(stdin) && isTerminal(stdout)
 	switch {
@@ -403,6 +435,7 @@ func newChatQuestions(env environ, conv *conversation, face *terminal.Face, in *
 		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) }
 	default:
 		tty := stdin.(*os.File)
+		p.terminal = ttyName(tty)
 		p.flush = func() {
 			flushInput(tty)
 			in.Discard()
@@ -433,14 +466,13 @@ func (c *chatQuestions) noteWaiting() {
 func (c *chatQuestions) slash(ctx context.Context, args []string) error {
 	switch {
 	case len(args) == 0 || len(args) == 1 && args[0] == "list":
-		qs, err := c.store.List()
+		qs, err := listParkedQuestions(c.out, c.store, c.answerer.now(), "/questions")
 		if err != nil {
 			return err
 		}
 		for _, q := range qs {
 			c.watch.tell(q.ID)
 		}
-		writeQuestions(c.out, qs, c.answerer.now(), "/questions")
 		return nil
 	case len(args) == 2 && (args[0] == "answer" || args[0] == "decline"):
 		c.watch.tell(args[1])

@@ -16,7 +16,6 @@ import (
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/inquiry"
-	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models"
@@ -181,7 +180,7 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 			out, _ := redactor.Redact(s)
 			return out
 		},
-		Inbox:         mcpserver.Inbox(pending.Store{Dir: filepath.Join(h.dir, "pending")}, desk),
+		Inbox:         mcpserver.Inbox(parkedQuestions(h, auditWitness{log: log, dir: h.audit(), session: session}), desk),
 		Tools:         set,
 		Events:        sink,
 		Notifier:      o.notify,

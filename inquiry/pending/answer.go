@@ -45,6 +45,13 @@ type Answer struct {
 	// At is when the person answered; Store.Answer sets it when it is
 	// zero. It is kept in UTC.
 	At time.Time
+	// Terminal names the terminal the person answered at, such as
+	// /dev/pts/3, for the record of who answered (Store.Witness); it is
+	// not filed.
+	Terminal string
+	// FileSHA256 is the SHA-256, in lower-case hex, of the answer's file,
+	// set on an answer read from the folder; Store.Answer ignores it.
+	FileSHA256 string
 }
 
 // answerFile is the JSON form of an Answer: <id>.answer.json.
@@ -134,7 +141,7 @@ func parseAnswer(data []byte) (Answer, error) {
 	if !ValidID(f.ID) {
 		return Answer{}, errors.New("bad question ID")
 	}
-	a := Answer{ID: f.ID, Digest: f.Digest, Text: f.Text, From: f.From, At: f.At.UTC()}
+	a := Answer{ID: f.ID, Digest: f.Digest, Text: f.Text, From: f.From, At: f.At.UTC(), FileSHA256: spool.Sum(data)}
 	i := slices.IndexFunc(answerOutcomes[:], func(o wisp.Outcome) bool { return o.String() == f.Outcome })
 	if i < 0 {
 		return Answer{}, fmt.Errorf("unknown outcome %q", f.Outcome)

@@ -113,7 +113,21 @@
 // the audit log, and only then settles it ([Store.Settle]); it withdraws
 // a question it gives up on ([Store.Withdraw]). The faces that answer
 // list ([Store.List]) and show ([Store.Get]) questions and file answers
-// ([Store.Answer]) bound to the digest of what they showed.
+// ([Store.Answer]) bound to the digest of what they showed. A question
+// file that cannot be read back is passed over by all of these and named
+// by [Store.Damaged], with the thread it names when that much can be
+// read.
+//
+// # Who answered
+//
+// A digest binds an answer to the words shown, not to who gave it. A
+// Store with a Witness (wisp gives its audit log) records who gives each
+// answer, inquiry.answered with the face, terminal, uid, pid and the
+// SHA-256 of the answer's file, under the folder's lock and before the
+// file appears; and it takes an answer (Answered, Wait, Filed) only when
+// the Witness vouches for that file. Any other answer file, such as one
+// written by hand with a copied digest, is refused: the Witness records
+// inquiry.refused, the file is removed, and the question waits again.
 //
 // The package reads no environment variables and prints nothing.
 package pending

@@ -28,6 +28,9 @@ var (
 	// ErrMalformed: a file in the pending folder is not one wisp wrote: it
 	// does not parse, breaks the limits, or its digest does not match.
 	ErrMalformed = errors.New("malformed pending file")
+	// ErrUnrecorded: the Store's Witness could not record who gives an
+	// answer, so the answer was not filed.
+	ErrUnrecorded = errors.New("answer not recorded")
 	// ErrInvalid: an answer or question handed to the Store breaks the
 	// limits (an unknown outcome, text too long, a choice that is not
 	// among the options).

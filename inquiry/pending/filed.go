@@ -1,6 +1,9 @@
 package pending
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // A Record is a filed question and how it stands.
 type Record struct {
@@ -29,7 +32,7 @@ func (s Store) Filed(thread string) ([]Record, error) {
 			continue
 		}
 		r := Record{Question: q}
-		if r.Answer, r.Answered, err = ledger.Answer(s.Dir, q.ID, q); err != nil {
+		if r.Answer, r.Answered, err = s.ledger().Answer(context.Background(), s.Dir, q.ID, q); err != nil {
 			return nil, err
 		}
 		if !r.Answered {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -73,6 +74,14 @@ type Store struct {
 	// from crypto/rand. File refuses an ID that is not valid and draws
 	// again on one already in use.
 	NewID func() string
+	// Witness keeps the record of who answers (wisp's faces give the
+	// audit log). With one, Answer records inquiry.answered before the
+	// answer's file appears, and an answer is taken (Answered, Wait,
+	// Filed) only when the Witness vouches for it: any other, such as a
+	// file written into the folder by hand, is refused, recorded as
+	// inquiry.refused, and removed, and the question waits again. nil:
+	// answers are filed unrecorded and taken as they are.
+	Witness wisp.Witness
 	// Redact replaces credentials in a question's text and options before
 	// File writes them, and in an answer's text before Answer writes it,
 	// so no file in the folder holds one raw; nil: a secrets.Redactor of
@@ -102,6 +111,41 @@ func (s Store) newID() string {
 		return s.NewID()
 	}
 	return randomID()
+}
+
+// ledger is the folder's ledger with the Store's Witness: it takes only
+// the answers the Witness vouches for.
+func (s Store) ledger() spool.Ledger[Question, Answer] {
+	l := ledger
+	if s.Witness == nil {
+		return l
+	}
+	l.Vouch = func(ctx context.Context, q Question, _ Answer, sum string) (bool, error) {
+		return s.Witness.Vouched(ctx, wisp.KindInquiryAnswered, q.ID, sum)
+	}
+	l.Refuse = func(ctx context.Context, q Question, a Answer, sum string) error {
+		data := answerData(q, a, sum)
+		data["reason"] = ReasonUnvouched
+		return s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
+			Kind: wisp.KindInquiryRefused, Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn,
+			Source: wisp.SourceWisp, Data: data,
+		})
+	}
+	return l
+}
+
+// ReasonUnvouched is why an answer on file is refused when no record of
+// who answered vouches for it.
+const ReasonUnvouched = "no inquiry.answered record vouches for the answer on file"
+
+// answerData is the data of inquiry.answered and inquiry.refused for the
+// answer a to q, whose file's SHA-256 is sum.
+func answerData(q Question, a Answer, sum string) map[string]any {
+	data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From, "fileSHA256": sum}
+	if a.Text != "" {
+		data["answer"] = a.Text
+	}
+	return data
 }
 
 // path names the file of kind for the question id, which must be valid.
@@ -237,6 +281,13 @@ func (s Store) Get(id string) (Question, error) {
 // link(2), which fails when the name exists, so at most one answer is ever
 // filed for a question; the folder is synced after. Answer waits for the
 // folder's lock, giving up when ctx is done.
+//
+// With a Witness, once every check has passed and before the file
+// appears, Answer records inquiry.answered, the person's, on the
+// question's thread: the question's id and text, the outcome and the
+// answer, the face (from) and terminal, this process's uid and pid, and
+// the SHA-256 of the answer's file (fileSHA256). When that cannot be
+// recorded, nothing is filed: ErrUnrecorded.
 func (s Store) Answer(ctx context.Context, a Answer) error {
 	if err := checkID(a.ID); err != nil {
 		return err
@@ -262,8 +313,32 @@ func (s Store) Answer(ctx context.Context, a Answer) error {
 		if err := fits(a, q); err != nil {
 			return spool.Line(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
 		}
-		return nil
+		return s.witness(ctx, q, a, spool.Sum(data))
 	})
+}
+
+// witness records, through the Witness, that the person gives the answer
+// a to q, whose file's SHA-256 is sum.
+func (s Store) witness(ctx context.Context, q Question, a Answer, sum string) error {
+	if s.Witness == nil {
+		return nil
+	}
+	data := answerData(q, a, sum)
+	if a.Terminal != "" {
+		data["terminal"] = a.Terminal
+	}
+	if uid, ok := fsx.CurrentUID(); ok {
+		data["uid"] = uid
+	}
+	data["pid"] = os.Getpid()
+	err := s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
+		Kind: wisp.KindInquiryAnswered, Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn,
+		Source: wisp.SourcePerson, Data: data,
+	})
+	if err != nil {
+		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot file the answer to question %s: the record of who answers could not be written (%v)", a.ID, err))
+	}
+	return nil
 }
 
 // Answered returns the answer filed for question id; ok is false while
@@ -279,7 +354,7 @@ func (s Store) Answered(id string) (a Answer, ok bool, err error) {
 	if err != nil {
 		return Answer{}, false, err
 	}
-	return ledger.Answer(s.Dir, id, q)
+	return s.ledger().Answer(context.Background(), s.Dir, id, q)
 }
 
 // Wait waits for the answer to question id and returns it.
@@ -299,7 +374,7 @@ func (s Store) Wait(ctx context.Context, id string) (Answer, error) {
 	if err := checkID(id); err != nil {
 		return Answer{}, err
 	}
-	return ledger.Wait(ctx, s.Dir, id, pollInterval)
+	return s.ledger().Wait(ctx, s.Dir, id, pollInterval)
 }
 
 // Withdraw marks question id as taking no answer, saying why (one line of

@@ -45,3 +45,10 @@ func (d *Digest) Time(t time.Time) { d.Field(t.UTC().Format(time.RFC3339Nano)) }
 
 // Sum returns the digest in lower-case hex.
 func (d *Digest) Sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
+
+// Sum returns the SHA-256 of a file's bytes, data, in lower-case hex: what
+// binds a record of who gave an answer to the answer's file.
+func Sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}

@@ -56,6 +56,15 @@ type Ledger[R, A any] struct {
 	NotFiled  func(id string) error
 	Answered  func(id string, a A, ok bool) error
 	Withdrawn func(id string, w Withdrawal, ok bool) error
+
+	// Vouch, when not nil, reports whether the answer a to r, whose
+	// file's [Sum] is sum, is on record as given by whoever may give
+	// one. An answer it does not vouch for is refused wherever an answer
+	// is taken (Answer, Wait): Refuse records the refusal, under the
+	// folder's lock, and the answer's file is removed, so that the record
+	// waits for another. nil: every answer is taken.
+	Vouch  func(ctx context.Context, r R, a A, sum string) (bool, error)
+	Refuse func(ctx context.Context, r R, a A, sum string) error
 }
 
 // change checks the folder dir and takes its lock for a change. A
@@ -234,21 +243,70 @@ func (l Ledger[R, A]) ReadWithdrawal(dir, id string) (Withdrawal, error) {
 }
 
 // Answer returns the answer to r, the record filed as id; ok is false
-// while there is none. An answer that Bind refuses gives its line.
-func (l Ledger[R, A]) Answer(dir, id string, r R) (a A, ok bool, err error) {
+// while there is none. An answer that Bind refuses gives its line; one
+// that Vouch does not vouch for is refused and removed, and ok is false.
+func (l Ledger[R, A]) Answer(ctx context.Context, dir, id string, r R) (a A, ok bool, err error) {
+	var none A
 	path := Path(dir, id, l.AnswerKind)
-	a, err = readAs(l.Spool, path, l.ParseAnswer)
+	data, err := l.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return a, false, nil
-	}
-	if err == nil {
-		err = l.Bind(r, a, path)
+		return none, false, nil
 	}
 	if err != nil {
-		var none A
 		return none, false, err
 	}
+	if a, err = l.ParseAnswer(data); err != nil {
+		return none, false, l.Malformed(path, err)
+	}
+	if err := l.Bind(r, a, path); err != nil {
+		return none, false, err
+	}
+	if l.Vouch == nil {
+		return a, true, nil
+	}
+	sum := Sum(data)
+	vouched, err := l.Vouch(ctx, r, a, sum)
+	switch {
+	case err != nil:
+		return none, false, err
+	case !vouched:
+		return none, false, l.refuse(ctx, dir, id, r, a, sum)
+	}
 	return a, true, nil
+}
+
+// refuse refuses the answer a to r, the record filed as id, whose file's
+// Sum is sum: under the folder's lock, if the record is still filed and
+// the answer's file still holds those bytes, Refuse records it and the
+// file is removed.
+func (l Ledger[R, A]) refuse(ctx context.Context, dir, id string, r R, a A, sum string) error {
+	unlock, err := l.change(ctx, dir, nil)
+	if unlock == nil {
+		return err
+	}
+	defer unlock()
+	there, err := l.Present(Path(dir, id, l.RecordKind))
+	if err != nil || !there {
+		return err
+	}
+	path := Path(dir, id, l.AnswerKind)
+	data, err := l.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // settled, or refused by another, meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	if Sum(data) != sum {
+		return nil // another answer now; it is judged when it is taken
+	}
+	if err := l.Refuse(ctx, r, a, sum); err != nil {
+		return err
+	}
+	if err := Remove(path); err != nil {
+		return err
+	}
+	return fsx.SyncDir(dir)
 }
 
 // Give files data as the answer to the record id, if it is the first.
@@ -297,7 +355,7 @@ func (l Ledger[R, A]) Wait(ctx context.Context, dir, id string, interval time.Du
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		a, done, err := l.poll(dir, id)
+		a, done, err := l.poll(ctx, dir, id)
 		if done {
 			return a, err
 		}
@@ -312,12 +370,12 @@ func (l Ledger[R, A]) Wait(ctx context.Context, dir, id string, interval time.Du
 
 // poll looks once for the end of the record id; done is false while it
 // still waits.
-func (l Ledger[R, A]) poll(dir, id string) (a A, done bool, err error) {
+func (l Ledger[R, A]) poll(ctx context.Context, dir, id string) (a A, done bool, err error) {
 	r, err := l.Read(dir, id)
 	if err != nil {
 		return a, true, err
 	}
-	a, ok, err := l.Answer(dir, id, r)
+	a, ok, err := l.Answer(ctx, dir, id, r)
 	if err != nil || ok {
 		return a, true, err
 	}

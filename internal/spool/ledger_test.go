@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -159,10 +160,10 @@ func TestLedger(t *testing.T) {
 	if want := `note 0000000a was answered (true) from "first"`; !errors.Is(err, errAnswered) || err.Error() != want {
 		t.Errorf("second Give = %v, want %q", err, want)
 	}
-	if got, ok, err := notes.Answer(dir, a.ID, a); err != nil || !ok || got.From != "first" {
+	if got, ok, err := notes.Answer(t.Context(), dir, a.ID, a); err != nil || !ok || got.From != "first" {
 		t.Errorf("Answer = %+v, %v, %v; want the first reply", got, ok, err)
 	}
-	if _, _, err := notes.Answer(dir, a.ID, note{ID: a.ID, Digest: "refiled"}); !errors.Is(err, errStale) {
+	if _, _, err := notes.Answer(t.Context(), dir, a.ID, note{ID: a.ID, Digest: "refiled"}); !errors.Is(err, errStale) {
 		t.Errorf("Answer bound to another filing = %v, want Bind's line", err)
 	}
 	if err := notes.Withdraw(t.Context(), dir, a.ID, "late", now); !errors.Is(err, errAnswered) {
@@ -307,5 +308,146 @@ func TestLedgerWait(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// A ledger with Vouch takes only the replies it vouches for: any other is
+// refused (Refuse records it, under the lock) and removed, and the note
+// waits again, so the reply that is vouched for can still come.
+func TestLedgerVouch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "notes")
+	n := fileNote(t, dir, "0000000a", "da")
+	vouched := map[string]bool{} // sums vouched for
+	var refused []string         // "from sum"
+	l := notes
+	l.Vouch = func(_ context.Context, got note, r reply, sum string) (bool, error) {
+		if got != n {
+			t.Errorf("Vouch(%+v), want the note filed %+v", got, n)
+		}
+		return vouched[sum], nil
+	}
+	l.Refuse = func(_ context.Context, _ note, r reply, sum string) error {
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+		defer cancel()
+		if unlock, err := spool.Lock(ctx, dir); err == nil {
+			unlock()
+			t.Error("Refuse ran without the folder's lock held")
+		}
+		refused = append(refused, r.From+" "+sum)
+		return nil
+	}
+	replyFile := filepath.Join(dir, "0000000a.reply.json")
+	planted, err := spool.EncodeJSON(reply{ID: n.ID, Digest: "da", From: "planted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(replyFile, planted, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := l.Answer(t.Context(), dir, n.ID, n); ok || err != nil {
+		t.Fatalf("Answer with a reply nobody vouches for = %+v, %v, %v; want none", got, ok, err)
+	}
+	if want := []string{"planted " + spool.Sum(planted)}; !cmp.Equal(want, refused) {
+		t.Errorf("refused %q, want %q", refused, want)
+	}
+	if _, err := os.Stat(replyFile); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused reply is still on file: %v", err)
+	}
+	if waiting, err := l.Waiting(dir, n.ID); !waiting || err != nil {
+		t.Errorf("Waiting = %v, %v; want the note to wait again", waiting, err)
+	}
+
+	// A reply vouched for is taken, through Wait too.
+	if err := give(t, dir, n, "da", "person"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(replyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vouched[spool.Sum(data)] = true
+	if got, err := l.Wait(t.Context(), dir, n.ID, time.Millisecond); err != nil || got.From != "person" {
+		t.Errorf("Wait = %+v, %v; want the person's reply", got, err)
+	}
+	if len(refused) != 1 {
+		t.Errorf("refused %q; want only the planted reply", refused)
+	}
+
+	// Wait refuses a planted reply and goes on waiting for the vouched one.
+	if err := os.Remove(replyFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(replyFile, planted, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if got, err := l.Wait(ctx, dir, n.ID, time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Wait with only a planted reply = %+v, %v; want it to wait until ctx ends", got, err)
+	}
+	if len(refused) != 2 {
+		t.Errorf("refused %q; want the planted reply refused again", refused)
+	}
+
+	// A refusal that cannot be recorded keeps the reply, and is an error.
+	if err := os.WriteFile(replyFile, planted, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l.Refuse = func(context.Context, note, reply, string) error { return errors.New("no record") }
+	if _, ok, err := l.Answer(t.Context(), dir, n.ID, n); ok || err == nil {
+		t.Errorf("Answer when the refusal cannot be recorded = %v, %v; want an error", ok, err)
+	}
+	if _, err := os.Stat(replyFile); err != nil {
+		t.Errorf("the reply was removed though its refusal was not recorded: %v", err)
+	}
+	// A Vouch that fails is an error, and refuses nothing.
+	l.Vouch = func(context.Context, note, reply, string) (bool, error) { return false, errors.New("cannot look") }
+	if _, ok, err := l.Answer(t.Context(), dir, n.ID, n); ok || err == nil || err.Error() != "cannot look" {
+		t.Errorf("Answer when Vouch fails = %v, %v; want its error", ok, err)
+	}
+}
+
+// Damaged names the record files Records skips, with why and what can be
+// read of them; good records and other files are left out.
+func TestLedgerDamaged(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "notes")
+	if ds, err := notes.Damaged(dir); ds != nil || err != nil {
+		t.Fatalf("Damaged of a missing folder = %v, %v; want nothing", ds, err)
+	}
+	fileNote(t, dir, "0000000a", "da")
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("0000000b.note.json", `{"id":"0000000b","dig`)                   // cut short
+	write("0000000c.note.json", `{"id":"0000000d","digest":"x"}`)          // another record's
+	write("0000000e.note.json", `{"id":"0000000e","digest":"x","more":1}`) // unknown key
+	big := `{"id":"0000000f","digest":"` + strings.Repeat("x", 2000) + `"}`
+	write("0000000f.note.json", big) // too large
+	write("0000000b.reply.json", `{}`)
+	write("notes.txt", `not a record`)
+	ds, err := notes.Damaged(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range ds {
+		if !errors.Is(d.Err, spool.ErrMalformed) || !strings.Contains(d.Err.Error(), d.ID+".note.json") {
+			t.Errorf("Damage %s: %v; want a malformed line naming the file", d.ID, d.Err)
+		}
+		got = append(got, fmt.Sprintf("%s %d", d.ID, len(d.Head)))
+	}
+	want := []string{"0000000b 21", "0000000c 30", "0000000e 39", "0000000f 1024"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Damaged (-want +got):\n%s", diff)
+	}
+	// A file it must not trust fails, as in Records.
+	os.Remove(filepath.Join(dir, "0000000b.note.json"))
+	if err := os.Symlink(filepath.Join(dir, "0000000a.note.json"), filepath.Join(dir, "0000000b.note.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := notes.Damaged(dir); !errors.Is(err, spool.ErrUnsafe) {
+		t.Errorf("Damaged with a symlinked record = %v, want ErrUnsafe", err)
 	}
 }

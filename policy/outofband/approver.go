@@ -3,9 +3,11 @@ package outofband
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool"
 	"github.com/wisp-agent/wisp/policy"
 )
 
@@ -75,7 +77,9 @@ func NewApprover(s Store, opts *ApproverOptions) *Approver {
 //
 //   - a decision: it is returned with Provenance wisp.FromPerson, its
 //     Scope as decided (ScopeNone, with policy.ReasonDeclined, for a
-//     denial), and the request's files are removed;
+//     denial) and the SHA-256 of its file, and the request's files are
+//     removed. With a Witness on the Store, only a decision it vouches
+//     for counts: any other is refused and the wait goes on;
 //   - the deadline: the request is withdrawn, and Approve refuses with
 //     Provenance wisp.FromTimeout and the reason policy.ReasonTimedOut
 //     gives ("no answer within 1 min"). A decision filed before the
@@ -83,7 +87,9 @@ func NewApprover(s Store, opts *ApproverOptions) *Approver {
 //   - ctx done: the request is withdrawn and Approve returns
 //     context.Cause(ctx) and no approval;
 //   - an error from the Store (the request cannot be filed, or its files
-//     cannot be trusted): Approve returns it and no approval.
+//     cannot be trusted): Approve returns it and no approval. A request
+//     file damaged while it waits gives ErrMalformed, in a line that
+//     names no path.
 //
 // A withdrawn request stays in the folder, refused, for 10 minutes, so
 // that a late answer hears why (Store.Sweep, which Approve runs when it
@@ -133,6 +139,9 @@ func (a *Approver) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.De
 		switch {
 		case ctx.Err() != nil:
 			return a.cancelled(ctx, filed.ID)
+		case errors.Is(res.err, ErrMalformed):
+			// Said without the file's path: the reason reaches the model.
+			return wisp.Decision{}, spool.Line(ErrMalformed, fmt.Sprintf("approval request %s cannot be read back (its file is damaged)", filed.ID))
 		case res.err != nil:
 			return wisp.Decision{}, res.err
 		}
@@ -193,9 +202,9 @@ func (a *Approver) take(ctx context.Context, d Decision) wisp.Decision {
 	defer stop()
 	a.store.Settle(tidy, d.ID)
 	if d.Scope == wisp.ScopeNone {
-		return wisp.Decision{Reason: policy.ReasonDeclined, Provenance: wisp.FromPerson}
+		return wisp.Decision{Reason: policy.ReasonDeclined, Provenance: wisp.FromPerson, FileSHA256: d.FileSHA256}
 	}
-	return wisp.Decision{Scope: d.Scope, Provenance: wisp.FromPerson}
+	return wisp.Decision{Scope: d.Scope, Provenance: wisp.FromPerson, FileSHA256: d.FileSHA256}
 }
 
 // refusedSilence is the refusal of a request nobody answered within wait.

@@ -101,6 +101,10 @@ func TestApproverDecided(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Approve = %v", err)
 				}
+				if len(got.FileSHA256) != 64 {
+					t.Errorf("Approve = %+v; want the SHA-256 of the decision's file", got)
+				}
+				got.FileSHA256 = ""
 				if diff := cmp.Diff(tt.want, got); diff != "" {
 					t.Errorf("Approve (-want +got):\n%s", diff)
 				}
@@ -201,6 +205,7 @@ func TestApproverDecisionBeatsWithdrawal(t *testing.T) {
 			},
 		})
 		got, err := a.Approve(t.Context(), enable())
+		got.FileSHA256 = ""
 		if err != nil || got != (wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}) {
 			t.Fatalf("Approve = %+v, %v; want the person's session", got, err)
 		}
@@ -297,6 +302,10 @@ func TestApproverBehindTheGate(t *testing.T) {
 	req := policy.Request{Thread: "t-81b2c3d4", Turn: 3, Kind: "modelAction", Command: "models enable ollama:qwen3:4b",
 		Pattern: "models enable *", Scopes: []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession}, AlwaysAsk: true}
 	out, err := g.Ask(t.Context(), req)
+	if len(out.FileSHA256) != 64 {
+		t.Errorf("Ask = %+v; want the SHA-256 of the decision's file", out)
+	}
+	out.FileSHA256 = ""
 	if err != nil || out != (policy.Outcome{Approved: true, ID: "7f3a2c1d", Scope: wisp.ScopeSession}) {
 		t.Errorf("Ask = %+v, %v; want approved for the session", out, err)
 	}

@@ -37,6 +37,13 @@ type Decision struct {
 	// At is when the person answered; Decide sets it when it is zero. It
 	// is kept in UTC.
 	At time.Time
+	// Terminal names the terminal the person answered at, such as
+	// /dev/pts/3, for the record of who answered (Store.Witness); it is
+	// not filed.
+	Terminal string
+	// FileSHA256 is the SHA-256, in lower-case hex, of the decision's
+	// file, set on a decision read from the folder; Decide ignores it.
+	FileSHA256 string
 }
 
 // decisionFile is the JSON form of a Decision: <id>.decision.json.
@@ -99,7 +106,7 @@ func parseDecision(data []byte) (Decision, error) {
 	if !ok {
 		return Decision{}, fmt.Errorf("unknown scope %q", f.Scope)
 	}
-	d := Decision{ID: f.ID, Digest: f.Digest, Scope: scope, From: f.From, At: f.At.UTC()}
+	d := Decision{ID: f.ID, Digest: f.Digest, Scope: scope, From: f.From, At: f.At.UTC(), FileSHA256: spool.Sum(data)}
 	if err := checkDecision(d); err != nil {
 		return Decision{}, err
 	}

@@ -122,5 +122,18 @@
 // [ErrDecided]. Changes also serialise on the folder's advisory lock, so
 // a withdrawal and a decision cannot both win.
 //
+// # Who answered
+//
+// A digest binds a decision to the words shown, not to who gave it. A
+// Store with a Witness (wisp gives its audit log) records who gives each
+// decision, approval.answered with the face, terminal, uid, pid and the
+// SHA-256 of the decision's file, under the folder's lock and before the
+// file appears; and it takes a decision (Decided, Wait, and so the
+// Approver) only when the Witness vouches for that file. Any other
+// decision file, such as one written by hand with a copied digest, is
+// refused: the Witness records approval.refused, the file is removed, and
+// the request waits again. A request file that cannot be read back is
+// named by [Store.Damaged], and refused by the Approver that waits on it.
+//
 // The package reads no environment variables and prints nothing.
 package outofband

@@ -31,6 +31,9 @@ var (
 	// ErrMalformed: a file in the approvals folder is not one wisp wrote:
 	// it does not parse, breaks the limits, or its digest does not match.
 	ErrMalformed = errors.New("malformed approvals file")
+	// ErrUnrecorded: the Store's Witness could not record who gives a
+	// decision, so the decision was not filed.
+	ErrUnrecorded = errors.New("decision not recorded")
 	// ErrInvalid: a request or decision handed to the Store breaks the
 	// limits (text too long, a scope that is not offered, an unknown
 	// face).

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -72,6 +73,14 @@ type Store struct {
 	Dir string
 	// Now tells the time; nil means time.Now.
 	Now func() time.Time
+	// Witness keeps the record of who answers (wisp's faces give the
+	// audit log). With one, Decide records approval.answered before the
+	// decision's file appears, and a decision is taken (Decided, Wait)
+	// only when the Witness vouches for it: any other, such as a file
+	// written into the folder by hand, is refused, recorded as
+	// approval.refused, and removed, and the request waits again. nil:
+	// decisions are filed unrecorded and taken as they are.
+	Witness wisp.Witness
 	// Redact replaces credentials in a request's command, pattern and
 	// text before File writes them, so no file in the folder holds one
 	// raw; nil: a secrets.Redactor of each call's own. A text a marker
@@ -86,6 +95,37 @@ func (s Store) redactor() func(string) string {
 	}
 	r := secrets.NewRedactor()
 	return func(text string) string { out, _ := r.Redact(text); return out }
+}
+
+// ledger is the folder's ledger with the Store's Witness: it takes only
+// the decisions the Witness vouches for.
+func (s Store) ledger() spool.Ledger[Request, Decision] {
+	l := ledger
+	if s.Witness == nil {
+		return l
+	}
+	l.Vouch = func(ctx context.Context, r Request, _ Decision, sum string) (bool, error) {
+		return s.Witness.Vouched(ctx, wisp.KindApprovalAnswered, r.ID, sum)
+	}
+	l.Refuse = func(ctx context.Context, r Request, d Decision, sum string) error {
+		data := decisionData(r, d, sum)
+		data["reason"] = ReasonUnvouched
+		return s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
+			Kind: wisp.KindApprovalRefused, Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn,
+			Source: wisp.SourceWisp, Approval: r.ID, Data: data,
+		})
+	}
+	return l
+}
+
+// ReasonUnvouched is why a decision on file is refused when no record of
+// who answered vouches for it.
+const ReasonUnvouched = "no approval.answered record vouches for the decision on file"
+
+// decisionData is the data of approval.answered and approval.refused for
+// the decision d on r, whose file's SHA-256 is sum.
+func decisionData(r Request, d Decision, sum string) map[string]any {
+	return map[string]any{"id": r.ID, "command": r.Command, "scope": d.Scope.String(), "from": d.From, "fileSHA256": sum}
 }
 
 func (s Store) now() time.Time {
@@ -253,6 +293,13 @@ func expired(r Request, now time.Time) error {
 // with link(2), which fails when the name exists, so at most one decision
 // is ever filed for a request; the folder is synced after. Decide waits
 // for the folder's lock, giving up when ctx is done.
+//
+// With a Witness, once every check has passed and before the file
+// appears, Decide records approval.answered, the person's, on the
+// request's thread: the request's id and command, the scope (none for a
+// denial), the face (from) and terminal, this process's uid and pid, and
+// the SHA-256 of the decision's file (fileSHA256). When that cannot be
+// recorded, nothing is filed: ErrUnrecorded.
 func (s Store) Decide(ctx context.Context, d Decision) error {
 	if err := checkID(d.ID); err != nil {
 		return err
@@ -278,8 +325,32 @@ func (s Store) Decide(ctx context.Context, d Decision) error {
 		if d.Scope != wisp.ScopeNone && !r.Narrows(d.Scope) {
 			return spool.Line(ErrInvalid, fmt.Sprintf("cannot answer approval request %s with %s: it offers %s", d.ID, d.Scope, strings.Join(scopeNames(r.Scopes), " or ")))
 		}
-		return nil
+		return s.witness(ctx, r, d, spool.Sum(data))
 	})
+}
+
+// witness records, through the Witness, that the person gives the
+// decision d on r, whose file's SHA-256 is sum.
+func (s Store) witness(ctx context.Context, r Request, d Decision, sum string) error {
+	if s.Witness == nil {
+		return nil
+	}
+	data := decisionData(r, d, sum)
+	if d.Terminal != "" {
+		data["terminal"] = d.Terminal
+	}
+	if uid, ok := fsx.CurrentUID(); ok {
+		data["uid"] = uid
+	}
+	data["pid"] = os.Getpid()
+	err := s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
+		Kind: wisp.KindApprovalAnswered, Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn,
+		Source: wisp.SourcePerson, Approval: r.ID, Data: data,
+	})
+	if err != nil {
+		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot answer approval request %s: the record of who answers could not be written (%v)", d.ID, err))
+	}
+	return nil
 }
 
 // Decided returns the decision filed on request id; ok is false while
@@ -295,7 +366,7 @@ func (s Store) Decided(id string) (d Decision, ok bool, err error) {
 	if err != nil {
 		return Decision{}, false, err
 	}
-	return ledger.Answer(s.Dir, id, r)
+	return s.ledger().Answer(context.Background(), s.Dir, id, r)
 }
 
 // Wait waits for the decision on request id and returns it.
@@ -316,7 +387,7 @@ func (s Store) Wait(ctx context.Context, id string) (Decision, error) {
 	if err := checkID(id); err != nil {
 		return Decision{}, err
 	}
-	return ledger.Wait(ctx, s.Dir, id, pollInterval)
+	return s.ledger().Wait(ctx, s.Dir, id, pollInterval)
 }
 
 // Withdraw marks request id as taking no decision, saying why (one line

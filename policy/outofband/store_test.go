@@ -9,7 +9,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/spool"
 	"github.com/wisp-agent/wisp/internal/spool/spooltest"
 )
 
@@ -74,6 +77,11 @@ func TestFileRoundTrip(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("Decided(%q) = %v, %v", e.ID, ok, err)
 	}
+	data, err := os.ReadFile(s.path(e.ID, kindDecision))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.FileSHA256 = spool.Sum(data) // read back, the decision names its file
 	if diff := cmp.Diff(d, gotD); diff != "" {
 		t.Errorf("Decided (-want +got):\n%s", diff)
 	}
@@ -341,7 +349,7 @@ func TestDecideRules(t *testing.T) {
 				t.Fatalf("Decided = %v, %v", ok, err)
 			}
 			d.At = t0
-			if diff := cmp.Diff(d, got); diff != "" {
+			if diff := cmp.Diff(d, got, cmpopts.IgnoreFields(Decision{}, "FileSHA256")); diff != "" {
 				t.Errorf("Decided (-want +got):\n%s", diff)
 			}
 		})
