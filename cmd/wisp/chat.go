@@ -224,6 +224,10 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 			}
 			break
 		}
+		if errors.Is(err, terminal.ErrLineTooLong) {
+			fmt.Fprintln(out, lineTooLong)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -265,6 +269,9 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	}
 	return nil
 }
+
+// lineTooLong refuses a chat line over terminal.MaxLine.
+const lineTooLong = "! wisp: that line was longer than 1 MiB, the most wisp reads as one line; it was not sent (put a long text in a file and give the model its path)"
 
 func noteDropped(w io.Writer, conv *conversation) {
 	for _, name := range conv.tools.Dropped() {

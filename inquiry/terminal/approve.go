@@ -100,12 +100,15 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 		case errors.Is(err, context.DeadlineExceeded):
 			fmt.Fprintln(f.out, "\n(no answer in time; the request was refused)")
 			return wisp.Decision{}, err
+		case errors.Is(err, ErrLineTooLong):
+			fmt.Fprint(f.out, tooLong)
 		case err != nil:
 			fmt.Fprintln(f.out)
 			return wisp.Decision{}, err
-		}
-		if d, ok := readApproval(r.Scopes, text); ok {
-			return d, nil
+		default:
+			if d, ok := readApproval(r.Scopes, text); ok {
+				return d, nil
+			}
 		}
 		if tries > 0 {
 			fmt.Fprintln(f.out, "(not an answer offered; the request was refused)")

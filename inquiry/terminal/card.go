@@ -223,6 +223,12 @@ func (f *Face) readQuestion(ctx context.Context, q wisp.CardQuestion) (wisp.Card
 	}
 	for {
 		text, err := f.in.ReadLine(ctx)
+		if errors.Is(err, ErrLineTooLong) {
+			if _, err := io.WriteString(f.out, tooLong+prompt); err != nil {
+				return wisp.CardAnswer{}, err
+			}
+			continue
+		}
 		if err != nil {
 			return wisp.CardAnswer{}, err
 		}
@@ -238,38 +244,41 @@ func (f *Face) readQuestion(ctx context.Context, q wisp.CardQuestion) (wisp.Card
 // readSecret reads a secret's value with the echo off. When the echo
 // cannot be turned off it reads nothing and answers that no person can
 // answer here.
+//
+// The Input is the secret's from before the echo goes off until after it
+// is back on: what was typed before (and shown) is dropped, and so is
+// whatever was typed with the echo off and not read as the secret (the
+// rest of a pasted key), so none of it can become the next message.
 func (f *Face) readSecret(ctx context.Context) (wisp.CardAnswer, error) {
 	hide := f.hideEcho
 	if hide == nil {
 		hide = f.in.hideEcho
 	}
-	restore, err := hide()
-	if err != nil {
-		_, werr := io.WriteString(f.out, "(wisp cannot hide what you type here, so it does not read the secret; do not type it)\n")
-		return wisp.CardAnswer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, werr
+	prompt := PromptSecret
+	for {
+		text, err := f.in.readHidden(ctx, hide, func() error {
+			_, err := io.WriteString(f.out, prompt)
+			return err
+		})
+		switch {
+		case errors.Is(err, errCannotHide):
+			_, werr := io.WriteString(f.out, "(wisp cannot hide what you type here, so it does not read the secret; do not type it)\n")
+			return wisp.CardAnswer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, werr
+		case errors.Is(err, ErrLineTooLong):
+			// The person's Enter was not echoed.
+			prompt = "\n" + tooLong + PromptSecret
+			continue
+		case err != nil:
+			return wisp.CardAnswer{}, err
+		}
+		// The person's Enter was not echoed either.
+		if strings.TrimSpace(text) == "" {
+			_, err = io.WriteString(f.out, "\n")
+			return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, err
+		}
+		_, err = io.WriteString(f.out, "\n(received)\n")
+		return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}, err
 	}
-	defer func() {
-		restore()
-		// Lines read with the echo off but not taken as the secret (the
-		// rest of a pasted key) are dropped too, never passed on.
-		f.in.Discard()
-	}()
-	// Lines typed before the echo went off were shown: none is the secret.
-	f.in.Discard()
-	if _, err := io.WriteString(f.out, PromptSecret); err != nil {
-		return wisp.CardAnswer{}, err
-	}
-	text, err := f.in.ReadLine(ctx)
-	if err != nil {
-		return wisp.CardAnswer{}, err
-	}
-	// The person's Enter was not echoed either.
-	if strings.TrimSpace(text) == "" {
-		_, err = io.WriteString(f.out, "\n")
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, err
-	}
-	_, err = io.WriteString(f.out, "\n(received)\n")
-	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}, err
 }
 
 // readCardLine turns a line into the answer to q; ok is false when the

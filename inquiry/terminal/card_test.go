@@ -575,22 +575,25 @@ func TestCardInterrupt(t *testing.T) {
 }
 
 // A secret's echo is hidden before its prompt shows and restored when the
-// read ends; a line read before it was hidden (so echoed) never becomes
-// the secret. The face never shows the value.
+// read ends; a line typed before it was hidden (so echoed) is flushed
+// from the terminal, never taken as the secret, since the Input reads
+// nothing ahead. The face never shows the value.
 func TestCardSecretEcho(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, w := io.Pipe()
-		defer w.Close()
-		in := terminal.NewInput(r)
+		tty := newFakeTTY()
+		in := terminal.NewInput(tty)
 		out := &screen{}
 		var events []string
 		opts := &terminal.Options{HideEcho: func() (func(), error) {
 			events = append(events, "hide, the screen ends "+lastLine(out.String()))
-			return func() { events = append(events, "restore") }, nil
+			restore, err := tty.hideEcho()
+			return func() {
+				events = append(events, "restore")
+				restore()
+			}, err
 		}}
 		f := terminal.NewWithOptions(in, out, opts)
-		go io.WriteString(w, "typed ahead\n")
-		synctest.Wait() // the Input holds the line
+		tty.typeLines("typed ahead")
 		var got []wisp.CardAnswer
 		var err error
 		done := make(chan struct{})
@@ -602,7 +605,7 @@ func TestCardSecretEcho(t *testing.T) {
 		if !strings.HasSuffix(out.String(), terminal.PromptSecret) {
 			t.Fatalf("the face waits, and the screen is:\n%s", out)
 		}
-		io.WriteString(w, "ghp_v4lue\n")
+		tty.typeLines("ghp_v4lue")
 		<-done
 		if err != nil {
 			t.Fatal(err)
@@ -613,6 +616,9 @@ func TestCardSecretEcho(t *testing.T) {
 		want := []string{"hide, the screen ends " + terminal.SecretNote, "restore"}
 		if diff := cmp.Diff(want, events); diff != "" {
 			t.Errorf("echo (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{"typed ahead"}, tty.flushed); diff != "" {
+			t.Errorf("flushed from the terminal (-want +got):\n%s", diff)
 		}
 		if strings.Contains(out.String(), "ghp_v4lue") {
 			t.Errorf("the screen shows the secret:\n%s", out)

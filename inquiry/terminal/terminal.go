@@ -30,6 +30,9 @@ const (
 	PromptText   = "type your answer, or press Enter to decline › "
 )
 
+// tooLong tells the person a line was dropped for being over MaxLine.
+const tooLong = "(that line was longer than 1 MiB, the most wisp reads as one line; it was dropped)\n"
+
 // Face is the terminal face. It is safe for concurrent use; questions are
 // shown one at a time.
 type Face struct {
@@ -91,6 +94,9 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		case errors.Is(err, wisp.ErrInterrupted):
 			fmt.Fprintln(f.out)
 			return wisp.Answer{}, err
+		case errors.Is(err, ErrLineTooLong):
+			fmt.Fprint(f.out, tooLong+prompt)
+			continue
 		case err != nil:
 			fmt.Fprintln(f.out)
 			return wisp.Answer{}, err

@@ -152,17 +152,6 @@ func TestNotifyEscapes(t *testing.T) {
 	}
 }
 
-func TestLongLineCut(t *testing.T) {
-	in := terminal.NewInput(strings.NewReader(strings.Repeat("x", terminal.MaxLine+10) + "\nnext\n"))
-	l, err := in.ReadLine(context.Background())
-	if err != nil || len(l) != terminal.MaxLine {
-		t.Fatalf("ReadLine = %d bytes, %v; want %d", len(l), err, terminal.MaxLine)
-	}
-	if l, _ := in.ReadLine(context.Background()); l != "next" {
-		t.Errorf("line after the long one = %q, want next", l)
-	}
-}
-
 // blocking is a reader that never returns, like a person who never types.
 type blocking struct{}
 
