@@ -138,8 +138,7 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 	}
 	tty := stdin.(*os.File) // a terminal, as terminalRefusal saw
 
-	ctx, stop := interruptible(cmd.Context(), env)
-	defer stop()
+	ctx := cmd.Context() // Ctrl-C ends it, and every prompt of it
 	now := time.Now()
 	fmt.Fprintln(stdout, approvalHeading(r, now))
 	writeApproval(stdout, r, now)

@@ -120,8 +120,6 @@ func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, mode
 	}
 	defer conv.Close()
 	noteDropped(stderr, conv)
-	ctx, stop := interruptible(ctx, env)
-	defer stop()
 	fmt.Fprintf(stderr, "thread %s\n", conv.thread)
 	reply, err := conv.agent.Respond(ctx, conv.thread, prompt)
 	if err != nil {
@@ -132,21 +130,6 @@ func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, mode
 		fmt.Fprintf(stderr, "! wisp: %s\n", f)
 	}
 	return nil
-}
-
-// interruptible returns a context that Ctrl-C cancels with
-// wisp.ErrInterrupted as its cause.
-func interruptible(ctx context.Context, env environ) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-env.interrupts:
-			cancel(wisp.ErrInterrupted)
-		case <-done:
-		}
-	}()
-	return ctx, func() { close(done); cancel(nil) }
 }
 
 func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {
@@ -189,27 +172,21 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		fmt.Fprintf(stdout, "wisp chat · model %s · tools: %s\nType a message and press Enter. Ctrl-C stops a turn; Ctrl-D leaves.\n", showText(conv.model), names)
 	}
 
-	// Ctrl-C stops the running turn; at the prompt it leaves.
+	// Ctrl-C stops the running turn (and so ends a question or an
+	// approval prompt within it); at the prompt it leaves. With neither, it
+	// does nothing, and is not kept for later.
 	var mu sync.Mutex
 	var stopTurn context.CancelCauseFunc
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for {
-			select {
-			case <-env.interrupts:
-				mu.Lock()
-				if stopTurn != nil {
-					stopTurn(wisp.ErrInterrupted)
-				} else {
-					in.Interrupt()
-				}
-				mu.Unlock()
-			case <-done:
-				return
-			}
+	release := env.ctrlC.take(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopTurn != nil {
+			stopTurn(wisp.ErrInterrupted)
+		} else {
+			in.Interrupt()
 		}
-	}()
+	})
+	defer release()
 
 	failed := false
 	for {

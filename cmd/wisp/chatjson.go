@@ -59,20 +59,12 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 
 	// Ctrl-C stops the running turn, as a cancel line does; with no turn
 	// running it ends the session.
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for {
-			select {
-			case <-env.interrupts:
-				if !s.cancel() {
-					endSession(wisp.ErrInterrupted)
-				}
-			case <-done:
-				return
-			}
+	release := env.ctrlC.take(func() {
+		if !s.cancel() {
+			endSession(wisp.ErrInterrupted)
 		}
-	}()
+	})
+	defer release()
 
 	serveErr := face.Serve(ctx, stdin)
 	s.turns.Wait()

@@ -111,8 +111,7 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 		prefix:  "wisp questions",
 		now:     time.Now,
 	}
-	ctx, stop := interruptible(cmd.Context(), env)
-	defer stop()
+	ctx := cmd.Context() // Ctrl-C ends it, and every prompt of it
 	if !isTerminal(stdin) || !isTerminal(stdout) {
 		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) }
 	} else {
