@@ -364,8 +364,15 @@ func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered
 
 // call runs one tool call and records it.
 func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall) (wisp.Result, error) {
-	a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
-		Data: map[string]any{"id": tc.ID, "name": tc.Name, "arguments": rawOrString(tc.Arguments)}})
+	callData := map[string]any{"id": tc.ID, "name": tc.Name, "arguments": rawOrString(tc.Arguments)}
+	if a.opts.Tools != nil {
+		// What a face shows of the call: never the words of a question
+		// before the desk has taken it.
+		if s, ok := a.opts.Tools.Summary(tc.Name, tc.Arguments); ok {
+			callData["summary"] = s
+		}
+	}
+	a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel, Data: callData})
 	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn}
 	var res wisp.Result
 	var err error

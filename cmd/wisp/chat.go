@@ -282,7 +282,7 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 	switch e.Kind {
 	case wisp.KindToolCall:
 		name, _ := e.Data["name"].(string)
-		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(name), escape.Terminal(callSummary(name, e.Data["arguments"])))
+		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(name), escape.Terminal(callSummary(e.Data)))
 	case wisp.KindModelMessage:
 		if d.stream != nil {
 			d.stream.end() // the step's text streamed as it came
@@ -310,41 +310,20 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 	return nil
 }
 
-// callSummary shows a call's arguments briefly: an ask call by its
-// question, an ask_user call by its questions (or its secret's name), a
-// request_approval call by its action, anything else as its JSON.
-func callSummary(tool string, args any) string {
-	raw, ok := args.(json.RawMessage)
-	if !ok {
-		s, _ := args.(string)
+// callSummary is what a face shows of a tool call: the tool's own summary,
+// which never holds the words of a question (wisp.Summarizer), or else its
+// arguments as the model sent them.
+func callSummary(data map[string]any) string {
+	if s, ok := data["summary"].(string); ok {
 		return s
 	}
-	var a struct {
-		Question  string `json:"question"`
-		Action    string `json:"action"`
-		Questions []struct {
-			Question string `json:"question"`
-		} `json:"questions"`
-		Secret *struct {
-			Name string `json:"name"`
-		} `json:"secret"`
+	switch args := data["arguments"].(type) {
+	case json.RawMessage:
+		return string(args)
+	case string:
+		return args
 	}
-	if json.Unmarshal(raw, &a) != nil {
-		return string(raw)
-	}
-	switch {
-	case a.Question != "":
-		return a.Question
-	case tool == "request_approval" && a.Action != "":
-		return a.Action
-	case a.Secret != nil && a.Secret.Name != "":
-		return "secret " + a.Secret.Name
-	case len(a.Questions) == 1:
-		return a.Questions[0].Question
-	case len(a.Questions) > 1:
-		return fmt.Sprintf("%d questions", len(a.Questions))
-	}
-	return string(raw)
+	return ""
 }
 
 // lockedWriter serialises writes from the turn and the display.

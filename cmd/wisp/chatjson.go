@@ -204,7 +204,7 @@ func (d *jsonDisplay) Record(ctx context.Context, e wisp.Event) error {
 	case wisp.KindToolCall:
 		id, _ := e.Data["id"].(string)
 		name, _ := e.Data["name"].(string)
-		_ = d.face.Send(jsonl.ToolCall{ID: id, Name: name, Summary: callSummary(name, e.Data["arguments"])})
+		_ = d.face.Send(jsonl.ToolCall{ID: id, Name: name, Summary: callSummary(e.Data)})
 	case wisp.KindToolResult:
 		id, _ := e.Data["id"].(string)
 		name, _ := e.Data["name"].(string)
