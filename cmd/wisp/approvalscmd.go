@@ -14,7 +14,6 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
-	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
@@ -232,12 +231,13 @@ func approvalHeading(r outofband.Request, now time.Time) string {
 // writeApproval writes r as the terminal face shows a request, escaped
 // and indented under wisp's label, then what it offers and when it ends.
 func writeApproval(w io.Writer, r outofband.Request, now time.Time) {
+	width := terminal.Width(w)
 	var b strings.Builder
 	b.WriteString(terminal.ApprovalLabel + "\n")
-	b.WriteString("  " + escape.Terminal(r.Command) + "\n")
+	b.WriteString(terminal.Quote("", r.Command, width))
 	if r.Text != "" {
 		for l := range strings.SplitSeq(strings.TrimSuffix(r.Text, "\n"), "\n") {
-			b.WriteString("  " + escape.Terminal(strings.TrimSuffix(l, "\r")) + "\n")
+			b.WriteString(terminal.Quote("", strings.TrimSuffix(l, "\r"), width))
 		}
 	}
 	b.WriteString("offers " + offered(r))

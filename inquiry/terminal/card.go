@@ -76,7 +76,7 @@ func (f *Face) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, err
 		if ctx.Err() != nil {
 			return answers, f.cardEnded(c, context.Cause(ctx))
 		}
-		if _, err := io.WriteString(f.out, questionBlock(c, i)); err != nil {
+		if _, err := io.WriteString(f.out, questionBlock(c, i, f.width())); err != nil {
 			return answers, err
 		}
 		var (
@@ -161,8 +161,9 @@ func secretCard(c wisp.Card) bool {
 }
 
 // questionBlock writes question i of c: its chip, its text, and its
-// options or, for a secret, the note; everything but the prompt.
-func questionBlock(c wisp.Card, i int) string {
+// options or, for a secret, the note; everything but the prompt. Every
+// row of the model's words stands in by Indent, wrapped to width.
+func questionBlock(c wisp.Card, i, width int) string {
 	q := c.Questions[i]
 	var b strings.Builder
 	b.WriteString("\n")
@@ -177,21 +178,21 @@ func questionBlock(c wisp.Card, i int) string {
 		chip = append(chip, "secret "+escape.Terminal(q.Secret))
 	}
 	if len(chip) > 0 {
-		b.WriteString(strings.Join(chip, " · ") + "\n")
+		b.WriteString(rows("", strings.Join(chip, " · "), width))
 	}
-	b.WriteString(escape.Terminal(q.Text) + "\n")
+	b.WriteString(Quote("", q.Text, width))
 	if q.Secret != "" {
 		b.WriteString(SecretNote + "\n")
 		return b.String()
 	}
 	for j, o := range q.Options {
-		fmt.Fprintf(&b, "  %d %s", j+1, escape.Terminal(o.Label))
+		label := escape.Terminal(o.Label)
 		if o.Recommended {
-			b.WriteString(" (recommended)")
+			label += " (recommended)"
 		}
-		b.WriteString("\n")
+		b.WriteString(rows(fmt.Sprintf("%d ", j+1), label, width))
 		if o.Description != "" {
-			b.WriteString("    " + escape.Terminal(o.Description) + "\n")
+			b.WriteString(Quote("  ", o.Description, width))
 		}
 	}
 	return b.String()

@@ -35,6 +35,12 @@ type Options struct {
 
 	// Now tells the time, for the "ends in 5 min" of a card. nil: time.Now.
 	Now func() time.Time
+
+	// Width tells the columns of the person's terminal, to which the
+	// model's words are wrapped (see Quote). nil: the size of the
+	// terminal the face writes to, each time it draws a frame, or no
+	// wrapping when it does not write to a terminal.
+	Width func() int
 }
 
 // NewWithOptions returns a face like New's, with options.
@@ -44,6 +50,7 @@ func NewWithOptions(in *Input, out io.Writer, opts *Options) *Face {
 		f.flushTypeAhead = opts.FlushTypeAhead
 		f.hideEcho = opts.HideEcho
 		f.now = opts.Now
+		f.columns = opts.Width
 	}
 	return f
 }

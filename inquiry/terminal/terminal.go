@@ -1,6 +1,7 @@
 // Package terminal is the plain terminal face: it shows the model's
-// question under "? the model asks", escaped, with numbered options and
-// "none of these" last, and reads the person's answer from a line. It
+// question under "? the model asks", escaped and indented, with numbered
+// options and "none of these" last, and reads the person's answer from a
+// line. It
 // shows an ask_user card the same way, one question after another, and
 // reads a secret with the terminal's echo off.
 //
@@ -42,6 +43,7 @@ type Face struct {
 
 	// See Options.
 	flushTypeAhead func()
+	columns        func() int
 	hideEcho       func() (restore func(), err error)
 	now            func() time.Time
 }
@@ -56,6 +58,14 @@ var (
 // out. Share in with whatever else reads the same stream.
 func New(in *Input, out io.Writer) *Face { return &Face{in: in, out: out} }
 
+// width is the columns of the person's terminal, 0 when not known.
+func (f *Face) width() int {
+	if f.columns != nil {
+		return f.columns()
+	}
+	return Width(f.out)
+}
+
 // Ask shows q and reads the answer: a number chooses an option (the last
 // number is "none of these"), other text is the answer, Enter alone
 // declines. The read ends with ctx: at the deadline, or when the turn is
@@ -65,14 +75,15 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var b strings.Builder
+	w := f.width()
 	b.WriteString(Label + "\n")
-	b.WriteString(escape.Terminal(q.Text) + "\n")
+	b.WriteString(Quote("", q.Text, w))
 	for i, o := range q.Options {
-		fmt.Fprintf(&b, "%d %s\n", i+1, escape.Terminal(o))
+		b.WriteString(Quote(fmt.Sprintf("%d ", i+1), o, w))
 	}
 	prompt := PromptText
 	if !q.FreeText() {
-		fmt.Fprintf(&b, "%d %s\n", len(q.Options)+1, inquiry.NoneOfThese)
+		fmt.Fprintf(&b, "%s%d %s\n", Indent, len(q.Options)+1, inquiry.NoneOfThese)
 		prompt = PromptChoice
 	}
 	if !q.Deadline.IsZero() {

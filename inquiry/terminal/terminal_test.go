@@ -85,7 +85,7 @@ func TestScreen(t *testing.T) {
 	if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"}, a); diff != "" {
 		t.Errorf("answer (-want +got):\n%s", diff)
 	}
-	want := "? the model asks\nWhich config did you mean?\n1 ~/.wisp/config.json\n2 ./wisp.json\n3 none of these\ntype a number, or press Enter to decline › "
+	want := "? the model asks\n  Which config did you mean?\n  1 ~/.wisp/config.json\n  2 ./wisp.json\n  3 none of these\ntype a number, or press Enter to decline › "
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("screen (-want +got):\n%s", diff)
 	}
