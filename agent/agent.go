@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/jsonredact"
 	"github.com/wisp-agent/wisp/tools"
 )
 
@@ -63,7 +64,9 @@ type Options struct {
 	// Redact, when set, is applied to the person's input and to every
 	// tool result before the model or the thread sees them, so that a
 	// credential (a value the session's vault holds among them) reaches
-	// neither. It must be safe for concurrent use.
+	// neither; and to the id, name and arguments (keys and values) of
+	// every tool call in the events the agent records. It must be safe
+	// for concurrent use.
 	Redact func(string) string
 	// Inbox, when set, is asked at the start of every turn for what
 	// arrived for the thread while no turn ran, such as the answer to a
@@ -316,7 +319,7 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 		}
 		t.messages = append(t.messages, msg)
 		a.record(ctx, wisp.Event{Kind: wisp.KindModelMessage, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
-			Data: messageData(msg)})
+			Data: a.messageData(msg)})
 
 		if len(msg.ToolCalls) == 0 {
 			reply.Text = msg.Content
@@ -364,15 +367,8 @@ func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered
 
 // call runs one tool call and records it.
 func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall) (wisp.Result, error) {
-	callData := map[string]any{"id": tc.ID, "name": tc.Name, "arguments": rawOrString(tc.Arguments)}
-	if a.opts.Tools != nil {
-		// What a face shows of the call: never the words of a question
-		// before the desk has taken it.
-		if s, ok := a.opts.Tools.Summary(tc.Name, tc.Arguments); ok {
-			callData["summary"] = s
-		}
-	}
-	a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel, Data: callData})
+	a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
+		Data: a.callData(tc)})
 	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn}
 	var res wisp.Result
 	var err error
@@ -384,7 +380,7 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 	if a.opts.Redact != nil {
 		res.Content = a.opts.Redact(res.Content)
 	}
-	data := map[string]any{"id": tc.ID, "name": tc.Name}
+	data := map[string]any{"id": a.redact(tc.ID), "name": a.redact(tc.Name)}
 	if err != nil {
 		data["error"] = err.Error()
 	} else {
@@ -525,16 +521,56 @@ func (a *Agent) record(ctx context.Context, e wisp.Event) {
 	_ = a.opts.Events.Record(context.WithoutCancel(ctx), e)
 }
 
-func messageData(m wisp.Message) map[string]any {
+// messageData is model.message's data for m; the names of its tool calls
+// are redacted as callData's are.
+func (a *Agent) messageData(m wisp.Message) map[string]any {
 	d := map[string]any{"content": m.Content}
 	if len(m.ToolCalls) > 0 {
 		names := make([]string, len(m.ToolCalls))
 		for i, c := range m.ToolCalls {
-			names[i] = c.Name
+			names[i] = a.redact(c.Name)
 		}
 		d["toolCalls"] = names
 	}
 	return d
+}
+
+// callData is tool.call's data for tc. With Redact set, the call's id,
+// name and arguments are redacted, the arguments' keys too and each value
+// in the light of its key, so that what the model put in a call reaches
+// no event sink (the audit log, a screen) raw. With a tool that is a
+// wisp.Summarizer it holds the tool's summary too.
+func (a *Agent) callData(tc wisp.ToolCall) map[string]any {
+	args := rawOrString(tc.Arguments)
+	if a.opts.Redact != nil {
+		switch v := args.(type) {
+		case json.RawMessage:
+			if b, err := jsonredact.Redact(v, a.opts.Redact); err == nil {
+				args = json.RawMessage(b)
+			} else {
+				args = a.opts.Redact(string(v))
+			}
+		case string:
+			args = a.opts.Redact(v)
+		}
+	}
+	data := map[string]any{"id": a.redact(tc.ID), "name": a.redact(tc.Name), "arguments": args}
+	if a.opts.Tools != nil {
+		// What a face shows of the call: never the words of a question
+		// before the desk has taken it (wisp.Summarizer).
+		if s, ok := a.opts.Tools.Summary(tc.Name, tc.Arguments); ok {
+			data["summary"] = a.redact(s)
+		}
+	}
+	return data
+}
+
+// redact is Options.Redact, or s as it is when none is set.
+func (a *Agent) redact(s string) string {
+	if a.opts.Redact == nil {
+		return s
+	}
+	return a.opts.Redact(s)
 }
 
 // rawOrString keeps arguments that are JSON as JSON in the event, and

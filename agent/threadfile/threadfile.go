@@ -12,10 +12,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/internal/jsonredact"
+	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // MaxFile bounds a thread's file when it is read.
@@ -28,11 +31,21 @@ var ErrBadID = errors.New("a thread id is 1 to 128 letters, digits, '.', '_' or 
 
 // Dir is a folder of thread files. It is safe for concurrent use; turns
 // on one thread are serialised by the agent.
+//
+// A thread is read only from what the person owns: Load and Save refuse
+// the folder when it is a symbolic link, not a folder, another user's or
+// writable by others (or sits below a folder others control, as
+// fsx.EnsureDir checks), and Load refuses the same of a thread file, which
+// it opens without following links. Nothing another user planted is
+// loaded.
 type Dir struct {
 	// Path is the folder, created 0700 when missing.
 	Path string
-	// Redact replaces credentials in every text before it is written;
-	// nil writes texts as they are.
+	// Redact replaces credentials in every string of a thread before it is
+	// written: texts, tool names and ids, facts, and the keys and values of
+	// a model's tool arguments (each value also in the light of its key,
+	// so {"password": "…"} is caught). nil: a secrets.Redactor of each
+	// Save's own, which numbers its markers afresh.
 	Redact func(string) string
 }
 
@@ -48,13 +61,43 @@ func (d Dir) file(id string) (string, error) {
 	return filepath.Join(d.Path, id+".json"), nil
 }
 
-// Load reads a thread; ok is false when it was never saved.
+// kind is what the checks of the folder and its files call them.
+var kind = fsx.Kind{Folder: "thread folder", File: "thread file", Keeps: "threads"}
+
+// useDir checks that the folder is the person's own (see Dir), creating
+// it when it is missing and create is set; otherwise a missing folder
+// gives an error that matches fs.ErrNotExist.
+func (d Dir) useDir(create bool) error {
+	fi, err := os.Lstat(d.Path)
+	if errors.Is(err, fs.ErrNotExist) && create {
+		if err := fsx.EnsureDir(d.Path); err != nil {
+			return err
+		}
+		fi, err = os.Lstat(d.Path)
+	}
+	if err != nil {
+		return err
+	}
+	if err := kind.CheckDir(d.Path, fi); err != nil {
+		return err
+	}
+	return fsx.EnsureDir(d.Path) // and the folders above it
+}
+
+// Load reads a thread; ok is false when it was never saved. It refuses,
+// with one line that says how to mend it, a folder or a thread file that
+// is not the person's own (see Dir).
 func (d Dir) Load(id string) (agent.ThreadState, bool, error) {
 	path, err := d.file(id)
 	if err != nil {
 		return agent.ThreadState{}, false, err
 	}
-	data, err := fsx.ReadFile(path, MaxFile)
+	if err := d.useDir(false); errors.Is(err, fs.ErrNotExist) {
+		return agent.ThreadState{}, false, nil
+	} else if err != nil {
+		return agent.ThreadState{}, false, err
+	}
+	data, err := kind.ReadFile(path, MaxFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return agent.ThreadState{}, false, nil
 	}
@@ -74,14 +117,19 @@ func (d Dir) Save(id string, st agent.ThreadState) error {
 	if err != nil {
 		return err
 	}
-	if err := fsx.EnsureDir(d.Path); err != nil {
+	if err := d.useDir(true); err != nil {
 		return err
 	}
-	if d.Redact != nil {
-		st = redact(st, d.Redact)
-	}
-	data, err := json.Marshal(st)
+	data, err := json.Marshal(wellFormed(st))
 	if err != nil {
+		return err
+	}
+	redact := d.Redact
+	if redact == nil {
+		r := secrets.NewRedactor()
+		redact = func(s string) string { out, _ := r.Redact(s); return out }
+	}
+	if data, err = jsonredact.Redact(data, redact); err != nil {
 		return err
 	}
 	return fsx.WriteFile(path, append(data, '\n'), 0o600)
@@ -99,57 +147,24 @@ func (d Dir) Remove(id string) error {
 	return nil
 }
 
-// redact returns a copy of st with every text passed through r.
-func redact(st agent.ThreadState, r func(string) string) agent.ThreadState {
+// wellFormed returns st with each tool call's arguments that are not JSON
+// (a model can send anything) kept as a JSON string of their text, so the
+// thread can be written; st itself is left as it is.
+func wellFormed(st agent.ThreadState) agent.ThreadState {
 	out := st
-	out.Messages = make([]wisp.Message, len(st.Messages))
-	for i, m := range st.Messages {
-		m.Content = r(m.Content)
-		if len(m.ToolCalls) > 0 {
-			calls := make([]wisp.ToolCall, len(m.ToolCalls))
-			for j, c := range m.ToolCalls {
-				c.Arguments = redactJSON(c.Arguments, r)
-				calls[j] = c
+	out.Messages = slices.Clone(st.Messages)
+	for i, m := range out.Messages {
+		var calls []wisp.ToolCall // m's calls, cloned once one changes
+		for j, c := range m.ToolCalls {
+			if len(c.Arguments) == 0 || json.Valid(c.Arguments) {
+				continue
 			}
-			m.ToolCalls = calls
+			if calls == nil {
+				calls = slices.Clone(m.ToolCalls)
+				out.Messages[i].ToolCalls = calls
+			}
+			calls[j].Arguments, _ = json.Marshal(string(c.Arguments)) // a string always marshals
 		}
-		out.Messages[i] = m
-	}
-	out.Facts = make([]wisp.Fact, len(st.Facts))
-	for i, f := range st.Facts {
-		f.Name, f.Value = r(f.Name), r(f.Value)
-		out.Facts[i] = f
 	}
 	return out
-}
-
-// redactJSON passes the string values of a JSON document through r.
-func redactJSON(raw json.RawMessage, r func(string) string) json.RawMessage {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		b, _ := json.Marshal(r(string(raw)))
-		return b
-	}
-	v = walk(v, r)
-	b, err := json.Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return b
-}
-
-func walk(v any, r func(string) string) any {
-	switch x := v.(type) {
-	case string:
-		return r(x)
-	case []any:
-		for i := range x {
-			x[i] = walk(x[i], r)
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = walk(x[k], r)
-		}
-	}
-	return v
 }
