@@ -153,8 +153,8 @@ type Notifier interface {
 // condensed, such as the person's answer to a question.
 type Fact struct {
 	ID      string // "c4": unique within the thread
-	Subject string // "answer"
-	Name    string // the question, cut to 80 characters
+	Subject string // "answer"; "declined" for a question the person declined
+	Name    string // the question (an answer's cut to 80 characters)
 	Value   string // the answer as the model got it (markers applied)
 	Source  string // "person"
 	Turn    int

@@ -50,6 +50,10 @@ type CardRequest struct {
 	// Timeout is how long the card waits for the person: 0 means
 	// CardTimeout, the most; otherwise MinCardTimeout to CardTimeout.
 	Timeout time.Duration
+	// Facts are the thread's facts (wisp.Call.Facts): a question, or a
+	// secret, the person declined in the thread is refused as the desk's
+	// own memory would refuse it.
+	Facts []wisp.Fact
 }
 
 // CardSettled is how a card ended, ready for the model.
@@ -150,7 +154,7 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 	} else if line != "" {
 		return refusedCard(line), nil
 	}
-	st, line := d.admitCard(r.Thread, r.Turn, qs)
+	st, line := d.admitCard(r.Thread, r.Turn, qs, r.Facts)
 	if line != "" {
 		return refusedCard(line), nil
 	}
@@ -429,8 +433,9 @@ func asksForSecret(q wisp.CardQuestion) bool {
 
 // admitCard applies the thread rules to a card: one question waiting, two
 // calls a turn, no question repeated in the turn, a declined question
-// never again. It marks the thread as waiting, or returns the refusal.
-func (d *Desk) admitCard(thread string, turn int, qs []wisp.CardQuestion) (*threadState, string) {
+// never again (declined before this desk's eyes, or kept among the
+// thread's facts). It marks the thread as waiting, or returns the refusal.
+func (d *Desk) admitCard(thread string, turn int, qs []wisp.CardQuestion, facts []wisp.Fact) (*threadState, string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st := d.thread(thread, turn)
@@ -445,9 +450,9 @@ func (d *Desk) admitCard(thread string, turn int, qs []wisp.CardQuestion) (*thre
 		switch {
 		case slices.ContainsFunc(st.asked, same):
 			return nil, ErrLineCardRepeat(i + 1)
-		case q.Secret != "" && slices.Contains(st.secretsDeclined, q.Secret):
+		case q.Secret != "" && (slices.Contains(st.secretsDeclined, q.Secret) || secretDeclinedIn(facts, q.Secret)):
 			return nil, ErrLineSecretDeclinedBefore(q.Secret)
-		case q.Secret == "" && slices.ContainsFunc(st.declined, same):
+		case q.Secret == "" && (slices.ContainsFunc(st.declined, same) || declinedIn(facts, q.Text)):
 			return nil, ErrLineCardDeclinedBefore(i + 1)
 		}
 	}
@@ -475,16 +480,22 @@ func (d *Desk) noteCardDeclined(thread string, q wisp.CardQuestion) {
 // cardFact is the fact a settled question teaches the thread, if any: the
 // person's answer (subject "answer", source person), a fallback (subject
 // "fallback", source wisp, its value saying it was not the person's
-// choice), or a stored secret's reference (subject "secret", named by the
-// secret). Free text nobody answered, declines and secrets' values make
-// none.
+// choice), a stored secret's reference (subject "secret", named by the
+// secret), or the person's decline (subject "declined", named by the
+// question, or by the secret). Free text nobody answered, a secret nobody
+// gave and secrets' values make none.
 func cardFact(q wisp.CardQuestion, sq SettledQuestion, turn int, wait time.Duration) *wisp.Fact {
 	name := cutRunes(q.Text, MaxFactNameChars)
+	byPerson := sq.Outcome == wisp.OutcomeDeclined && sq.Provenance == wisp.FromPerson
 	switch {
 	case sq.Ref != "":
 		return &wisp.Fact{Subject: "secret", Name: q.Secret, Value: sq.Ref, Source: wisp.SourcePerson, Turn: turn}
+	case q.Secret != "" && byPerson:
+		return &wisp.Fact{Subject: SubjectDeclined, Name: q.Secret, Value: FactSecretDeclined, Source: wisp.SourcePerson, Turn: turn}
 	case q.Secret != "":
 		return nil
+	case byPerson:
+		return declinedFact(q.Text, turn)
 	case sq.Fallback:
 		return &wisp.Fact{Subject: "fallback", Name: name, Value: strings.Join(sq.Chosen, ", ") + " (" + nobody(sq.Provenance, wait) + "; not the person's choice)",
 			Source: wisp.SourceWisp, Turn: turn}

@@ -203,6 +203,9 @@ func TestAskCardOutcomes(t *testing.T) {
 	fallback := func(name, value string) wisp.Fact {
 		return wisp.Fact{Subject: "fallback", Name: name, Value: value, Source: "wisp", Turn: 1}
 	}
+	declined := func(name string) wisp.Fact {
+		return wisp.Fact{Subject: "declined", Name: name, Value: inquiry.FactDeclined, Source: "person", Turn: 1}
+	}
 	tests := []struct {
 		name      string
 		face      wisp.Inquirer
@@ -268,16 +271,19 @@ func TestAskCardOutcomes(t *testing.T) {
 			wantFacts: []wisp.Fact{answer(envQ.Text, "none of these")}},
 		{name: "a person's decline does not fall back",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined}}}), questions: []wisp.CardQuestion{envQ},
-			wantLine: "1 (Env): " + inquiry.LineDeclined,
-			wantQs:   []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}}},
+			wantLine:  "1 (Env): " + inquiry.LineDeclined,
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}},
+			wantFacts: []wisp.Fact{declined(envQ.Text)}},
 		{name: "a blank answer declines",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{says("  "), chose()}}), questions: []wisp.CardQuestion{notesQ, envQ},
-			wantLine: "1: " + inquiry.LineDeclined + "\n2 (Env): " + inquiry.LineDeclined,
-			wantQs:   []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}, {Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}}},
+			wantLine:  "1: " + inquiry.LineDeclined + "\n2 (Env): " + inquiry.LineDeclined,
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}, {Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}},
+			wantFacts: []wisp.Fact{declined(notesQ.Text), declined(envQ.Text)}},
 		{name: "none of these on free text declines",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeChoseNone}}}), questions: []wisp.CardQuestion{notesQ},
-			wantLine: "1: " + inquiry.LineDeclined,
-			wantQs:   []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}}},
+			wantLine:  "1: " + inquiry.LineDeclined,
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}},
+			wantFacts: []wisp.Fact{declined(notesQ.Text)}},
 
 		// Fallbacks: nobody answered.
 		{name: "a face that cannot show a card gets the defaults at once",
@@ -660,15 +666,17 @@ func TestAskCardSecret(t *testing.T) {
 		{name: "declined", face: func() wisp.Inquirer {
 			return newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined}}}, again)
 		},
-			vault:    &fakeVault{},
-			wantLine: "1: " + inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0),
-			wantQ:    inquiry.SettledQuestion{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0)},
-			final:    true},
+			vault:     &fakeVault{},
+			wantLine:  "1: " + inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0),
+			wantQ:     inquiry.SettledQuestion{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0)},
+			wantFacts: []wisp.Fact{{Subject: "declined", Name: "GH_TOKEN", Value: inquiry.FactSecretDeclined, Source: "person", Turn: 1}},
+			final:     true},
 		{name: "blank is a decline", face: func() wisp.Inquirer { return newCardFace(cardReply{answers: []wisp.CardAnswer{says("   ")}}, again) },
-			vault:    &fakeVault{},
-			wantLine: "1: " + inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0),
-			wantQ:    inquiry.SettledQuestion{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0)},
-			final:    true},
+			vault:     &fakeVault{},
+			wantLine:  "1: " + inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0),
+			wantQ:     inquiry.SettledQuestion{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0)},
+			wantFacts: []wisp.Fact{{Subject: "declined", Name: "GH_TOKEN", Value: inquiry.FactSecretDeclined, Source: "person", Turn: 1}},
+			final:     true},
 		{name: "no person", face: func() wisp.Inquirer { return plainFace },
 			vault:    &fakeVault{},
 			wantLine: "1: no person can answer here, so GH_TOKEN is declined: a secret has no default. Going on without it is your own decision, so say so in your reply",

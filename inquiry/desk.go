@@ -65,7 +65,8 @@ type threadState struct {
 
 	// declined are the questions the person declined in the thread, and
 	// secretsDeclined the names of the secrets they declined to give: a
-	// declined question is final. Kept for the desk's life only.
+	// declined question is final. Kept for the desk's life; the thread
+	// keeps them beyond it as facts (Request.Facts).
 	declined        []string
 	secretsDeclined []string
 }
@@ -110,6 +111,10 @@ type Request struct {
 	Turn    int
 	Text    string
 	Options []string // nil for free text
+	// Facts are the thread's facts (wisp.Call.Facts). A question the
+	// person declined is kept there as a fact (DeclinedFact), so that a
+	// desk in another process, or after a restart, refuses it too.
+	Facts []wisp.Fact
 }
 
 // Settled is how a question ended, ready for the model.
@@ -157,7 +162,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 	} else if line != "" {
 		return refused(line), nil
 	}
-	st, line := d.admit(r.Thread, r.Turn, text)
+	st, line := d.admit(r.Thread, r.Turn, text, r.Facts)
 	if line != "" {
 		return refused(line), nil
 	}
@@ -298,8 +303,34 @@ func (d *Desk) settle(ctx context.Context, q wisp.Question, a wisp.Answer) Settl
 	default:
 		s.Answer = wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: a.Provenance}
 		s.Line = LineDeclined
+		if a.Provenance == wisp.FromPerson {
+			s.Fact = declinedFact(q.Text, q.Turn)
+		}
 	}
 	return s
+}
+
+// declinedFact is the fact a question the person declined leaves on its
+// thread. It is named by the whole question, uncut, so that only the same
+// question matches it.
+func declinedFact(text string, turn int) *wisp.Fact {
+	return &wisp.Fact{Subject: SubjectDeclined, Name: text, Value: FactDeclined, Source: wisp.SourcePerson, Turn: turn}
+}
+
+// declinedIn reports whether facts hold the person's decline of the
+// question text.
+func declinedIn(facts []wisp.Fact, text string) bool {
+	return slices.ContainsFunc(facts, func(f wisp.Fact) bool {
+		return f.Subject == SubjectDeclined && f.Source == wisp.SourcePerson && f.Value == FactDeclined && sameQuestion(f.Name, text)
+	})
+}
+
+// secretDeclinedIn reports whether facts hold the person's refusal to
+// give the secret name.
+func secretDeclinedIn(facts []wisp.Fact, name string) bool {
+	return slices.ContainsFunc(facts, func(f wisp.Fact) bool {
+		return f.Subject == SubjectDeclined && f.Source == wisp.SourcePerson && f.Value == FactSecretDeclined && f.Name == name
+	})
 }
 
 // normalize applies the rules that make every face answer alike.
@@ -349,9 +380,10 @@ func (d *Desk) tell(ctx context.Context, q wisp.Question, s Settled) {
 }
 
 // admit applies the thread rules: one question waiting, two a turn, no
-// repeats, a declined question never again. It marks the thread as
+// repeats, a declined question never again (declined before this desk's
+// eyes, or kept among the thread's facts). It marks the thread as
 // waiting, or returns the refusal line.
-func (d *Desk) admit(thread string, turn int, text string) (*threadState, string) {
+func (d *Desk) admit(thread string, turn int, text string, facts []wisp.Fact) (*threadState, string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st := d.thread(thread, turn)
@@ -362,7 +394,7 @@ func (d *Desk) admit(thread string, turn int, text string) (*threadState, string
 		return nil, ErrLinePerTurn
 	case slices.ContainsFunc(st.asked, func(a string) bool { return sameQuestion(a, text) }):
 		return nil, ErrLineRepeat
-	case slices.ContainsFunc(st.declined, func(a string) bool { return sameQuestion(a, text) }):
+	case slices.ContainsFunc(st.declined, func(a string) bool { return sameQuestion(a, text) }), declinedIn(facts, text):
 		return nil, ErrLineDeclinedBefore
 	}
 	st.calls++

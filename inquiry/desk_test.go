@@ -45,6 +45,10 @@ func TestContractLines(t *testing.T) {
 		{"chose", inquiry.LineChose("./wisp.json"), "chose: ./wisp.json"},
 		{"answered", inquiry.LineAnswered("release/2.4", false), "answer: release/2.4 (from the person)"},
 		{"parked", inquiry.LineParked("Which config?", "a1b2c3d4"), `waiting for the person: "Which config?" (question a1b2c3d4). Their answer reaches you as a note on a later turn. Do not guess it.`},
+		{"declined fact", wisp.Fact{ID: "c5", Subject: inquiry.SubjectDeclined, Name: "Which branch?", Value: inquiry.FactDeclined}.String(),
+			`c5 declined "Which branch?" = the person declined to answer`},
+		{"declined secret fact", wisp.Fact{ID: "c6", Subject: inquiry.SubjectDeclined, Name: "GH_TOKEN", Value: inquiry.FactSecretDeclined}.String(),
+			`c6 declined "GH_TOKEN" = the person declined to give this secret`},
 	}
 	for _, tc := range tests {
 		if tc.got != tc.want {
@@ -97,11 +101,14 @@ func TestAskOutcomes(t *testing.T) {
 		{name: "none of these", text: "Which config?", options: options, reply: wisptest.ChoosesNone(),
 			want: "the person chose none of these options", fact: `c0 answer "Which config?" = none of these`},
 		{name: "declined", text: "Which branch?", reply: wisptest.Declines(),
-			want: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
+			want: "the person declined to answer. Do not ask this again; say in your reply what you needed",
+			fact: `c0 declined "Which branch?" = the person declined to answer`},
 		{name: "blank answer is a decline", text: "Which branch?", reply: wisptest.Says("   "),
-			want: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
+			want: "the person declined to answer. Do not ask this again; say in your reply what you needed",
+			fact: `c0 declined "Which branch?" = the person declined to answer`},
 		{name: "none of these on free text is a decline", text: "Which branch?", reply: wisptest.ChoosesNone(),
-			want: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
+			want: "the person declined to answer. Do not ask this again; say in your reply what you needed",
+			fact: `c0 declined "Which branch?" = the person declined to answer`},
 		{name: "no person", text: "Which branch?", reply: wisptest.Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeNoPerson}},
 			want: "no person can answer here; say in your reply what you need"},
 		{name: "credential in the answer", text: "Which account?", reply: wisptest.Says("use AKIAFAKEKEYEXAMPLE77 please"),
@@ -364,5 +371,64 @@ func TestEventsAndRedaction(t *testing.T) {
 	notices := p.Notices()
 	if len(notices) != 2 || notices[0].Kind != "redacted" || !strings.Contains(notices[0].Text, "not passed on") {
 		t.Errorf("notices = %+v, want the person told twice that a credential was not passed on", notices)
+	}
+}
+
+// A declined question is final in its thread, beyond the desk that saw
+// the decline: a desk given the thread's facts (another process, or the
+// same after a restart) refuses the question, a card holding it, or the
+// secret, before the person sees anything. Only the person's own decline
+// counts.
+func TestDeclinedFromTheThreadsFacts(t *testing.T) {
+	person := func(q string) wisp.Fact {
+		return wisp.Fact{ID: "c1", Subject: inquiry.SubjectDeclined, Name: q, Value: inquiry.FactDeclined, Source: wisp.SourcePerson, Turn: 1}
+	}
+	secret := wisp.Fact{ID: "c2", Subject: inquiry.SubjectDeclined, Name: "GH_TOKEN", Value: inquiry.FactSecretDeclined, Source: wisp.SourcePerson, Turn: 1}
+	notPerson := person("Which branch?")
+	notPerson.Source = wisp.SourceWisp
+	answered := wisp.Fact{ID: "c3", Subject: "answer", Name: "Which branch?", Value: "main", Source: wisp.SourcePerson}
+	envText := "Which environment should the migration run against?"
+	tests := []struct {
+		name  string
+		facts []wisp.Fact
+		card  []wisp.CardQuestion // nil: ask "Which branch?"
+		want  string              // the refusal; "" when the person is asked
+	}{
+		{"declined", []wisp.Fact{person("Which branch?")}, nil, inquiry.ErrLineDeclinedBefore},
+		{"declined, spelt apart", []wisp.Fact{person("which   BRANCH?")}, nil, inquiry.ErrLineDeclinedBefore},
+		{"another question declined", []wisp.Fact{person("Which tag?")}, nil, ""},
+		{"not the person's", []wisp.Fact{notPerson}, nil, ""},
+		{"answered, not declined", []wisp.Fact{answered}, nil, ""},
+		{"a card's question", []wisp.Fact{person(envText)}, []wisp.CardQuestion{notesQ, {Text: envText, Options: []wisp.Option{{Label: "a"}, {Label: "b"}}}},
+			inquiry.ErrLineCardDeclinedBefore(2)},
+		{"a secret", []wisp.Fact{secret}, []wisp.CardQuestion{secretQ}, inquiry.ErrLineSecretDeclinedBefore("GH_TOKEN")},
+		{"a secret's name is not a question", []wisp.Fact{person("GH_TOKEN")}, []wisp.CardQuestion{secretQ}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := wisptest.NewPerson(wisptest.Says("main"), wisptest.Says("x"))
+			var line string
+			var refused bool
+			if tc.card == nil {
+				s, err := newDesk(p, 0, nil).Ask(t.Context(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which branch?", Facts: tc.facts})
+				if err != nil {
+					t.Fatal(err)
+				}
+				line, refused = s.Line, s.Refused
+			} else {
+				s, err := newCardDesk(p, &fakeVault{}, nil).AskCard(t.Context(), inquiry.CardRequest{Thread: "t", Turn: 2, Questions: tc.card, Facts: tc.facts})
+				if err != nil {
+					t.Fatal(err)
+				}
+				line, refused = s.Line, s.Refused
+			}
+			asked := len(p.Questions()) + len(p.Cards())
+			switch {
+			case tc.want != "" && (line != tc.want || !refused || asked != 0):
+				t.Errorf("with facts %v: line %q (refused %v, %d asked), want the refusal %q before anyone is asked", tc.facts, line, refused, asked, tc.want)
+			case tc.want == "" && (refused || asked != 1):
+				t.Errorf("with facts %v: line %q (refused %v, %d asked), want the person asked", tc.facts, line, refused, asked)
+			}
+		})
 	}
 }

@@ -88,7 +88,7 @@ func TestResume(t *testing.T) {
 		{"typed an option", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: " ./WISP.json "},
 			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: chose: ./wisp.json]`, "./wisp.json"},
 		{"declined", wisp.Answer{Outcome: wisp.OutcomeDeclined},
-			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: ` + inquiry.LineDeclined + `]`, ""},
+			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: ` + inquiry.LineDeclined + `]`, inquiry.FactDeclined},
 		{"credential", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "AKIAIOSFODNN7EXAMPLE"},
 			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: answer: [REDACTED:aws-access-key#1] (from the person)]`, "[REDACTED:aws-access-key#1]"},
 	}

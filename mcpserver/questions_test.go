@@ -65,6 +65,7 @@ func newQFix(t *testing.T, elicitation bool, steps ...script.Step) *qfix {
 	}
 	var ids atomic.Int64
 	f.srv = mcpserver.New(&mcpserver.Options{
+		Token:       testToken,
 		Threads:     f.dir,
 		Pending:     f.store,
 		Elicitation: elicitation,
@@ -393,7 +394,7 @@ func (f *qfix) httpClient(t *testing.T, version string, opts ...client.ClientOpt
 	t.Helper()
 	hs := httptest.NewServer(f.srv.HTTPHandler())
 	t.Cleanup(hs.Close)
-	tr, err := transport.NewStreamableHTTP(hs.URL + mcpserver.EndpointPath)
+	tr, err := transport.NewStreamableHTTP(hs.URL+mcpserver.EndpointPath, withToken())
 	if err != nil {
 		t.Fatal(err)
 	}

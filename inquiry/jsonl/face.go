@@ -32,6 +32,13 @@ type Options struct {
 	// have settled "cancelled": it stops the running turn. nil: the
 	// choices settle and nothing more happens.
 	Cancel func()
+	// Questions is called with each questions line, on the goroutine
+	// that runs Serve (or calls Handle); it must not block for long, so
+	// a question it puts to the client (AskParked) waits elsewhere. An
+	// error refuses the line: it is written as an Error line. When set,
+	// Hello announces "questions" among the types the session accepts.
+	// nil: questions lines are refused.
+	Questions func(Questions) error
 	// MaxLine is the most bytes a line of the client may hold in Serve
 	// (MaxLine).
 	MaxLine int
@@ -131,6 +138,9 @@ func (f *Face) Hello(h Hello) error {
 	}
 	if h.Accepts == nil {
 		h.Accepts = slices.Clone(clientTypes)
+		if f.opts.Questions != nil {
+			h.Accepts = append(h.Accepts, TypeQuestions)
+		}
 	}
 	if h.Choices == nil {
 		h.Choices = []string{KindQuestion, KindCard, KindApproval}
@@ -160,11 +170,23 @@ func (f *Face) maxLine() int {
 // ends wisp.OutcomeNoPerson (wisp.FromUnattended): never answered, and
 // never the person's decline.
 func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
+	return f.ask(ctx, q, false)
+}
+
+// AskParked is Ask for a question wisp mcp parked on q.Thread, put to
+// the client because the person asked to answer it: the choice line is
+// marked Parked, so the client says where the answer goes and who can
+// read it. Its outcomes are Ask's.
+func (f *Face) AskParked(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
+	return f.ask(ctx, q, true)
+}
+
+func (f *Face) ask(ctx context.Context, q wisp.Question, parked bool) (wisp.Answer, error) {
 	r, err := f.wait(ctx, Question{
 		ID: f.idFor(q.ID), Thread: q.Thread, Turn: q.Turn, Title: TitleModelAsks,
 		Text: q.Text, Options: slices.Clone(q.Options),
 		NoneOfThese: !q.FreeText(), AcceptsText: q.FreeText(),
-		Deadline: wireTime(q.Deadline),
+		Deadline: wireTime(q.Deadline), Parked: parked,
 	})
 	if err != nil {
 		return wisp.Answer{}, err
@@ -420,7 +442,8 @@ func (f *Face) Serve(ctx context.Context, r io.Reader) error {
 // Handle acts on one line the client sent: a Choose, Approve or Deny
 // settles the choice it names; a Cancel settles every waiting choice
 // "cancelled" (the wait returns wisp.ErrInterrupted) and calls
-// Options.Cancel; a Message goes to Options.Message. It returns an error,
+// Options.Cancel; a Message goes to Options.Message, a Questions line to
+// Options.Questions. It returns an error,
 // for an Error line, when the line does not fit: a choice that does not
 // exist (ErrNoChoice) or has settled (ErrSettled), an answer that does
 // not fit its choice (ErrMismatch), a line only wisp writes
@@ -439,6 +462,11 @@ func (f *Face) Handle(l Line) error {
 			f.opts.Cancel()
 		}
 		return nil
+	case Questions:
+		if f.opts.Questions == nil {
+			return fmt.Errorf("%w: this session does not take questions lines (its hello does not accept them); answer parked questions with wisp questions answer ID at a terminal", ErrUnknownType)
+		}
+		return f.opts.Questions(l)
 	case Choose:
 		return f.answer(l.ID, func(c Choice) (result, error) { return chooseResult(c, l) })
 	case Approve:

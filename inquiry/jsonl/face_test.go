@@ -255,6 +255,8 @@ func TestBadLines(t *testing.T) {
 		{`{"type":"choose","id":"q1","option":3}`, "option 3 is out of range: choice q1 has options 1 to 2; send option 1 to 2, none, decline"},
 		{`{"type":"choose","id":"q1","text":"the first"}`, "choice q1 does not take text"},
 		{`{"type":"choose","id":"q1","answers":[{"option":1}]}`, "choice q1 is a question, not a card"},
+		{`{"type":"choose","id":"q1","option":1,"option":2}`, `the line does not fit its type: key "option" is set twice; keep one`},
+		{`{"type":"choose","id":"q1","option":1,"Option":2}`, `keys "option" and "Option" are one key, set twice`},
 		{`{"type":"approve","id":"q1","scope":"once"}`, "choice q1 is a question (the model asks), not an approval; answer it with choose"},
 		{`{"type":"deny","id":"q1"}`, "not an approval"},
 		{`{"type":"hello","protocol":"wisp-chat"}`, "hello is a line wisp writes, not one it reads"},
@@ -803,5 +805,59 @@ func TestChoiceWithoutID(t *testing.T) {
 	c.sendLine(jsonl.Choose{ID: l.ID, Text: "main"})
 	if r := wait(t, got); r.answer.Text != "main" {
 		t.Errorf("Ask = %+v", r)
+	}
+}
+
+// TestQuestionsLines: a questions line goes to Options.Questions, whose
+// error becomes an error line; a face without it refuses the line and
+// does not announce it in hello. AskParked puts a parked question as a
+// choice marked parked, answered as any question.
+func TestQuestionsLines(t *testing.T) {
+	var mu sync.Mutex
+	var got []jsonl.Questions
+	c := newClient(t, &jsonl.Options{Questions: func(q jsonl.Questions) error {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, q)
+		if q.ID == "ffffffff" {
+			return errors.New("no question ffffffff is waiting")
+		}
+		return nil
+	}}, nil)
+	c.send(`{"type":"questions","action":"list"}`, `{"type":"questions","action":"answer","id":"a1b2c3d4"}`,
+		`{"type":"questions","action":"decline","id":"ffffffff"}`)
+	c.expect(jsonl.Error{Error: "no question ffffffff is waiting", Line: 3})
+	mu.Lock()
+	want := []jsonl.Questions{{Action: "list"}, {Action: "answer", ID: "a1b2c3d4"}, {Action: "decline", ID: "ffffffff"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("questions lines (-want +got):\n%s", diff)
+	}
+	mu.Unlock()
+
+	parked := wisp.Question{ID: "a1b2c3d4", Thread: "t-81b2c3d4", Turn: 3, Text: "Which config?", Options: []string{"a", "b"}}
+	r := ask(func() asked {
+		a, err := c.face.AskParked(context.Background(), parked)
+		return asked{answer: a, err: err}
+	})
+	c.expect(jsonl.Question{ID: "a1b2c3d4", Thread: "t-81b2c3d4", Turn: 3, Title: jsonl.TitleModelAsks, Text: "Which config?",
+		Options: []string{"a", "b"}, NoneOfThese: true, Parked: true})
+	c.send(`{"type":"choose","id":"a1b2c3d4","option":2}`)
+	if a := wait(t, r); a.err != nil || a.answer != (wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b"}) {
+		t.Errorf("AskParked = %+v, want chose b", a)
+	}
+	c.expect(jsonl.Settled{ID: "a1b2c3d4", Outcome: jsonl.OutcomeChose})
+
+	var b bytes.Buffer
+	if err := jsonl.NewFace(&b, &jsonl.Options{Questions: func(jsonl.Questions) error { return nil }}).Hello(jsonl.Hello{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"accepts":["message","choose","approve","deny","cancel","questions"]`) {
+		t.Errorf("hello of a face that takes questions lines = %s", b.String())
+	}
+
+	plain := newClient(t, nil, nil)
+	plain.send(`{"type":"questions","action":"list"}`)
+	if l, ok := plain.next().(jsonl.Error); !ok || !strings.Contains(l.Error, "this session does not take questions lines") {
+		t.Errorf("a face without Options.Questions wrote %+v, want the refusal", l)
 	}
 }

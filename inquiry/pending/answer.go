@@ -19,7 +19,8 @@ const (
 	FromElicitation = "elicitation"
 	// FromChat: /questions answer or decline in a plain wisp chat.
 	FromChat = "chat"
-	// FromTUI: a running wisp-tui.
+	// FromTUI: a running wisp-tui, through the questions line of wisp
+	// chat --json.
 	FromTUI = "tui"
 )
 
