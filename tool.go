@@ -23,6 +23,22 @@ type Tool interface {
 	Call(ctx context.Context, c Call) (Result, error)
 }
 
+// A Summarizer is a Tool that says in a few words what a call of it does,
+// for the trace of tool calls a face shows as each call starts (wisp
+// chat's "⚙ ask a question"). The agent records the summary with the call,
+// as tool.call's "summary", and a face shows it in place of the arguments.
+//
+// A tool that asks the person something summarises without the words it
+// asks with: the question and its options reach the person only in the
+// face's frame for them, once the inquiry desk has taken them, so a
+// question the desk refuses is never shown, and the model's words never
+// stand on a line of wisp's own.
+type Summarizer interface {
+	// Summary returns the summary of a call with these arguments, which
+	// have not been checked against the tool's schema.
+	Summary(arguments json.RawMessage) string
+}
+
 // A Call is one tool call, as a tool receives it.
 type Call struct {
 	ID        string // the model's id for the call, if it gave one

@@ -586,7 +586,8 @@ func (a *Agent) messageData(m wisp.Message) map[string]any {
 // callData is tool.call's data for tc. With Redact set, the call's id,
 // name and arguments are redacted, the arguments' keys too and each value
 // in the light of its key, so that what the model put in a call reaches
-// no event sink (the audit log, a screen) raw.
+// no event sink (the audit log, a screen) raw. With a tool that is a
+// wisp.Summarizer it holds the tool's summary too.
 func (a *Agent) callData(tc wisp.ToolCall) map[string]any {
 	args := rawOrString(tc.Arguments)
 	if a.opts.Redact != nil {
@@ -601,7 +602,15 @@ func (a *Agent) callData(tc wisp.ToolCall) map[string]any {
 			args = a.opts.Redact(v)
 		}
 	}
-	return map[string]any{"id": a.redact(tc.ID), "name": a.redact(tc.Name), "arguments": args}
+	data := map[string]any{"id": a.redact(tc.ID), "name": a.redact(tc.Name), "arguments": args}
+	if a.opts.Tools != nil {
+		// What a face shows of the call: never the words of a question
+		// before the desk has taken it (wisp.Summarizer).
+		if s, ok := a.opts.Tools.Summary(tc.Name, tc.Arguments); ok {
+			data["summary"] = a.redact(s)
+		}
+	}
+	return data
 }
 
 // redact is Options.Redact, or s as it is when none is set.

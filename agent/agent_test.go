@@ -365,6 +365,43 @@ func TestCondenseToContext(t *testing.T) {
 	}
 }
 
+// asker is a tool that asks the person, and so summarises its calls
+// without their words.
+type asker struct{ echo }
+
+func (asker) Name() string                   { return "asker" }
+func (asker) Summary(json.RawMessage) string { return "a question" }
+
+// A tool.call event carries what a face shows of the call: the tool's
+// summary when it gives one, never the words it asks with; another tool's
+// call has none, and a face shows its arguments.
+func TestToolCallSummary(t *testing.T) {
+	m := script.New("t", []script.Step{
+		call("asker", `{"text":"What is your GitHub token?"}`),
+		call("echo", `{"text":"one"}`),
+		{Content: "done"},
+	})
+	rec := &wisptest.Recorder{}
+	a := agent.New(m, &agent.Options{Tools: set(t, asker{}, echo{}), Events: rec})
+	if _, err := a.Respond(context.Background(), "t1", "go"); err != nil {
+		t.Fatal(err)
+	}
+	type shown struct {
+		Name       string
+		Summary    any
+		HasSummary bool
+	}
+	var got []shown
+	for _, e := range rec.Events(wisp.KindToolCall) {
+		s, ok := e.Data["summary"]
+		got = append(got, shown{e.Data["name"].(string), s, ok})
+	}
+	want := []shown{{"asker", "a question", true}, {"echo", nil, false}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tool.call summaries (-want +got):\n%s", diff)
+	}
+}
+
 // A notice is a record of its own kind, never recognised by its text: a
 // person's message that starts as a notice does is condensed away with
 // its turn, while wisp's notice is kept; the store holds each as what it

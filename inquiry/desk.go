@@ -245,7 +245,7 @@ func (d *Desk) Resume(ctx context.Context, q wisp.Question, a wisp.Answer, turn 
 	var misfit string
 	if err != nil {
 		// No face can ask again now: what does not fit is nobody's answer.
-		a, misfit = wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnknown}, err.Error()
+		a, misfit = wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnknown, FileSHA256: a.FileSHA256}, err.Error()
 	}
 	s := d.settle(ctx, q, a)
 	s.misfit = misfit

@@ -74,7 +74,9 @@ func TestWiderAnswerNarrowedFromEveryFace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := policy.Outcome{Approved: true, ID: "0a0b0c0d", Scope: wisp.ScopeOnce, DowngradedFrom: f.said}
+			// A decision taken from the approvals folder names its file.
+			sha := out.FileSHA256
+			want := policy.Outcome{Approved: true, ID: "0a0b0c0d", Scope: wisp.ScopeOnce, DowngradedFrom: f.said, FileSHA256: sha}
 			if diff := cmp.Diff(want, out); diff != "" {
 				t.Errorf("Ask (-want +got):\n%s", diff)
 			}
@@ -83,6 +85,9 @@ func TestWiderAnswerNarrowedFromEveryFace(t *testing.T) {
 				t.Fatalf("approval.decided events = %+v, want one", decided)
 			}
 			wantData := map[string]any{"approvalID": "0a0b0c0d", "decision": "approved", "scope": "once", "downgradedFrom": f.said.String()}
+			if sha != "" {
+				wantData["fileSHA256"] = sha
+			}
 			if diff := cmp.Diff(wantData, decided[0].Data); diff != "" || decided[0].Source != wisp.SourcePerson {
 				t.Errorf("approval.decided from %s (-want +got):\n%s", decided[0].Source, diff)
 			}

@@ -201,6 +201,21 @@ func (s *Set) Specs() []wisp.ToolSpec {
 	return specs
 }
 
+// Summary returns what a face shows of a call of the named tool with
+// these arguments, when the tool is a wisp.Summarizer; ok is false
+// otherwise.
+func (s *Set) Summary(name string, arguments json.RawMessage) (summary string, ok bool) {
+	e, found := s.entries[name]
+	if !found {
+		return "", false
+	}
+	sum, ok := e.tool.(wisp.Summarizer)
+	if !ok {
+		return "", false
+	}
+	return sum.Summary(arguments), true
+}
+
 // Call runs a tool call. A tool the set does not have, or arguments that
 // fail the tool's schema, come back as an error result the model can read
 // and act on; the tool does not run.

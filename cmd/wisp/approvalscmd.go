@@ -157,8 +157,7 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 	}
 	tty := stdin.(*os.File) // a terminal, as terminalRefusal saw
 
-	ctx, stop := interruptible(cmd.Context(), env)
-	defer stop()
+	ctx := cmd.Context() // Ctrl-C ends it, and every prompt of it
 	now := time.Now()
 	fmt.Fprintln(stdout, approvalHeading(r, now))
 	writeApproval(stdout, r, now)
@@ -253,12 +252,13 @@ func approvalHeading(r outofband.Request, now time.Time) string {
 // writeApproval writes r as the terminal face shows a request, escaped
 // and indented under wisp's label, then what it offers and when it ends.
 func writeApproval(w io.Writer, r outofband.Request, now time.Time) {
+	width := terminal.Width(w)
 	var b strings.Builder
 	b.WriteString(terminal.ApprovalLabel + "\n")
-	b.WriteString("  " + escape.Terminal(r.Command) + "\n")
+	b.WriteString(terminal.Quote("", r.Command, width))
 	if r.Text != "" {
 		for l := range strings.SplitSeq(strings.TrimSuffix(r.Text, "\n"), "\n") {
-			b.WriteString("  " + escape.Terminal(strings.TrimSuffix(l, "\r")) + "\n")
+			b.WriteString(terminal.Quote("", strings.TrimSuffix(l, "\r"), width))
 		}
 	}
 	b.WriteString("offers " + offered(r))

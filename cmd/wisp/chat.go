@@ -120,8 +120,6 @@ func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, mode
 	}
 	defer conv.Close()
 	noteDropped(stderr, conv)
-	ctx, stop := interruptible(ctx, env)
-	defer stop()
 	fmt.Fprintf(stderr, "thread %s\n", conv.thread)
 	reply, err := conv.agent.Respond(ctx, conv.thread, prompt)
 	if err != nil {
@@ -132,21 +130,6 @@ func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, mode
 		fmt.Fprintf(stderr, "! wisp: %s\n", f)
 	}
 	return nil
-}
-
-// interruptible returns a context that Ctrl-C cancels with
-// wisp.ErrInterrupted as its cause.
-func interruptible(ctx context.Context, env environ) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-env.interrupts:
-			cancel(wisp.ErrInterrupted)
-		case <-done:
-		}
-	}()
-	return ctx, func() { close(done); cancel(nil) }
 }
 
 func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {
@@ -189,27 +172,21 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		fmt.Fprintf(stdout, "wisp chat · model %s · tools: %s\nType a message and press Enter. Ctrl-C stops a turn; Ctrl-D leaves.\n", showText(conv.model), names)
 	}
 
-	// Ctrl-C stops the running turn; at the prompt it leaves.
+	// Ctrl-C stops the running turn (and so ends a question or an
+	// approval prompt within it); at the prompt it leaves. With neither, it
+	// does nothing, and is not kept for later.
 	var mu sync.Mutex
 	var stopTurn context.CancelCauseFunc
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for {
-			select {
-			case <-env.interrupts:
-				mu.Lock()
-				if stopTurn != nil {
-					stopTurn(wisp.ErrInterrupted)
-				} else {
-					in.Interrupt()
-				}
-				mu.Unlock()
-			case <-done:
-				return
-			}
+	release := env.ctrlC.take(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopTurn != nil {
+			stopTurn(wisp.ErrInterrupted)
+		} else {
+			in.Interrupt()
 		}
-	}()
+	})
+	defer release()
 
 	failed := false
 	for {
@@ -223,6 +200,10 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 				fmt.Fprintln(stdout)
 			}
 			break
+		}
+		if errors.Is(err, terminal.ErrLineTooLong) {
+			fmt.Fprintln(out, lineTooLong)
+			continue
 		}
 		if err != nil {
 			return err
@@ -268,6 +249,9 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	return nil
 }
 
+// lineTooLong refuses a chat line over terminal.MaxLine.
+const lineTooLong = "! wisp: that line was longer than 1 MiB, the most wisp reads as one line; it was not sent (put a long text in a file and give the model its path)"
+
 func noteDropped(w io.Writer, conv *conversation) {
 	for _, name := range conv.tools.Dropped() {
 		fmt.Fprintf(w, "! wisp: %s is disabled by tools.disabled and was left out\n", name)
@@ -300,7 +284,7 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 	switch e.Kind {
 	case wisp.KindToolCall:
 		name, _ := e.Data["name"].(string)
-		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(name), escape.Terminal(callSummary(name, e.Data["arguments"])))
+		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(name), escape.Terminal(callSummary(e.Data)))
 	case wisp.KindModelMessage:
 		if d.stream != nil {
 			d.stream.end() // the step's text streamed as it came
@@ -328,41 +312,20 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 	return nil
 }
 
-// callSummary shows a call's arguments briefly: an ask call by its
-// question, an ask_user call by its questions (or its secret's name), a
-// request_approval call by its action, anything else as its JSON.
-func callSummary(tool string, args any) string {
-	raw, ok := args.(json.RawMessage)
-	if !ok {
-		s, _ := args.(string)
+// callSummary is what a face shows of a tool call: the tool's own summary,
+// which never holds the words of a question (wisp.Summarizer), or else its
+// arguments as the model sent them.
+func callSummary(data map[string]any) string {
+	if s, ok := data["summary"].(string); ok {
 		return s
 	}
-	var a struct {
-		Question  string `json:"question"`
-		Action    string `json:"action"`
-		Questions []struct {
-			Question string `json:"question"`
-		} `json:"questions"`
-		Secret *struct {
-			Name string `json:"name"`
-		} `json:"secret"`
+	switch args := data["arguments"].(type) {
+	case json.RawMessage:
+		return string(args)
+	case string:
+		return args
 	}
-	if json.Unmarshal(raw, &a) != nil {
-		return string(raw)
-	}
-	switch {
-	case a.Question != "":
-		return a.Question
-	case tool == "request_approval" && a.Action != "":
-		return a.Action
-	case a.Secret != nil && a.Secret.Name != "":
-		return "secret " + a.Secret.Name
-	case len(a.Questions) == 1:
-		return a.Questions[0].Question
-	case len(a.Questions) > 1:
-		return fmt.Sprintf("%d questions", len(a.Questions))
-	}
-	return string(raw)
+	return ""
 }
 
 // lockedWriter serialises writes from the turn and the display.

@@ -1,24 +1,73 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
 func TestCallSummary(t *testing.T) {
-	tests := []struct{ tool, args, want string }{
-		{"ask", `{"question":"Which config?","options":["a","b"]}`, "Which config?"},
-		{"ask_user", `{"questions":[{"question":"Which environment?","options":[{"label":"a"},{"label":"b"}]}]}`, "Which environment?"},
-		{"ask_user", `{"questions":[{"question":"A?"},{"question":"B?"},{"question":"C?"}]}`, "3 questions"},
-		{"ask_user", `{"secret":{"name":"GH_TOKEN","question":"Which token?"}}`, "secret GH_TOKEN"},
-		{"request_approval", `{"action":"drop the table sessions_old","reason":"replaced"}`, "drop the table sessions_old"},
-		{"models", `{"action":"list"}`, `{"action":"list"}`},
-		{"models", `{"name":"qwen3:4b"}`, `{"name":"qwen3:4b"}`},
-		{"echo", `not json`, `not json`},
+	tests := []struct {
+		name string
+		data map[string]any
+		want string
+	}{
+		{"the tool's summary", map[string]any{"name": "ask", "arguments": json.RawMessage(`{"question":"Which config?"}`), "summary": "a question"}, "a question"},
+		{"an empty summary", map[string]any{"name": "t", "arguments": json.RawMessage(`{"x":1}`), "summary": ""}, ""},
+		{"no summary: the arguments", map[string]any{"name": "models", "arguments": json.RawMessage(`{"action":"list"}`)}, `{"action":"list"}`},
+		{"arguments that are not JSON", map[string]any{"name": "echo", "arguments": "not json"}, "not json"},
+		{"no arguments", map[string]any{"name": "echo", "arguments": map[string]any{}}, ""},
 	}
 	for _, tc := range tests {
-		if got := callSummary(tc.tool, json.RawMessage(tc.args)); got != tc.want {
-			t.Errorf("callSummary(%s) = %q, want %q", tc.args, got, tc.want)
+		if got := callSummary(tc.data); got != tc.want {
+			t.Errorf("%s: callSummary(%v) = %q, want %q", tc.name, tc.data, got, tc.want)
 		}
+	}
+}
+
+// A question the desk refuses is never shown, not even in the trace of
+// tool calls: the trace names an ask or ask_user call without its words,
+// in plain chat, in wisp respond and in chat --json.
+func TestRefusedQuestionNeverShown(t *testing.T) {
+	const asked = "What is your GitHub token?"
+	script := filepath.Join(t.TempDir(), "s.jsonl")
+	src := `{"content":"","tool_calls":[{"name":"ask","arguments":{"question":"` + asked + `"}}]}
+{"content":"","tool_calls":[{"name":"ask_user","arguments":{"questions":[{"question":"` + asked + `"}]}}]}
+{"content":"I will not ask for it."}
+`
+	if err := os.WriteFile(script, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		trace []string // on stdout or stderr
+	}{
+		{"chat", []string{"chat", "--model", "script:" + script, "--tool", "ask", "--tool", "ask_user"}, "Open the pull request.\n", []string{"⚙ ask a question\n", "⚙ ask_user a question\n"}},
+		{"respond", []string{"respond", "--model", "script:" + script, "--tool", "ask", "--tool", "ask_user", "Open the pull request."}, "", []string{"⚙ ask a question\n", "⚙ ask_user a question\n"}},
+		{"chat --json", []string{"chat", "--json", "--model", "script:" + script, "--tool", "ask", "--tool", "ask_user"}, `{"type":"message","text":"Open the pull request."}` + "\n", []string{`"name":"ask","summary":"a question"`, `"name":"ask_user","summary":"a question"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tc.args, strings.NewReader(tc.stdin), &stdout, &stderr, testEnv(t.TempDir()))
+			shown := stdout.String() + stderr.String()
+			if code != 0 {
+				t.Fatalf("wisp %s = exit %d:\n%s", tc.name, code, shown)
+			}
+			if strings.Contains(shown, "GitHub token") {
+				t.Errorf("wisp %s showed the refused question:\n%s", tc.name, shown)
+			}
+			for _, want := range append(tc.trace, "error: ask does not ask for secrets", "I will not ask for it.") {
+				if !strings.Contains(shown, want) {
+					t.Errorf("wisp %s did not show %q:\n%s", tc.name, want, shown)
+				}
+			}
+		})
 	}
 }

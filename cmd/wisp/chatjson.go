@@ -63,20 +63,12 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 
 	// Ctrl-C stops the running turn, as a cancel line does; with no turn
 	// running it ends the session.
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for {
-			select {
-			case <-env.interrupts:
-				if !s.cancel() {
-					endSession(wisp.ErrInterrupted)
-				}
-			case <-done:
-				return
-			}
+	release := env.ctrlC.take(func() {
+		if !s.cancel() {
+			endSession(wisp.ErrInterrupted)
 		}
-	}()
+	})
+	defer release()
 
 	serveErr := face.Serve(ctx, stdin)
 	s.turns.Wait()
@@ -217,7 +209,7 @@ func (d *jsonDisplay) Record(ctx context.Context, e wisp.Event) error {
 	case wisp.KindToolCall:
 		id, _ := e.Data["id"].(string)
 		name, _ := e.Data["name"].(string)
-		_ = d.face.Send(jsonl.ToolCall{ID: id, Name: name, Summary: callSummary(name, e.Data["arguments"])})
+		_ = d.face.Send(jsonl.ToolCall{ID: id, Name: name, Summary: callSummary(e.Data)})
 	case wisp.KindToolResult:
 		id, _ := e.Data["id"].(string)
 		name, _ := e.Data["name"].(string)

@@ -261,7 +261,7 @@ func TestChatJSONSession(t *testing.T) {
 	send(`{"type":"message","text":"Replace the config with the new defaults."}`)
 	got := p.expect(
 		jsonl.Turn{Turn: 1, Text: "Replace the config with the new defaults."},
-		jsonl.ToolCall{Name: "ask", Summary: "Which config did you mean?"},
+		jsonl.ToolCall{Name: "ask", Summary: "a question"},
 		jsonl.Question{Turn: 1, Title: "the model asks", Text: "Which config did you mean?",
 			Options: []string{"~/.wisp/config.json", "./wisp.json"}, NoneOfThese: true},
 	)
@@ -284,7 +284,7 @@ func TestChatJSONSession(t *testing.T) {
 	send(`{"type":"message","text":"Deploy it."}`)
 	got = p.expect(
 		jsonl.Turn{Turn: 2, Text: "Deploy it."},
-		jsonl.ToolCall{Name: "ask", Summary: "What is the name of the staging branch?"},
+		jsonl.ToolCall{Name: "ask", Summary: "a question"},
 		jsonl.Question{Turn: 2, Title: "the model asks", Text: "What is the name of the staging branch?", AcceptsText: true},
 	)
 	q2 := choiceID(t, got[2])
@@ -302,7 +302,7 @@ func TestChatJSONSession(t *testing.T) {
 	got = p.expect(
 		jsonl.Turn{Turn: 3, Text: "Go on."},
 		jsonl.Delta{Text: "Let me check one thing."},
-		jsonl.ToolCall{Name: "ask", Summary: "Should I keep the old config as a backup?"},
+		jsonl.ToolCall{Name: "ask", Summary: "a question"},
 		jsonl.Question{Turn: 3, Title: "the model asks", Text: "Should I keep the old config as a backup?", Options: []string{"yes", "no"}, NoneOfThese: true},
 	)
 	send(`{"type":"choose","id":"` + choiceID(t, got[3]) + `","decline":true}`)
@@ -344,7 +344,7 @@ func TestChatJSONSession(t *testing.T) {
 	send(`{"type":"message","text":"Clean up."}`)
 	got = p.expect(
 		jsonl.Turn{Turn: 5, Text: "Clean up."},
-		jsonl.ToolCall{Name: "request_approval", Summary: "drop the table sessions_old in staging"},
+		jsonl.ToolCall{Name: "request_approval", Summary: "an action"},
 	)
 	a, ok := p.next().(jsonl.Approval)
 	if !ok || a.Title != "wisp asks your approval" || a.Command != "drop the table sessions_old in staging" ||
@@ -370,7 +370,7 @@ func TestChatJSONSession(t *testing.T) {
 	send(`{"type":"message","text":"Deploy everywhere."}`)
 	got = p.expect(
 		jsonl.Turn{Turn: 6, Text: "Deploy everywhere."},
-		jsonl.ToolCall{Name: "ask", Summary: "Which region?"},
+		jsonl.ToolCall{Name: "ask", Summary: "a question"},
 		jsonl.Question{Turn: 6, Title: "the model asks", Text: "Which region?", Options: []string{"eu-west-1", "us-east-1"}, NoneOfThese: true},
 	)
 	send(`{"type":"cancel"}`)
@@ -386,7 +386,7 @@ func TestChatJSONSession(t *testing.T) {
 	send(`{"type":"message","text":"Open the pull request."}`)
 	got = p.expect(
 		jsonl.Turn{Turn: 7, Text: "Open the pull request."},
-		jsonl.ToolCall{Name: "ask", Summary: "Shall I open the pull request now?"},
+		jsonl.ToolCall{Name: "ask", Summary: "a question"},
 		jsonl.Question{Turn: 7, Title: "the model asks", Text: "Shall I open the pull request now?", Options: []string{"yes", "not yet"}, NoneOfThese: true},
 	)
 	p.stdin.Close()
@@ -455,7 +455,7 @@ func TestChatJSONCardAndApprovalAtClose(t *testing.T) {
 	p := startChatJSON(t, home, "--model", "script:"+script, "--tool", "ask", "--tool", "ask_user", "--tool", "request_approval")
 	p.next() // hello
 	p.send(`{"type":"message","text":"Migrate."}`)
-	p.expect(jsonl.Turn{Turn: 1, Text: "Migrate."}, jsonl.ToolCall{Name: "ask", Summary: "Shall I migrate now?"})
+	p.expect(jsonl.Turn{Turn: 1, Text: "Migrate."}, jsonl.ToolCall{Name: "ask", Summary: "a question"})
 	if _, ok := p.next().(jsonl.Question); !ok {
 		t.Fatal("no question")
 	}
@@ -472,7 +472,7 @@ func TestChatJSONCardAndApprovalAtClose(t *testing.T) {
 		jsonl.Settled{Outcome: "closed"},
 		jsonl.ToolResult{Name: "ask_user", Text: "1: fallback: staging (the recommended option; no person can answer here, so the person did not choose it)\n" +
 			"2: no person can answer here; this question has no default. Do not guess what the person would say"},
-		jsonl.ToolCall{Name: "request_approval", Summary: "restart the staging database"},
+		jsonl.ToolCall{Name: "request_approval", Summary: "an action"},
 	)
 	if _, ok := p.next().(jsonl.Approval); !ok {
 		t.Fatal("no approval")
@@ -508,7 +508,7 @@ func TestChatJSONInterrupt(t *testing.T) {
 	p := startChatJSON(t, filepath.Join(dir, "home"), "--model", "script:"+script, "--tool", "ask")
 	p.next() // hello
 	p.send(`{"type":"message","text":"Replace the config."}`)
-	p.expect(jsonl.Turn{Turn: 1, Text: "Replace the config."}, jsonl.ToolCall{Name: "ask", Summary: "Which config did you mean?"})
+	p.expect(jsonl.Turn{Turn: 1, Text: "Replace the config."}, jsonl.ToolCall{Name: "ask", Summary: "a question"})
 	if _, ok := p.next().(jsonl.Question); !ok {
 		t.Fatal("no question")
 	}
@@ -566,7 +566,7 @@ func TestChatJSONNotes(t *testing.T) {
 	p.send(`{"type":"message","text":"Deploy."}`)
 	got := p.expect(
 		jsonl.Turn{Turn: 1, Text: "Deploy."},
-		jsonl.ToolCall{Name: "ask", Summary: "Which key should the deploy use?"},
+		jsonl.ToolCall{Name: "ask", Summary: "a question"},
 		jsonl.Question{Turn: 1, Title: "the model asks", Text: "Which key should the deploy use?", AcceptsText: true},
 	)
 	p.send(`{"type":"choose","id":"` + choiceID(t, got[2]) + `","text":"AKIAIOSFODNN7EXAMPLE"}`)

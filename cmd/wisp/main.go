@@ -2,8 +2,9 @@
 // that can ask you questions, run one turn unattended, and read and set
 // wisp's configuration and audit log.
 //
-// Exit status: 0 on success, 1 on a failure, 2 on a usage error. Every
-// error is one line that says what is wrong and how to mend it.
+// Exit status: 0 on success, 1 on a failure, 2 on a usage error, 130 when
+// Ctrl-C stopped the command. Every error is one line that says what is
+// wrong and how to mend it.
 package main
 
 import (
@@ -13,10 +14,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
@@ -33,6 +37,8 @@ type environ struct {
 	// interrupts, if not nil, delivers Ctrl-C; nil means the process's
 	// SIGINT.
 	interrupts <-chan os.Signal
+	// ctrlC routes each Ctrl-C from interrupts; run sets it.
+	ctrlC *ctrlC
 	// hasTerminal, if not nil, says whether wisp runs with a controlling
 	// terminal; nil: whether /dev/tty opens.
 	hasTerminal func() bool
@@ -53,6 +59,49 @@ func (e environ) controllingTerminal() bool {
 	return true
 }
 
+// ctrlC routes the person's Ctrl-C as it comes: to the part of the command
+// that took it (chat stops a turn with it), or else it stops the command,
+// which exits with status 130. A Ctrl-C is never kept for later, so none
+// can stop work the person approves afterwards.
+type ctrlC struct {
+	stop func() // stops the command
+
+	mu     sync.Mutex
+	takers []*func()
+}
+
+// take hands each Ctrl-C to f until release is called; the last taker
+// gets it.
+func (c *ctrlC) take(f func()) (release func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := &f
+	c.takers = append(c.takers, p)
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.takers = slices.DeleteFunc(c.takers, func(q *func()) bool { return q == p })
+	}
+}
+
+// route handles each Ctrl-C from ch until done is closed.
+func (c *ctrlC) route(ch <-chan os.Signal, done <-chan struct{}) {
+	for {
+		select {
+		case <-ch:
+			c.mu.Lock()
+			f := c.stop
+			if n := len(c.takers); n > 0 {
+				f = *c.takers[n-1]
+			}
+			c.mu.Unlock()
+			f()
+		case <-done:
+			return
+		}
+	}
+}
+
 // usageError marks an error in how wisp was called: exit status 2.
 type usageError struct{ err error }
 
@@ -60,6 +109,9 @@ func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitInterrupted is the exit status of a command stopped by Ctrl-C.
+const exitInterrupted = 130
 
 // exitError carries an exit status with nothing more to print.
 type exitError struct{ code int }
@@ -74,9 +126,29 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		defer signal.Stop(ch)
 		env.interrupts = ch
 	}
+	// Ctrl-C stops the command, unless a part of it takes Ctrl-C.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	env.ctrlC = &ctrlC{stop: func() { cancel(wisp.ErrInterrupted) }}
+	done := make(chan struct{})
+	defer close(done)
+	go env.ctrlC.route(env.interrupts, done)
+
 	root := newRoot(stdin, stdout, stderr, env)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if errors.Is(context.Cause(ctx), wisp.ErrInterrupted) || errors.Is(err, wisp.ErrInterrupted) {
+		// Stopped by Ctrl-C: what was stopped says so, and the status is
+		// 128 + SIGINT, as a shell expects.
+		switch {
+		case err == nil:
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintln(stderr, "wisp: stopped")
+		default:
+			fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+		}
+		return exitInterrupted
+	}
 	if err == nil {
 		return 0
 	}

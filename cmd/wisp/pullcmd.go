@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -14,6 +14,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/hf"
 )
@@ -54,8 +55,6 @@ nothing; --replace lets wisp move aside a folder of your own at the model's link
 						return err
 					}
 				}
-				ctx, stop := interruptible(ctx, env)
-				defer stop()
 				bar := newBar(cmd.ErrOrStderr(), pp)
 				started := time.Now()
 				link, err := pullWithProgress(ctx, a, pp, replace, bar)
@@ -79,13 +78,26 @@ nothing; --replace lets wisp move aside a folder of your own at the model's link
 	return c
 }
 
-// askPublisher asks about a publisher the person has not trusted.
+// askPublisher asks about a publisher the person has not trusted, and
+// reports whether to pull. At a terminal, keys typed before the question
+// appeared are dropped first. Ctrl-C ends the question (ctx's cause is
+// wisp.ErrInterrupted) and nothing is pulled; so does the end of the
+// input.
 func askPublisher(ctx context.Context, in io.Reader, out io.Writer, a *models.Actions, pp models.PullPlan) (bool, error) {
+	if isTerminal(in) {
+		flushInput(in.(*os.File))
+	}
 	fmt.Fprintf(out, "%s is not a publisher you trust. Pull it? [y]once [t]rust [n]o › ", escape.Terminal(pp.Plan.Publisher))
-	line, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && line == "" {
+	line, err := terminal.NewInput(in).ReadLine(ctx)
+	switch {
+	case errors.Is(err, io.EOF):
 		fmt.Fprintln(out)
 		return false, fmt.Errorf("not pulled: no answer (pass --yes to pull it this once)")
+	case errors.Is(err, terminal.ErrLineTooLong):
+		line = ""
+	case err != nil:
+		fmt.Fprintln(out)
+		return false, fmt.Errorf("stopped; nothing was pulled (wisp models pull %s asks again)", pp.Plan.Repo)
 	}
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "once":

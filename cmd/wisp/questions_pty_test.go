@@ -74,7 +74,7 @@ func TestQuestionsAtTerminal(t *testing.T) {
 		{
 			name: "Ctrl-C files nothing", q: choice, verb: "answer", keys: "\x03",
 			screen: []string{"wisp: stopped; nothing was filed for question a1b2c3d4 (wisp questions answer a1b2c3d4 asks again)"},
-			exit:   1,
+			exit:   exitInterrupted,
 		},
 		{
 			name: "filed again while shown", q: choice, verb: "answer", keys: "1\r",

@@ -80,15 +80,15 @@ func TestWriteQuestions(t *testing.T) {
 		{"none", nil, "wisp questions", "no questions are waiting\n"},
 		{"two", qs, "/questions", `question a1b2c3d4 · thread t-1 · asked 5 min ago
 ? the model asks
-Which config did you mean?
-1 ~/.wisp/config.json
-2 ./wisp.json\e[A
-3 none of these
+  Which config did you mean?
+  1 ~/.wisp/config.json
+  2 ./wisp.json\e[A
+  3 none of these
 answer: /questions answer a1b2c3d4 · decline: /questions decline a1b2c3d4
 
 question 0badcafe · thread t-\u{202E}2 · asked 4 min ago
 ? the model asks
-Name the \e]0;x\u{7}branch
+  Name the \e]0;x\u{7}branch
 (free text)
 answer: /questions answer 0badcafe · decline: /questions decline 0badcafe
 `},

@@ -150,8 +150,7 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 		prefix: "wisp questions",
 		now:    time.Now,
 	}
-	ctx, stop := interruptible(cmd.Context(), env)
-	defer stop()
+	ctx := cmd.Context() // Ctrl-C ends it, and every prompt of it
 	if !isTerminal(stdin) || !isTerminal(stdout) {
 		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) }
 	} else {
@@ -364,19 +363,20 @@ func questionHeading(q pending.Question, now time.Time) string {
 	return askedHeading("question", q.ID, q.Thread, now.Sub(q.Asked))
 }
 
-// writeQuestion writes q as the terminal face shows it, escaped and
-// labelled as the model's, without the prompt.
+// writeQuestion writes q as the terminal face shows it, escaped, indented
+// and labelled as the model's, without the prompt.
 func writeQuestion(w io.Writer, q pending.Question) {
+	width := terminal.Width(w)
 	var b strings.Builder
 	b.WriteString(terminal.Label + "\n")
-	b.WriteString(escape.Terminal(q.Text) + "\n")
+	b.WriteString(terminal.Quote("", q.Text, width))
 	for i, o := range q.Options {
-		fmt.Fprintf(&b, "%d %s\n", i+1, escape.Terminal(o))
+		b.WriteString(terminal.Quote(fmt.Sprintf("%d ", i+1), o, width))
 	}
 	if q.FreeText() {
 		b.WriteString("(free text)\n")
 	} else {
-		fmt.Fprintf(&b, "%d %s\n", len(q.Options)+1, inquiry.NoneOfThese)
+		fmt.Fprintf(&b, "%s%d %s\n", terminal.Indent, len(q.Options)+1, inquiry.NoneOfThese)
 	}
 	if !q.Deadline.IsZero() {
 		fmt.Fprintf(&b, "(the question ends unanswered at %s)\n", q.Deadline.Local().Format(time.TimeOnly))

@@ -155,7 +155,7 @@ type Delta struct {
 type ToolCall struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
-	Summary string `json:"summary"` // the call in short, such as an ask call's question
+	Summary string `json:"summary"` // the call in short, never the words of a question: "a question", "2 questions"
 }
 
 // ToolResult is what a tool call gave the model (a tool line of phase

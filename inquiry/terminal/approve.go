@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/inquiry/escape"
 )
 
 // ApprovalLabel heads the approval prompt. It never says "the model
@@ -63,13 +62,14 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var b strings.Builder
+	w := f.width()
 	b.WriteString(ApprovalLabel + "\n")
 	if r.Command != "" {
-		b.WriteString("  " + escape.Terminal(r.Command) + "\n")
+		b.WriteString(Quote("", r.Command, w))
 	}
 	if r.Text != "" {
 		for l := range strings.SplitSeq(strings.TrimSuffix(r.Text, "\n"), "\n") {
-			b.WriteString("  " + escape.Terminal(strings.TrimSuffix(l, "\r")) + "\n")
+			b.WriteString(Quote("", strings.TrimSuffix(l, "\r"), w))
 		}
 	}
 	if !r.Deadline.IsZero() {
@@ -100,12 +100,15 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 		case errors.Is(err, context.DeadlineExceeded):
 			fmt.Fprintln(f.out, "\n(no answer in time; the request was refused)")
 			return wisp.Decision{}, err
+		case errors.Is(err, ErrLineTooLong):
+			fmt.Fprint(f.out, tooLong)
 		case err != nil:
 			fmt.Fprintln(f.out)
 			return wisp.Decision{}, err
-		}
-		if d, ok := readApproval(r.Scopes, text); ok {
-			return d, nil
+		default:
+			if d, ok := readApproval(r.Scopes, text); ok {
+				return d, nil
+			}
 		}
 		if tries > 0 {
 			fmt.Fprintln(f.out, "(not an answer offered; the request was refused)")

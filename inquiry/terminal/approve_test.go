@@ -141,33 +141,34 @@ func TestApproveEscapes(t *testing.T) {
 }
 
 // Keys typed before the prompt appeared (at a prompt the model's text
-// faked, say) must not answer it.
+// faked, say) must not answer it: the FlushTypeAhead hook drops them from
+// the terminal, where they wait, since the Input reads nothing ahead.
 func TestApproveTypeAhead(t *testing.T) {
 	tests := []struct {
-		name      string
-		hook      bool
-		want      wisp.Decision
-		discarded int
+		name    string
+		hook    bool
+		want    wisp.Decision
+		flushed []string
 	}{
-		{"the stale y is dropped; the fresh n refuses", true, wisp.Decision{Provenance: wisp.FromPerson}, 1},
+		{"the stale y is dropped; the fresh n refuses", true, wisp.Decision{Provenance: wisp.FromPerson}, []string{"y"}},
 		// Without the hook the stale key answers: the test above rests on it.
-		{"without the hook the stale y answers", false, wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, -1},
+		{"without the hook the stale y answers", false, wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				r, w := io.Pipe()
-				defer w.Close()
-				in := terminal.NewInput(r)
-				discarded := -1
+				tty := newFakeTTY()
+				in := terminal.NewInput(tty)
 				var opts *terminal.Options
 				if tc.hook {
-					opts = &terminal.Options{FlushTypeAhead: func() { discarded = in.Discard() }}
+					opts = &terminal.Options{FlushTypeAhead: func() {
+						tty.flush()
+						in.Discard()
+					}}
 				}
 				f := terminal.NewWithOptions(in, &screen{}, opts)
 
-				io.WriteString(w, "y\n") // typed before the prompt
-				synctest.Wait()          // the input holds the line
+				tty.typeLines("y") // typed before the prompt
 
 				type result struct {
 					d   wisp.Decision
@@ -185,38 +186,36 @@ func TestApproveTypeAhead(t *testing.T) {
 						t.Errorf("Approve = %v (-want +got):\n%s", res.err, diff)
 					}
 				default:
-					io.WriteString(w, "n\n") // typed after the prompt
+					tty.typeLines("n") // typed after the prompt
 					res := <-done
 					if diff := cmp.Diff(tc.want, res.d); diff != "" || res.err != nil {
 						t.Errorf("Approve = %v (-want +got):\n%s", res.err, diff)
 					}
 				}
-				if discarded != tc.discarded {
-					t.Errorf("Discard dropped %d lines, want %d", discarded, tc.discarded)
+				if diff := cmp.Diff(tc.flushed, tty.flushed); diff != "" {
+					t.Errorf("flushed from the terminal (-want +got):\n%s", diff)
 				}
 			})
 		})
 	}
 }
 
+// Discard drops what the Input read and nobody took: the rest of a chunk
+// read from a pipe or a file.
 func TestDiscard(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r, w := io.Pipe()
-		defer w.Close()
-		in := terminal.NewInput(r)
-		if n := in.Discard(); n != 0 {
-			t.Errorf("Discard with nothing read = %d, want 0", n)
-		}
-		io.WriteString(w, "stale\n")
-		synctest.Wait()
-		if n := in.Discard(); n != 1 {
-			t.Errorf("Discard = %d, want 1", n)
-		}
-		go io.WriteString(w, "fresh\n")
-		if l, err := in.ReadLine(context.Background()); l != "fresh" || err != nil {
-			t.Errorf("ReadLine after Discard = %q, %v; want fresh", l, err)
-		}
-	})
+	in := terminal.NewInput(strings.NewReader("first\nstale\nstale too"))
+	if n := in.Discard(); n != 0 {
+		t.Errorf("Discard with nothing read = %d, want 0", n)
+	}
+	if l, err := in.ReadLine(context.Background()); l != "first" || err != nil {
+		t.Fatalf("ReadLine = %q, %v; want first", l, err)
+	}
+	if n := in.Discard(); n != 2 {
+		t.Errorf("Discard = %d, want 2", n)
+	}
+	if l, err := in.ReadLine(context.Background()); !errors.Is(err, io.EOF) {
+		t.Errorf("ReadLine after Discard = %q, %v; want io.EOF", l, err)
+	}
 }
 
 func TestApproveEnds(t *testing.T) {

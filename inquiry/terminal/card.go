@@ -76,7 +76,7 @@ func (f *Face) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, err
 		if ctx.Err() != nil {
 			return answers, f.cardEnded(c, context.Cause(ctx))
 		}
-		if _, err := io.WriteString(f.out, questionBlock(c, i)); err != nil {
+		if _, err := io.WriteString(f.out, questionBlock(c, i, f.width())); err != nil {
 			return answers, err
 		}
 		var (
@@ -161,8 +161,9 @@ func secretCard(c wisp.Card) bool {
 }
 
 // questionBlock writes question i of c: its chip, its text, and its
-// options or, for a secret, the note; everything but the prompt.
-func questionBlock(c wisp.Card, i int) string {
+// options or, for a secret, the note; everything but the prompt. Every
+// row of the model's words stands in by Indent, wrapped to width.
+func questionBlock(c wisp.Card, i, width int) string {
 	q := c.Questions[i]
 	var b strings.Builder
 	b.WriteString("\n")
@@ -177,21 +178,21 @@ func questionBlock(c wisp.Card, i int) string {
 		chip = append(chip, "secret "+escape.Terminal(q.Secret))
 	}
 	if len(chip) > 0 {
-		b.WriteString(strings.Join(chip, " · ") + "\n")
+		b.WriteString(rows("", strings.Join(chip, " · "), width))
 	}
-	b.WriteString(escape.Terminal(q.Text) + "\n")
+	b.WriteString(Quote("", q.Text, width))
 	if q.Secret != "" {
 		b.WriteString(SecretNote + "\n")
 		return b.String()
 	}
 	for j, o := range q.Options {
-		fmt.Fprintf(&b, "  %d %s", j+1, escape.Terminal(o.Label))
+		label := escape.Terminal(o.Label)
 		if o.Recommended {
-			b.WriteString(" (recommended)")
+			label += " (recommended)"
 		}
-		b.WriteString("\n")
+		b.WriteString(rows(fmt.Sprintf("%d ", j+1), label, width))
 		if o.Description != "" {
-			b.WriteString("    " + escape.Terminal(o.Description) + "\n")
+			b.WriteString(Quote("  ", o.Description, width))
 		}
 	}
 	return b.String()
@@ -223,6 +224,12 @@ func (f *Face) readQuestion(ctx context.Context, q wisp.CardQuestion) (wisp.Card
 	}
 	for {
 		text, err := f.in.ReadLine(ctx)
+		if errors.Is(err, ErrLineTooLong) {
+			if _, err := io.WriteString(f.out, tooLong+prompt); err != nil {
+				return wisp.CardAnswer{}, err
+			}
+			continue
+		}
 		if err != nil {
 			return wisp.CardAnswer{}, err
 		}
@@ -243,45 +250,46 @@ func (f *Face) readQuestion(ctx context.Context, q wisp.CardQuestion) (wisp.Card
 // readSecret reads a secret's value with the echo off. When the echo
 // cannot be turned off it reads nothing and answers that no person can
 // answer here.
+//
+// The Input is the secret's from before the echo goes off until after it
+// is back on: what was typed before (and shown) is dropped, and so is
+// whatever was typed with the echo off and not read as the secret (the
+// rest of a pasted key), so none of it can become the next message.
 func (f *Face) readSecret(ctx context.Context) (wisp.CardAnswer, error) {
 	hide := f.hideEcho
 	if hide == nil {
 		hide = f.in.hideEcho
 	}
-	restore, err := hide()
-	if err != nil {
-		_, werr := io.WriteString(f.out, "(wisp cannot hide what you type here, so it does not read the secret; do not type it)\n")
-		return wisp.CardAnswer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, werr
-	}
-	defer func() {
-		restore()
-		// Lines read with the echo off but not taken as the secret (the
-		// rest of a pasted key) are dropped too, never passed on.
-		f.in.Discard()
-	}()
-	// Lines typed before the echo went off were shown: none is the secret.
-	f.in.Discard()
-	if _, err := io.WriteString(f.out, PromptSecret); err != nil {
-		return wisp.CardAnswer{}, err
-	}
-	text, err := f.in.ReadLine(ctx)
-	for err == nil && wisp.CheckTyped(strings.TrimSpace(text)) != nil {
-		// Never a secret's value; the line says so without showing it.
-		if _, err := io.WriteString(f.out, "\n"+wisp.CheckTyped(text).Error()+"; "+PromptSecret); err != nil {
+	prompt := PromptSecret
+	for {
+		text, err := f.in.readHidden(ctx, hide, func() error {
+			_, err := io.WriteString(f.out, prompt)
+			return err
+		})
+		switch {
+		case errors.Is(err, errCannotHide):
+			_, werr := io.WriteString(f.out, "(wisp cannot hide what you type here, so it does not read the secret; do not type it)\n")
+			return wisp.CardAnswer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, werr
+		case errors.Is(err, ErrLineTooLong):
+			// The person's Enter was not echoed.
+			prompt = "\n" + tooLong + PromptSecret
+			continue
+		case err != nil:
 			return wisp.CardAnswer{}, err
 		}
-		text, err = f.in.ReadLine(ctx)
+		if cerr := wisp.CheckTyped(strings.TrimSpace(text)); cerr != nil {
+			// Never a secret's value; the line says so without showing it.
+			prompt = "\n" + cerr.Error() + "; " + PromptSecret
+			continue
+		}
+		// The person's Enter was not echoed either.
+		if strings.TrimSpace(text) == "" {
+			_, err = io.WriteString(f.out, "\n")
+			return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, err
+		}
+		_, err = io.WriteString(f.out, "\n(received)\n")
+		return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}, err
 	}
-	if err != nil {
-		return wisp.CardAnswer{}, err
-	}
-	// The person's Enter was not echoed either.
-	if strings.TrimSpace(text) == "" {
-		_, err = io.WriteString(f.out, "\n")
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, err
-	}
-	_, err = io.WriteString(f.out, "\n(received)\n")
-	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}, err
 }
 
 // readCardLine turns a line into the answer to q; ok is false when the

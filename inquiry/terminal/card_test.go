@@ -181,30 +181,30 @@ func TestCardScreen(t *testing.T) {
 				"4 questions · ends in 5 min, at 10:05:00\n" +
 				"Questions you leave unanswered by then fall back to their defaults.\n" +
 				"\n" +
-				"1/4 · Env\n" +
-				"Which environment should the migration run against?\n" +
+				"  1/4 · Env\n" +
+				"  Which environment should the migration run against?\n" +
 				"  1 staging (recommended)\n" +
 				"    safe to break; data is a week old\n" +
 				"  2 production\n" +
 				"    real data; needs a maintenance window\n" +
 				"type a number, or press Enter to decline › \n" +
-				"2/4 · Checks\n" +
-				"Which checks should run first?\n" +
+				"  2/4 · Checks\n" +
+				"  Which checks should run first?\n" +
 				"  1 unit tests (recommended)\n" +
 				"    fast; catch most regressions\n" +
 				"  2 integration tests\n" +
 				"    slow; need the database\n" +
 				"  3 lint\n" +
 				"type one or more numbers, like 1 2, or press Enter to decline › \n" +
-				"3/4 · Rollout\n" +
-				"How should it roll out?\n" +
+				"  3/4 · Rollout\n" +
+				"  How should it roll out?\n" +
 				"  1 all at once (recommended)\n" +
 				"    one short outage\n" +
 				"  2 canary 5%\n" +
 				"    slower; needs the flag service\n" +
 				"type a number or your own answer, or press Enter to decline › \n" +
-				"4/4\n" +
-				"Anything the migration must not touch?\n" +
+				"  4/4\n" +
+				"  Anything the migration must not touch?\n" +
 				"type your answer, or press Enter to decline › ",
 		},
 		{
@@ -216,8 +216,8 @@ func TestCardScreen(t *testing.T) {
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it falls back to its default.\n" +
 				"\n" +
-				"Env\n" +
-				"Which environment should the migration run against?\n" +
+				"  Env\n" +
+				"  Which environment should the migration run against?\n" +
 				"  1 staging (recommended)\n" +
 				"    safe to break; data is a week old\n" +
 				"  2 production\n" +
@@ -233,7 +233,7 @@ func TestCardScreen(t *testing.T) {
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it falls back to its default.\n" +
 				"\n" +
-				"Which regions?\n" +
+				"  Which regions?\n" +
 				"  1 eu\n" +
 				"  2 us\n" +
 				"  3 asia\n" +
@@ -250,8 +250,8 @@ func TestCardScreen(t *testing.T) {
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
 				"\n" +
-				"GitHub · secret GH_TOKEN\n" +
-				"Which token should I use to open the pull request?\n" +
+				"  GitHub · secret GH_TOKEN\n" +
+				"  Which token should I use to open the pull request?\n" +
 				"What you type is not shown; the model gets a reference to it, never the value.\n" +
 				"type the secret, or press Enter to decline › \n" +
 				"(received)\n",
@@ -266,8 +266,8 @@ func TestCardScreen(t *testing.T) {
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
 				"\n" +
-				"GitHub · secret GH_TOKEN\n" +
-				"Which token should I use to open the pull request?\n" +
+				"  GitHub · secret GH_TOKEN\n" +
+				"  Which token should I use to open the pull request?\n" +
 				"What you type is not shown; the model gets a reference to it, never the value.\n" +
 				"type the secret, or press Enter to decline › \n",
 		},
@@ -280,8 +280,8 @@ func TestCardScreen(t *testing.T) {
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
 				"\n" +
-				"GitHub · secret GH_TOKEN\n" +
-				"Which token should I use to open the pull request?\n" +
+				"  GitHub · secret GH_TOKEN\n" +
+				"  Which token should I use to open the pull request?\n" +
 				"What you type is not shown; the model gets a reference to it, never the value.\n" +
 				"(wisp cannot hide what you type here, so it does not read the secret; do not type it)\n",
 		},
@@ -297,15 +297,15 @@ func TestCardScreen(t *testing.T) {
 				"2 questions · ends in 5 min, at 10:05:00\n" +
 				"Questions you leave unanswered by then fall back to their defaults.\n" +
 				"\n" +
-				"1/2 · Env\n" +
-				"Which environment should the migration run against?\n" +
+				"  1/2 · Env\n" +
+				"  Which environment should the migration run against?\n" +
 				"  1 staging (recommended)\n" +
 				"    safe to break; data is a week old\n" +
 				"  2 production\n" +
 				"    real data; needs a maintenance window\n" +
 				"type a number, or press Enter to decline › \n" +
-				"2/2\n" +
-				"Anything the migration must not touch?\n" +
+				"  2/2\n" +
+				"  Anything the migration must not touch?\n" +
 				"type your answer, or press Enter to decline › \n" +
 				"(the input ended; no person can answer)\n",
 		},
@@ -357,8 +357,8 @@ func TestCardScreenHostile(t *testing.T) {
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it falls back to its default.\n" +
 				"\n" +
-				`\e[2J\u{202E}y/n` + "\n" +
-				`Approve rm -rf build?\r\e]0;wisp\u{7} \u{202E}txt.exe` + "\n" +
+				`  \e[2J\u{202E}y/n` + "\n" +
+				`  Approve rm -rf build?\r\e]0;wisp\u{7} \u{202E}txt.exe` + "\n" +
 				`  1 [y]once\e[A (recommended)` + "\n" +
 				`    \e]8;;https://evil.example\u{7}click\e]8;;\u{7}` + "\n" +
 				`  2 no\u{2066}` + "\n" +
@@ -376,8 +376,8 @@ func TestCardScreenHostile(t *testing.T) {
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
 				"\n" +
-				`\e[31mwisp · secret TOKEN\e[8m\u{202E}` + "\n" +
-				`Password?\u{200B}\r\n` + "\n" +
+				`  \e[31mwisp · secret TOKEN\e[8m\u{202E}` + "\n" +
+				`  Password?\u{200B}\r\n` + "\n" +
 				terminal.SecretNote + "\n" +
 				terminal.PromptSecret + "\n(received)\n",
 		},
@@ -585,22 +585,25 @@ func TestCardInterrupt(t *testing.T) {
 }
 
 // A secret's echo is hidden before its prompt shows and restored when the
-// read ends; a line read before it was hidden (so echoed) never becomes
-// the secret. The face never shows the value.
+// read ends; a line typed before it was hidden (so echoed) is flushed
+// from the terminal, never taken as the secret, since the Input reads
+// nothing ahead. The face never shows the value.
 func TestCardSecretEcho(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, w := io.Pipe()
-		defer w.Close()
-		in := terminal.NewInput(r)
+		tty := newFakeTTY()
+		in := terminal.NewInput(tty)
 		out := &screen{}
 		var events []string
 		opts := &terminal.Options{HideEcho: func() (func(), error) {
 			events = append(events, "hide, the screen ends "+lastLine(out.String()))
-			return func() { events = append(events, "restore") }, nil
+			restore, err := tty.hideEcho()
+			return func() {
+				events = append(events, "restore")
+				restore()
+			}, err
 		}}
 		f := terminal.NewWithOptions(in, out, opts)
-		go io.WriteString(w, "typed ahead\n")
-		synctest.Wait() // the Input holds the line
+		tty.typeLines("typed ahead")
 		var got []wisp.CardAnswer
 		var err error
 		done := make(chan struct{})
@@ -612,7 +615,7 @@ func TestCardSecretEcho(t *testing.T) {
 		if !strings.HasSuffix(out.String(), terminal.PromptSecret) {
 			t.Fatalf("the face waits, and the screen is:\n%s", out)
 		}
-		io.WriteString(w, "ghp_v4lue\n")
+		tty.typeLines("ghp_v4lue")
 		<-done
 		if err != nil {
 			t.Fatal(err)
@@ -623,6 +626,9 @@ func TestCardSecretEcho(t *testing.T) {
 		want := []string{"hide, the screen ends " + terminal.SecretNote, "restore"}
 		if diff := cmp.Diff(want, events); diff != "" {
 			t.Errorf("echo (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{"typed ahead"}, tty.flushed); diff != "" {
+			t.Errorf("flushed from the terminal (-want +got):\n%s", diff)
 		}
 		if strings.Contains(out.String(), "ghp_v4lue") {
 			t.Errorf("the screen shows the secret:\n%s", out)

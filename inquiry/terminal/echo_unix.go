@@ -10,12 +10,13 @@ import (
 
 // hideEcho turns the echo of the terminal f off, as term.ReadPassword does
 // (echo off; lines, signals and CR-to-NL on), dropping input typed but not
-// yet read, and returns the function that restores the terminal's state.
+// yet read, and returns the function that restores the terminal's state,
+// dropping what was typed with the echo off and not read.
 //
-// It does not read: the Input's goroutine is already waiting in a read on
-// the same terminal, and a second reader (term.ReadPassword) would race it
-// for the line. The line discipline echoes when keys arrive, not when they
-// are read, so turning echo off here hides the line the Input reads next.
+// It does not read: the Input reads the secret, and holds the terminal
+// from before the echo goes off until after it is back on, so nothing
+// else reads meanwhile. The line discipline echoes when keys arrive, not
+// when they are read, so turning echo off here hides the line read next.
 func hideEcho(f *os.File) (restore func(), err error) {
 	rc, err := f.SyscallConn()
 	if err != nil {

@@ -19,9 +19,11 @@ type Options struct {
 	// HideEcho turns off the echo of what the person types, for the read
 	// of a secret's value, drops what the system holds typed before (it
 	// was shown; on a terminal, set the termios with TCSAFLUSH), and
-	// returns a function that turns the echo back on. The face calls it
-	// before the secret's prompt shows, then drops the lines its Input
-	// holds, and calls restore when the read ends, however it ends.
+	// returns a function that turns the echo back on and drops what was
+	// typed meanwhile and not read (TCSAFLUSH again). The face calls it
+	// before the secret's prompt shows, and calls restore when the read
+	// ends, however it ends; its Input reads nothing else in between, and
+	// drops what it holds at either end.
 	//
 	// nil: the face hides the echo itself when its Input reads a terminal
 	// (an *os.File that is a terminal, on Unix), and otherwise does not
@@ -33,6 +35,12 @@ type Options struct {
 
 	// Now tells the time, for the "ends in 5 min" of a card. nil: time.Now.
 	Now func() time.Time
+
+	// Width tells the columns of the person's terminal, to which the
+	// model's words are wrapped (see Quote). nil: the size of the
+	// terminal the face writes to, each time it draws a frame, or no
+	// wrapping when it does not write to a terminal.
+	Width func() int
 }
 
 // NewWithOptions returns a face like New's, with options.
@@ -42,6 +50,7 @@ func NewWithOptions(in *Input, out io.Writer, opts *Options) *Face {
 		f.flushTypeAhead = opts.FlushTypeAhead
 		f.hideEcho = opts.HideEcho
 		f.now = opts.Now
+		f.columns = opts.Width
 	}
 	return f
 }

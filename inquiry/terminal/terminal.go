@@ -1,6 +1,7 @@
 // Package terminal is the plain terminal face: it shows the model's
-// question under "? the model asks", escaped, with numbered options and
-// "none of these" last, and reads the person's answer from a line. It
+// question under "? the model asks", escaped and indented, with numbered
+// options and "none of these" last, and reads the person's answer from a
+// line. It
 // shows an ask_user card the same way, one question after another, and
 // reads a secret with the terminal's echo off.
 //
@@ -29,6 +30,9 @@ const (
 	PromptText   = "type your answer, or press Enter to decline › "
 )
 
+// tooLong tells the person a line was dropped for being over MaxLine.
+const tooLong = "(that line was longer than 1 MiB, the most wisp reads as one line; it was dropped)\n"
+
 // Face is the terminal face. It is safe for concurrent use; questions are
 // shown one at a time.
 type Face struct {
@@ -38,6 +42,7 @@ type Face struct {
 
 	// See Options.
 	flushTypeAhead func()
+	columns        func() int
 	hideEcho       func() (restore func(), err error)
 	now            func() time.Time
 }
@@ -52,27 +57,37 @@ var (
 // out. Share in with whatever else reads the same stream.
 func New(in *Input, out io.Writer) *Face { return &Face{in: in, out: out} }
 
+// width is the columns of the person's terminal, 0 when not known.
+func (f *Face) width() int {
+	if f.columns != nil {
+		return f.columns()
+	}
+	return Width(f.out)
+}
+
 // Ask shows q and reads the answer as wisp.Question.Typed reads a line: a
 // number chooses an option (the last number is "none of these"), Enter
 // alone declines, and typed text answers where the question takes text
 // (on a choice, only an option's own words). A line the question does not
 // take (text on a choice, a number that names no option, control
 // characters such as an arrow key's) is never passed on: the face shows
-// the line that says what the question takes, and reads again. The read ends with ctx: at the deadline, or when the turn is
+// the line that says what the question takes, and reads again. The read
+// ends with ctx: at the deadline, or when the turn is
 // stopped. At the end of the input no person can answer any more, and the
 // face says so.
 func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var b strings.Builder
+	w := f.width()
 	b.WriteString(Label + "\n")
-	b.WriteString(escape.Terminal(q.Text) + "\n")
+	b.WriteString(Quote("", q.Text, w))
 	for i, o := range q.Options {
-		fmt.Fprintf(&b, "%d %s\n", i+1, escape.Terminal(o))
+		b.WriteString(Quote(fmt.Sprintf("%d ", i+1), o, w))
 	}
 	prompt := PromptText
 	if !q.FreeText() {
-		fmt.Fprintf(&b, "%d %s\n", len(q.Options)+1, inquiry.NoneOfThese)
+		fmt.Fprintf(&b, "%s%d %s\n", Indent, len(q.Options)+1, inquiry.NoneOfThese)
 		prompt = PromptChoice
 	}
 	if !q.Deadline.IsZero() {
@@ -94,6 +109,9 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		case errors.Is(err, wisp.ErrInterrupted):
 			fmt.Fprintln(f.out)
 			return wisp.Answer{}, err
+		case errors.Is(err, ErrLineTooLong):
+			fmt.Fprint(f.out, tooLong+prompt)
+			continue
 		case err != nil:
 			fmt.Fprintln(f.out)
 			return wisp.Answer{}, err

@@ -67,6 +67,12 @@ var schema = json.RawMessage(fmt.Sprintf(`{
 	inquiry.MinOptions, inquiry.MaxOptions, inquiry.MaxOptionChars,
 	inquiry.MinOptions, inquiry.MaxOptions, inquiry.MaxOptionChars))
 
+var _ wisp.Summarizer = (*Tool)(nil)
+
+// Summary returns "a question": the question's words reach the person only
+// in the face's frame, once the desk has taken them.
+func (*Tool) Summary(json.RawMessage) string { return "a question" }
+
 type args struct {
 	Question string   `json:"question"`
 	Options  []string `json:"options"`

@@ -151,6 +151,26 @@ var schema = json.RawMessage(fmt.Sprintf(`{
 	inquiry.MinOptions, inquiry.MaxOptions, inquiry.MaxOptionChars, inquiry.MaxDescriptionChars,
 	inquiry.SecretNamePattern, int(inquiry.MinCardTimeout/time.Second), int(inquiry.CardTimeout/time.Second)))
 
+var _ wisp.Summarizer = (*Tool)(nil)
+
+// Summary says how many questions the call asks ("a question", "3
+// questions"), or "a secret", and none of their words: those reach the
+// person only in the face's frame, once the desk has taken them.
+func (*Tool) Summary(arguments json.RawMessage) string {
+	var a struct {
+		Questions []json.RawMessage `json:"questions"`
+		Secret    json.RawMessage   `json:"secret"`
+	}
+	_ = json.Unmarshal(arguments, &a)
+	switch {
+	case len(a.Secret) > 0 && string(a.Secret) != "null":
+		return "a secret"
+	case len(a.Questions) > 1:
+		return fmt.Sprintf("%d questions", len(a.Questions))
+	}
+	return "a question"
+}
+
 // args are the call's arguments, as the schema gives them.
 type args struct {
 	Questions      []questionArg `json:"questions"`

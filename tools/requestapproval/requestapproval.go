@@ -104,6 +104,13 @@ var schema = json.RawMessage(fmt.Sprintf(`{
   "additionalProperties": false
 }`, MaxActionChars, MaxActionChars, MaxReasonChars, MaxReasonChars))
 
+var _ wisp.Summarizer = (*Tool)(nil)
+
+// Summary returns "an action", and none of the words the action is asked
+// with: those reach the person only under the gate's own label, once the
+// gate asks.
+func (*Tool) Summary(json.RawMessage) string { return "an action" }
+
 type args struct {
 	Action string `json:"action"`
 	Reason string `json:"reason"`
