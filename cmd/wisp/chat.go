@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
@@ -113,7 +114,7 @@ func toolList(cmd *cobra.Command, named []string) []string {
 func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, thread, prompt string) error {
 	conv, err := newConversation(env, convOptions{
 		model: model, named: named, face: unattended.Face{}, thread: thread,
-		display: &display{out: stderr, calls: true},
+		display: &display{out: stderr, calls: true}, notify: waitNotes{stderr},
 	})
 	if err != nil {
 		return err
@@ -132,6 +133,19 @@ func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, mode
 		fmt.Fprintf(stderr, "! wisp: %s\n", f)
 	}
 	return nil
+}
+
+// waitNotes tells the person on w that a turn waits (for its thread, or
+// for the audit log) and how to stop it. wisp respond shows its other
+// notices in its own way.
+type waitNotes struct{ w io.Writer }
+
+func (n waitNotes) Notify(_ context.Context, note wisp.Notice) error {
+	if note.Kind != agent.NoticeWaiting {
+		return nil
+	}
+	_, err := fmt.Fprintf(n.w, "wisp: %s (Ctrl-C stops it)\n", escape.Terminal(note.Text))
+	return err
 }
 
 // interruptible returns a context that Ctrl-C cancels with
