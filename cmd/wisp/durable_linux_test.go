@@ -155,4 +155,3 @@ func chatTurn(p *jsonPeer, text string) jsonl.End {
 		}
 	}
 }
-
