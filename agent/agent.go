@@ -473,6 +473,10 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 		// marker.
 		input = a.opts.Redact(input)
 	}
+	if stored := storedLen(input); stored > MaxInputBytes {
+		input, _ = fit(input, MaxInputBytes)
+		a.notify(ctx, wisp.Notice{Kind: "cut", Thread: threadID, Text: lineInputCut(stored)})
+	}
 	t.turn++
 	reply := wisp.Reply{Thread: threadID, Turn: t.turn}
 	steps, notes, err := a.run(ctx, threadID, t, &reply, input, taken)
@@ -520,20 +524,9 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 		if a.opts.Tools != nil {
 			req.Tools = a.opts.Tools.Specs()
 		}
-		var stream func(wisp.ChatDelta)
-		if a.opts.OnDelta != nil {
-			stream = func(d wisp.ChatDelta) { a.opts.OnDelta(threadID, d) }
-		}
-		resp, err := a.model.Chat(ctx, req, stream)
+		msg, refused, err := a.ask(ctx, threadID, req)
 		if err != nil {
-			return step, notes, fmt.Errorf("model: %w", err)
-		}
-		msg := resp.Message
-		msg.Role = wisp.RoleAssistant
-		for i := range msg.ToolCalls {
-			if msg.ToolCalls[i].ID == "" {
-				msg.ToolCalls[i].ID = "call_" + a.opts.NewID()
-			}
+			return step, notes, err
 		}
 		t.messages = append(t.messages, msg)
 		if err := a.record(ctx, wisp.Event{Kind: wisp.KindModelMessage, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
@@ -548,7 +541,7 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 			return step, notes, err
 		}
 		for i, call := range msg.ToolCalls {
-			res, err := a.call(ctx, threadID, turn, call)
+			res, err := a.call(ctx, threadID, turn, call, refused[i])
 			if err != nil {
 				// Every call keeps a result, so the thread stays well formed
 				// for the next turn.
@@ -561,6 +554,9 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 				answered = true
 			}
 			t.messages = append(t.messages, wisp.Message{Role: wisp.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: res.Content})
+		}
+		if size := messagesBytes(t.messages[turnStart:]); size > MaxTurnBytes {
+			return step, notes, fmt.Errorf("%w: it takes %d bytes, and a turn keeps at most %d; it ended here and is kept as far as it went: ask for less at a time", ErrTurnTooLarge, size, MaxTurnBytes)
 		}
 	}
 	return a.opts.MaxSteps, notes, fmt.Errorf("%w: %d model steps without a reply; raise the limit or look at what the model keeps calling", wisp.ErrStepLimit, a.opts.MaxSteps)
@@ -647,7 +643,7 @@ func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered
 
 // call runs one tool call and records it. A call that could not be
 // recorded is not run.
-func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall) (wisp.Result, error) {
+func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall, refused string) (wisp.Result, error) {
 	if err := a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
 		Data: map[string]any{"id": tc.ID, "name": tc.Name, "arguments": rawOrString(tc.Arguments)}}); err != nil {
 		return wisp.Result{}, err
@@ -655,14 +651,18 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn}
 	var res wisp.Result
 	var err error
-	if a.opts.Tools == nil {
+	switch {
+	case refused != "":
+		res = wisp.Result{Content: refused, IsError: true}
+	case a.opts.Tools == nil:
 		res = wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; it has no tools", tc.Name))
-	} else {
+	default:
 		res, err = a.opts.Tools.Call(ctx, c)
 	}
 	if a.opts.Redact != nil {
 		res.Content = a.opts.Redact(res.Content)
 	}
+	res.Content, _ = fit(res.Content, MaxMessageBytes)
 	data := map[string]any{"id": tc.ID, "name": tc.Name}
 	if err != nil {
 		data["error"] = err.Error()
@@ -724,8 +724,9 @@ func messagesTokens(ms []wisp.Message) int {
 }
 
 // condense drops a thread's oldest turns when it holds more than
-// MaxHistory messages, or when its request would not fit the model's
-// context (ContextTokens, with a quarter kept for the reply). It drops
+// MaxHistory messages, when its request would not fit the model's
+// context (ContextTokens, with a quarter kept for the reply), or when its
+// messages and facts would take more than MaxThreadBytes stored. It drops
 // whole turns from the front, starting each kept part at a message the
 // person wrote so no tool result loses its call; the system prompt, the
 // facts, the notices and the current turn are always kept. Each
@@ -739,12 +740,18 @@ func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnSt
 	for _, f := range t.facts {
 		fixed += estimateTokens(f.String())
 	}
+	factsSize := 0
+	for _, f := range t.facts {
+		factsSize += factBytes(f)
+	}
 	tooLong := func(ms []wisp.Message) (bool, string) {
 		switch {
 		case len(ms) > a.opts.MaxHistory:
 			return true, "messages"
 		case budget > 0 && fixed+messagesTokens(ms) > budget:
 			return true, "context"
+		case factsSize+messagesBytes(ms) > MaxThreadBytes:
+			return true, "size"
 		}
 		return false, ""
 	}

@@ -129,7 +129,7 @@ func (d Dir) Save(id string, st agent.ThreadState) error {
 		return err
 	}
 	if len(data)+1 > MaxFile {
-		return fmt.Errorf("it would take %d bytes, and a thread file holds at most %d; it was left as it was", len(data)+1, MaxFile)
+		return fmt.Errorf("it would take %d bytes, and a thread file holds at most %d", len(data)+1, MaxFile)
 	}
 	return fsx.WriteFile(path, append(data, '\n'), 0o600)
 }

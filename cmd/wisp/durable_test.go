@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
 )
@@ -153,5 +154,17 @@ func TestChatJSONWaitsForTheAuditLog(t *testing.T) {
 	}
 	if code := p.exit(); code != 1 {
 		t.Errorf("wisp chat --json exited %d, want 1", code)
+	}
+}
+
+// wisp respond reads no more of its prompt than a turn takes, and refuses
+// a longer one with one line, before anything runs.
+func TestRespondRefusesALongPrompt(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	stdin := strings.NewReader(strings.Repeat("x", agent.MaxInputBytes+1))
+	code := run(context.Background(), []string{"respond", "--model", "script:none.jsonl", "-"}, stdin, &stdout, &stderr, testEnv(t.TempDir()))
+	const want = "wisp: the prompt is longer than 1048576 bytes, the most one turn takes; shorten it\n"
+	if code != 2 || stderr.String() != want {
+		t.Errorf("wisp respond - with a long prompt = exit %d, %q; want exit 2, %q", code, stderr.String(), want)
 	}
 }
