@@ -744,29 +744,36 @@ func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnSt
 	for _, f := range t.facts {
 		factsSize += factBytes(f)
 	}
-	tooLong := func(ms []wisp.Message) (bool, string) {
+	// The tokens and bytes of the messages from i on, for every i.
+	n := len(t.messages)
+	tokens, bytes := make([]int, n+1), make([]int, n+1)
+	for i := n - 1; i >= 0; i-- {
+		m := t.messages[i : i+1]
+		tokens[i], bytes[i] = tokens[i+1]+messagesTokens(m), bytes[i+1]+messagesBytes(m)
+	}
+	tooLong := func(from int) (bool, string) {
 		switch {
-		case len(ms) > a.opts.MaxHistory:
+		case n-from > a.opts.MaxHistory:
 			return true, "messages"
-		case budget > 0 && fixed+messagesTokens(ms) > budget:
+		case budget > 0 && fixed+tokens[from] > budget:
 			return true, "context"
-		case factsSize+messagesBytes(ms) > MaxThreadBytes:
+		case factsSize+bytes[from] > MaxThreadBytes:
 			return true, "size"
 		}
 		return false, ""
 	}
-	over, reason := tooLong(t.messages)
+	over, reason := tooLong(0)
 	if !over {
 		return turnStart, nil
 	}
 	// Cut at person's messages, oldest first, never into the current turn.
 	cut := 0
-	for i := 1; i <= turnStart && i < len(t.messages); i++ {
+	for i := 1; i <= turnStart && i < n; i++ {
 		if t.messages[i].Role != wisp.RoleUser || isNotice(t.messages[i]) {
 			continue
 		}
 		cut = i
-		if over, _ := tooLong(t.messages[i:]); !over {
+		if over, _ := tooLong(i); !over {
 			break
 		}
 	}

@@ -96,13 +96,14 @@ func TestWorstModelCannotBrickItsThread(t *testing.T) {
 // Save refuses to write a thread file larger than Load reads; the file
 // stays as it was.
 func TestSaveRefusesWhatWouldNotLoad(t *testing.T) {
+	threadfile.SetMaxFile(t, 4096)
 	d := threadfile.Dir{Path: t.TempDir()}
 	small := agent.ThreadState{Turn: 1, Messages: []wisp.Message{{Role: wisp.RoleUser, Content: "hi"}}}
 	if err := d.Save("t", small); err != nil {
 		t.Fatal(err)
 	}
-	big := agent.ThreadState{Turn: 2, Messages: []wisp.Message{{Role: wisp.RoleUser, Content: strings.Repeat("<", threadfile.MaxFile/6)}}}
-	if err := d.Save("t", big); err == nil || !strings.Contains(err.Error(), "a thread file holds at most 67108864") {
+	big := agent.ThreadState{Turn: 2, Messages: []wisp.Message{{Role: wisp.RoleUser, Content: strings.Repeat("<", 4096/6)}}}
+	if err := d.Save("t", big); err == nil || !strings.Contains(err.Error(), "a thread file holds at most 4096") {
 		t.Errorf("Save of a thread too large to load = %v", err)
 	}
 	if st, ok, err := d.Load("t"); err != nil || !ok || st.Turn != 1 {

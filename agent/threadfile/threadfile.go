@@ -25,6 +25,9 @@ import (
 // it (see agent.MaxThreadBytes).
 const MaxFile = 64 << 20
 
+// maxFile is MaxFile, lowered by the tests.
+var maxFile = MaxFile
+
 var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // ErrBadID refuses a thread id that could not be a file name of ours.
@@ -98,7 +101,7 @@ func (d Dir) Load(id string) (agent.ThreadState, bool, error) {
 	if err != nil {
 		return agent.ThreadState{}, false, err
 	}
-	data, err := fsx.ReadFile(path, MaxFile)
+	data, err := fsx.ReadFile(path, int64(maxFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return agent.ThreadState{}, false, nil
 	}
@@ -128,8 +131,8 @@ func (d Dir) Save(id string, st agent.ThreadState) error {
 	if err != nil {
 		return err
 	}
-	if len(data)+1 > MaxFile {
-		return fmt.Errorf("it would take %d bytes, and a thread file holds at most %d", len(data)+1, MaxFile)
+	if len(data)+1 > maxFile {
+		return fmt.Errorf("it would take %d bytes, and a thread file holds at most %d", len(data)+1, maxFile)
 	}
 	return fsx.WriteFile(path, append(data, '\n'), 0o600)
 }
