@@ -22,7 +22,7 @@ import (
 const (
 	// MaxMessageBytes bounds a message the thread keeps from the model,
 	// and a tool's result. Longer ones are cut, ending with LineCut; a
-	// model that streams past it is stopped there (LineStopped...).
+	// model that streams past it is stopped there (LineStoppedLong).
 	MaxMessageBytes = 256 << 10
 	// MaxInputBytes bounds the person's input on one turn; longer input is
 	// cut, with LineCut, and the person is told.
@@ -35,7 +35,8 @@ const (
 	// says why (LineArgumentsTooLong).
 	MaxArgumentsBytes = 64 << 10
 	// MaxThinkingBytes bounds the model's thinking in one step; a model
-	// that thinks past it is stopped there. Thinking is shown, never kept.
+	// that thinks past it is stopped there (LineStoppedThinking). Thinking
+	// is shown, never kept.
 	MaxThinkingBytes = 1 << 20
 	// MaxStepBytes is the most one model step adds to a thread: the
 	// model's message, its tool calls and their results, with room for
@@ -74,6 +75,12 @@ func LineCut(stored, limit int) string {
 // it went on past what a thread keeps.
 func LineStoppedLong(limit int) string {
 	return fmt.Sprintf("\n[cut by wisp: the model went on past %d bytes, the most a thread keeps of one message, and was stopped here]", limit)
+}
+
+// LineStoppedThinking ends the message of a model that wisp stopped
+// because it thought past MaxThinkingBytes.
+func LineStoppedThinking() string {
+	return fmt.Sprintf("\n[cut by wisp: the model thought past %d bytes, the most wisp reads of one step's thinking, and was stopped here]", MaxThinkingBytes)
 }
 
 // LineDroppedCalls ends a model message whose tool calls were more than a

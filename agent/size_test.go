@@ -228,3 +228,30 @@ func TestThreadCondensedBySize(t *testing.T) {
 		t.Errorf("the thread takes %d bytes; want just under %d", len(b), agent.MaxThreadBytes)
 	}
 }
+
+// A model that thinks at great length is stopped too: thinking is shown,
+// never kept, and never fills the memory.
+func TestLongThinkingIsStopped(t *testing.T) {
+	var sent atomic.Int64
+	m := wisp.ModelFunc(func(ctx context.Context, _ wisp.ChatRequest, stream func(wisp.ChatDelta)) (wisp.ChatResponse, error) {
+		piece := strings.Repeat("t", 64<<10)
+		for range 1 << 12 {
+			if ctx.Err() != nil {
+				return wisp.ChatResponse{}, context.Cause(ctx)
+			}
+			stream(wisp.ChatDelta{Thinking: piece})
+			sent.Add(int64(len(piece)))
+		}
+		return wisp.ChatResponse{Message: wisp.Message{Content: "done"}}, nil
+	})
+	reply, err := agent.New(m, nil).Respond(t.Context(), "t", "think")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sent.Load(); got > agent.MaxThinkingBytes+64<<10 {
+		t.Errorf("the model thought %d bytes before it was stopped; want near %d", got, agent.MaxThinkingBytes)
+	}
+	if reply.Text != agent.LineStoppedThinking() {
+		t.Errorf("reply = %q, want %q", reply.Text, agent.LineStoppedThinking())
+	}
+}

@@ -25,7 +25,7 @@ func (a *Agent) ask(ctx context.Context, threadID string, req wisp.ChatRequest) 
 	stepCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var text strings.Builder
-	thought, streamed, stopped := 0, false, false
+	thought, streamed, stopped := 0, false, ""
 	deliver := func(d wisp.ChatDelta) {
 		if a.opts.OnDelta != nil && (d.Content != "" || d.Thinking != "") {
 			streamed = true
@@ -33,12 +33,15 @@ func (a *Agent) ask(ctx context.Context, threadID string, req wisp.ChatRequest) 
 		}
 	}
 	stream := func(d wisp.ChatDelta) {
-		if stopped {
+		if stopped != "" {
 			return
 		}
 		thought += len(d.Thinking)
 		if room := MaxMessageBytes + 1 - text.Len(); len(d.Content) > room || thought > MaxThinkingBytes {
-			stopped = true
+			stopped = LineStoppedLong(MaxMessageBytes)
+			if thought > MaxThinkingBytes {
+				stopped = LineStoppedThinking()
+			}
 			stop(errTooLong)
 			d.Content = validPrefix(d.Content[:min(max(room, 0), len(d.Content))])
 			d.Thinking = ""
@@ -51,13 +54,16 @@ func (a *Agent) ask(ctx context.Context, threadID string, req wisp.ChatRequest) 
 	switch {
 	case err == nil:
 		msg = resp.Message
-	case stopped && ctx.Err() == nil:
+	case stopped != "" && ctx.Err() == nil:
 		msg = wisp.Message{Content: text.String()}
 	default:
 		return wisp.Message{}, nil, fmt.Errorf("model: %w", err)
 	}
 	msg.Role = wisp.RoleAssistant
-	refused, suffix := a.admit(&msg, stopped && err != nil)
+	if err == nil {
+		stopped = "" // it ended of itself: what it sent is measured whole
+	}
+	refused, suffix := a.admit(&msg, stopped)
 	if streamed && suffix != "" {
 		deliver(wisp.ChatDelta{Content: suffix})
 	}
@@ -65,14 +71,14 @@ func (a *Agent) ask(ctx context.Context, threadID string, req wisp.ChatRequest) 
 }
 
 // admit makes m what a thread keeps of a model message: its text cut to
-// MaxMessageBytes, with a note the model reads (stopped: the model was
-// stopped mid-stream); no more than MaxToolCalls calls, with a note for
-// the dropped; ids and names of a sane length. It returns the result of
-// each call that must not run (arguments longer than MaxArgumentsBytes,
-// replaced by {}), and the notes it added to the text.
-func (a *Agent) admit(m *wisp.Message, stopped bool) (refused []string, suffix string) {
-	if stopped {
-		suffix = LineStoppedLong(MaxMessageBytes)
+// MaxMessageBytes, with a note the model reads (stopped, when the model
+// was stopped mid-stream, is that note); no more than MaxToolCalls calls,
+// with a note for the dropped; ids and names of a sane length. It returns
+// the result of each call that must not run (arguments longer than
+// MaxArgumentsBytes, replaced by {}), and the notes it added to the text.
+func (a *Agent) admit(m *wisp.Message, stopped string) (refused []string, suffix string) {
+	if stopped != "" {
+		suffix = stopped
 	} else if stored := storedLen(m.Content); stored > MaxMessageBytes {
 		suffix = LineCut(stored, MaxMessageBytes)
 	}
