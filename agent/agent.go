@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/jsonredact"
 	"github.com/wisp-agent/wisp/tools"
 )
 
@@ -64,7 +65,9 @@ type Options struct {
 	// Redact, when set, is applied to the person's input and to every
 	// tool result before the model or the thread sees them, so that a
 	// credential (a value the session's vault holds among them) reaches
-	// neither. It must be safe for concurrent use.
+	// neither; and to the id, name and arguments (keys and values) of
+	// every tool call in the events the agent records. It must be safe
+	// for concurrent use.
 	Redact func(string) string
 	// Inbox, when set, is asked at the start of every turn for what
 	// arrived for the thread while no turn ran, such as the answer to a
@@ -530,7 +533,7 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 		}
 		t.messages = append(t.messages, msg)
 		if err := a.record(ctx, wisp.Event{Kind: wisp.KindModelMessage, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
-			Data: messageData(msg)}); err != nil {
+			Data: a.messageData(msg)}); err != nil {
 			return step, notes, err
 		}
 
@@ -645,7 +648,7 @@ func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered
 // recorded is not run.
 func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall, refused string) (wisp.Result, error) {
 	if err := a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
-		Data: map[string]any{"id": tc.ID, "name": tc.Name, "arguments": rawOrString(tc.Arguments)}}); err != nil {
+		Data: a.callData(tc)}); err != nil {
 		return wisp.Result{}, err
 	}
 	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn}
@@ -663,7 +666,7 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 		res.Content = a.opts.Redact(res.Content)
 	}
 	res.Content, _ = fit(res.Content, MaxMessageBytes)
-	data := map[string]any{"id": tc.ID, "name": tc.Name}
+	data := map[string]any{"id": a.redact(tc.ID), "name": a.redact(tc.Name)}
 	if err != nil {
 		data["error"] = err.Error()
 	} else {
@@ -829,16 +832,47 @@ func (a *Agent) record(ctx context.Context, e wisp.Event) error {
 // oneLine folds an error's line breaks, so that it stays one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func messageData(m wisp.Message) map[string]any {
+// messageData is model.message's data for m; the names of its tool calls
+// are redacted as callData's are.
+func (a *Agent) messageData(m wisp.Message) map[string]any {
 	d := map[string]any{"content": m.Content}
 	if len(m.ToolCalls) > 0 {
 		names := make([]string, len(m.ToolCalls))
 		for i, c := range m.ToolCalls {
-			names[i] = c.Name
+			names[i] = a.redact(c.Name)
 		}
 		d["toolCalls"] = names
 	}
 	return d
+}
+
+// callData is tool.call's data for tc. With Redact set, the call's id,
+// name and arguments are redacted, the arguments' keys too and each value
+// in the light of its key, so that what the model put in a call reaches
+// no event sink (the audit log, a screen) raw.
+func (a *Agent) callData(tc wisp.ToolCall) map[string]any {
+	args := rawOrString(tc.Arguments)
+	if a.opts.Redact != nil {
+		switch v := args.(type) {
+		case json.RawMessage:
+			if b, err := jsonredact.Redact(v, a.opts.Redact); err == nil {
+				args = json.RawMessage(b)
+			} else {
+				args = a.opts.Redact(string(v))
+			}
+		case string:
+			args = a.opts.Redact(v)
+		}
+	}
+	return map[string]any{"id": a.redact(tc.ID), "name": a.redact(tc.Name), "arguments": args}
+}
+
+// redact is Options.Redact, or s as it is when none is set.
+func (a *Agent) redact(s string) string {
+	if a.opts.Redact == nil {
+		return s
+	}
+	return a.opts.Redact(s)
 }
 
 // rawOrString keeps arguments that are JSON as JSON in the event, and

@@ -87,7 +87,9 @@ func (a *Agent) admit(m *wisp.Message, stopped string) (refused []string, suffix
 		suffix += LineDroppedCalls(n - MaxToolCalls)
 	}
 	if suffix != "" {
-		m.Content = cutStored(m.Content, MaxMessageBytes-storedLen(suffix)+2) + suffix
+		// Redacted before it is cut, so no credential is cut in half where
+		// the redactor could no longer know it.
+		m.Content = cutStored(a.redact(m.Content), MaxMessageBytes-storedLen(suffix)+2) + suffix
 	}
 	m.ToolCalls = slices.Clone(m.ToolCalls)
 	refused = make([]string, len(m.ToolCalls))
@@ -97,7 +99,9 @@ func (a *Agent) admit(m *wisp.Message, stopped string) (refused []string, suffix
 			c.ID = "call_" + a.opts.NewID()
 		}
 		if storedLen(c.Name) > maxNameBytes+2 {
-			c.Name = cutStored(c.Name, maxNameBytes+2)
+			// No tool has such a name; what is kept of it is redacted
+			// first, so no part of a credential is.
+			c.Name = cutStored(a.redact(c.Name), maxNameBytes+2)
 		}
 		if stored := rawStoredLen(c.Arguments); stored > MaxArgumentsBytes {
 			c.Arguments = json.RawMessage("{}")

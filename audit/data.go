@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/wisp-agent/wisp/internal/jsonredact"
 )
 
 // encodeData marshals v as the data of a record: a JSON object on one line,
-// with HTML escaping off, and every string value (not key) passed through
-// redact when redact is not nil. nil, and values that marshal to null,
-// give {}.
+// with HTML escaping off, and every string in it passed through redact when
+// redact is not nil: object keys, object values and array items. Keys that
+// redaction makes equal are kept apart (jsonredact.Keys). nil, and values
+// that marshal to null, give {}.
 func encodeData(v any, redact func(string) string) (json.RawMessage, error) {
 	if v == nil {
 		return json.RawMessage("{}"), nil
@@ -40,7 +43,7 @@ func encodeData(v any, redact func(string) string) (json.RawMessage, error) {
 }
 
 // redactValue copies the next JSON value from dec to dst, compactly, with
-// redact applied to each string value; object keys are copied as they are.
+// redact applied to each string, object keys included.
 func redactValue(dec *json.Decoder, dst []byte, redact func(string) string) ([]byte, error) {
 	tok, err := dec.Token()
 	if err != nil {
@@ -53,6 +56,10 @@ func redactValue(dec *json.Decoder, dst []byte, redact func(string) string) ([]b
 			close = ']'
 		}
 		dst = append(dst, open)
+		var keys jsonredact.Keys
+		if open == '{' {
+			keys = jsonredact.Keys{}
+		}
 		for first := true; dec.More(); first = false {
 			if !first {
 				dst = append(dst, ',')
@@ -66,7 +73,7 @@ func redactValue(dec *json.Decoder, dst []byte, redact func(string) string) ([]b
 				if !ok {
 					return nil, fmt.Errorf("object key is %T", key)
 				}
-				dst = appendString(dst, k)
+				dst = appendString(dst, keys.Unique(redact(k)))
 				dst = append(dst, ':')
 			}
 			if dst, err = redactValue(dec, dst, redact); err != nil {

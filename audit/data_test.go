@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp/policy/secrets"
+	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
 )
 
 func TestRedact(t *testing.T) {
@@ -16,23 +19,33 @@ func TestRedact(t *testing.T) {
 	l, dir := openTest(t, &Options{Redact: redact})
 	data := map[string]any{
 		"top":    "key " + secret,
-		"nested": map[string]any{"deep": []any{"x", map[string]any{"v": secret}}, "n": 7},
-		secret:   "a key stays as it is",
+		"nested": map[string]any{"deep": []any{"x", map[string]any{"v": secret, "k " + secret: 1}}, "n": 7},
+		secret:   "a key is redacted too",
 		"list":   []string{secret, "plain"},
+		// Redacted, two keys would be one: they are kept apart.
+		"[REDACTED:1]":           "first",
+		"[REDACTED:1] (2)":       "second",
+		"z" + secret + secret:    "third",
+		"z[REDACTED:1]" + secret: "fourth",
 	}
 	rec := mustAppend(t, l, Entry{Kind: "tool.result", Session: "s1", Source: SourceTool, Data: data})
 
-	want := `{"list":["[REDACTED:1]","plain"],"nested":{"deep":["x",{"v":"[REDACTED:1]"}],"n":7},` +
-		`"sk-live-0123456789abcdef":"a key stays as it is","top":"key [REDACTED:1]"}`
+	want := `{"[REDACTED:1]":"first","[REDACTED:1] (2)":"second","list":["[REDACTED:1]","plain"],` +
+		`"nested":{"deep":["x",{"k [REDACTED:1]":1,"v":"[REDACTED:1]"}],"n":7},` +
+		`"[REDACTED:1] (3)":"a key is redacted too","top":"key [REDACTED:1]",` +
+		`"z[REDACTED:1][REDACTED:1]":"fourth","z[REDACTED:1][REDACTED:1] (2)":"third"}`
 	if diff := cmp.Diff(want, string(rec.Data)); diff != "" {
 		t.Errorf("Append(...).Data (-want +got):\n%s", diff)
 	}
 	file := logBytes(t, dir)
-	if got := bytes.Count(file, []byte(secret)); got != 1 {
-		t.Errorf("the file holds the secret %d times, want once (as a key, which Redact does not touch)", got)
+	if bytes.Contains(file, []byte(secret)) {
+		t.Errorf("the file holds the secret:\n%s", file)
 	}
 	if !bytes.Contains(file, []byte(want)) {
 		t.Errorf("the file does not hold the redacted data %s:\n%s", want, file)
+	}
+	if _, err := Verify(dir); err != nil {
+		t.Errorf("Verify after keys were redacted = %v", err)
 	}
 }
 
@@ -93,5 +106,28 @@ func TestEncodeDataErrors(t *testing.T) {
 				t.Errorf("encodeData(%#v) = %s, %v; want %s", tt.data, got, err, tt.want)
 			}
 		})
+	}
+}
+
+// No case of the corpus reaches the file, whether a value, an array item,
+// an object key or a key deep inside a tool call's arguments.
+func TestRedactCorpus(t *testing.T) {
+	r := secrets.NewRedactor()
+	l, dir := openTest(t, &Options{Redact: func(s string) string { out, _ := r.Redact(s); return out }, Sync: func(string) bool { return false }})
+	cases := secretstest.Corpus()
+	for _, c := range cases {
+		args, err := json.Marshal(map[string]any{c.Text: "x", "list": []any{map[string]string{c.Text: c.Text}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustAppend(t, l, Entry{Kind: "tool.call", Session: "s1", Source: SourceModel, Data: map[string]any{
+			"name": c.Text, "text": c.Text, c.Text: []string{c.Text}, "arguments": json.RawMessage(args),
+		}})
+	}
+	if leaks := secretstest.Leaks(logBytes(t, dir), cases); leaks != nil {
+		t.Errorf("the audit log holds %d cases of the corpus: %v", len(leaks), leaks)
+	}
+	if _, err := Verify(dir); err != nil {
+		t.Errorf("Verify = %v", err)
 	}
 }

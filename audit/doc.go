@@ -52,8 +52,8 @@
 // waits for the lock and finishes the write whatever its context says,
 // because an audit record must not be lost to a cancelled turn.
 //
-// Strings in data go through [Options].Redact before they are written, so a
-// raw secret never reaches the disk.
+// Strings in data, object keys included, go through [Options].Redact before
+// they are written, so a raw secret never reaches the disk.
 //
 // # Limits
 //

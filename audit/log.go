@@ -21,9 +21,13 @@ import (
 // Options configure a Log. A nil *Options, and each zero field, mean the
 // documented default.
 type Options struct {
-	// Redact is applied to every string value inside an entry's Data (object
-	// values and array items, at any depth; not object keys) before the line
-	// is written, so raw secrets never reach the disk. nil: no redaction.
+	// Redact is applied to every string inside an entry's Data (object keys,
+	// object values and array items, at any depth) before the line is
+	// written, so raw secrets never reach the disk. Keys that redaction
+	// makes equal get " (2)", " (3)" … to stay apart. Each string is
+	// redacted on its own: to have a value that only its name shows to be
+	// secret ({"password": "…"}) replaced, redact the data first (the agent
+	// does so for a model's tool calls). nil: no redaction.
 	Redact func(string) string
 	// Now gives the time of each record. nil: time.Now.
 	Now func() time.Time

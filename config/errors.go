@@ -10,28 +10,34 @@ var (
 	ErrBadValue = errors.New("bad config value")
 	// ErrBadFile: config.json cannot be used as it is: it is not JSON, has
 	// an unknown key or a bad value (which also match ErrUnknownKey or
-	// ErrBadValue), or is not a regular file.
+	// ErrBadValue), is not a regular file, or is not the person's own
+	// (which also matches ErrNotYours).
 	ErrBadFile = errors.New("bad config file")
+	// ErrNotYours: config.json belongs to another user, or its group or
+	// others can write to it, so its settings are not the person's.
+	ErrNotYours = errors.New("config file not the person's own")
 )
 
 // The texts of errors, a contract people and tests rely on.
 const (
-	msgUnknownKey  = "unknown key %q; valid keys: %s"
-	msgBadBool     = "%s takes true, false, on or off; got %s"
-	msgBadInt      = "%s must be %s; got %s"
-	msgBadList     = "%s takes %s; got %s"
-	msgBadEnum     = "%s takes %s; got %s"
-	msgBadJSON     = "%s: not valid JSON at line %d, column %d: %s; fix or remove the file"
-	msgNotObject   = `%s: the file must hold one JSON object, like {"tools": {"ask": true}}; fix or remove the file`
-	msgNotSection  = "%s must be a JSON object; got %s"
-	msgFlatKey     = `key %q must be nested: write %s`
-	msgTwice       = "key %q is set twice; keep one"
-	msgSymlink     = "%s is a symbolic link; wisp keeps its settings in a regular file: replace the link with a copy of its target"
-	msgNotRegular  = "%s is not a regular file; move it aside and run wisp again"
-	msgTooLarge    = "%s is larger than %d bytes; fix or remove the file"
-	msgCannotRead  = "cannot read %s: %w; check that the file is yours and readable (wisp writes it 0600)"
-	msgCannotSave  = "cannot save %s: %w; check that its folder exists and is yours"
-	msgLockRelease = "settings saved, but releasing %s failed: %w"
+	msgUnknownKey     = "unknown key %q; valid keys: %s"
+	msgBadBool        = "%s takes true, false, on or off; got %s"
+	msgBadInt         = "%s must be %s; got %s"
+	msgBadList        = "%s takes %s; got %s"
+	msgBadEnum        = "%s takes %s; got %s"
+	msgBadJSON        = "%s: not valid JSON at line %d, column %d: %s; fix or remove the file"
+	msgNotObject      = `%s: the file must hold one JSON object, like {"tools": {"ask": true}}; fix or remove the file`
+	msgNotSection     = "%s must be a JSON object; got %s"
+	msgFlatKey        = `key %q must be nested: write %s`
+	msgTwice          = "key %q is set twice; keep one"
+	msgSymlink        = "%s is a symbolic link; wisp keeps its settings in a regular file: replace the link with a copy of its target"
+	msgNotRegular     = "%s is not a regular file; move it aside and run wisp again"
+	msgTooLarge       = "%s is larger than %d bytes; fix or remove the file"
+	msgCannotRead     = "cannot read %s: %w; check that the file is yours and readable (wisp writes it 0600)"
+	msgCannotSave     = "cannot save %s: %w; check that its folder exists and is yours"
+	msgLockRelease    = "settings saved, but releasing %s failed: %w"
+	msgCredential     = "%s never holds a credential, and the value given looks like one (%s); it was not saved"
+	msgCredentialFile = "%s holds what looks like a credential (%s), which no setting ever does; remove it from the file"
 )
 
 // lineError is an error whose text is one finished line and whose

@@ -16,6 +16,11 @@ import (
 	"github.com/wisp-agent/wisp/internal/fsx"
 )
 
+// configFile is what the checks of config.json call it. Settings are worth
+// keeping, so a file that is not the person's own is mended before it is
+// removed.
+var configFile = fsx.Kind{File: "config file", Chown: true}
+
 // maxFileSize caps config.json: a settings file is a few hundred bytes,
 // and anything near this is not one.
 const maxFileSize = 1 << 20
@@ -28,6 +33,11 @@ const maxFileSize = 1 << 20
 // that Config for the conversation's life: a change applies from the next
 // conversation.
 //
+// The file must be the person's own: a file another user owns, or that
+// its group or others can write to, is refused before it is read, with a
+// line that says how to mend it (matching [ErrBadFile] and [ErrNotYours]),
+// so settings planted by someone else are never obeyed.
+//
 // The file must be a regular file (a symbolic link is refused) holding one
 // JSON object whose keys are the settings' dotted names, nested. A value
 // may be a JSON value of the setting's kind or a string spelled as on the
@@ -39,7 +49,7 @@ const maxFileSize = 1 << 20
 // Load never returns a half-read Config: on error it returns the zero
 // Config.
 func Load(path string) (Config, error) {
-	data, err := fsx.ReadFile(path, maxFileSize)
+	data, err := configFile.ReadFile(path, maxFileSize)
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
@@ -49,6 +59,8 @@ func Load(path string) (Config, error) {
 			return Config{}, badFile(fmt.Sprintf(msgSymlink, showPath(path)))
 		}
 		return Config{}, badFile(fmt.Sprintf(msgNotRegular, showPath(path)))
+	case errors.Is(err, fsx.ErrUnsafe):
+		return Config{}, &lineError{msg: err.Error(), errs: []error{ErrBadFile, ErrNotYours}}
 	case errors.Is(err, fsx.ErrTooLarge):
 		return Config{}, badFile(fmt.Sprintf(msgTooLarge, showPath(path), maxFileSize))
 	default:
@@ -151,6 +163,9 @@ func encode(c Config) ([]byte, error) {
 		if err := s.check(&c); err != nil {
 			return nil, err
 		}
+		if rule := credential(s.format(c)); rule != "" {
+			return nil, badValue(fmt.Sprintf(msgCredential, s.Name, rule))
+		}
 	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
@@ -231,7 +246,7 @@ func decodeObject(c *Config, raw json.RawMessage, prefix string, n *node) error 
 			return badFile(fmt.Sprintf(msgTwice, clip(name)))
 		case child == nil && strings.Contains(key, "."):
 			if _, err := lookup(name); err == nil {
-				return badFile(fmt.Sprintf(msgFlatKey, clip(name), nested(name)))
+				return badFile(fmt.Sprintf(msgFlatKey, clip(name), nested(clip(name))))
 			}
 			return unknownKey(name)
 		case child == nil:
@@ -239,6 +254,9 @@ func decodeObject(c *Config, raw json.RawMessage, prefix string, n *node) error 
 		}
 		seen[key] = true
 		if child.row != nil {
+			if rule := credential(string(val)); rule != "" {
+				return badFile(fmt.Sprintf(msgCredentialFile, name, rule))
+			}
 			if err := child.row.decode(c, val); err != nil {
 				return err
 			}

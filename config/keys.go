@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // Key describes one setting.
@@ -141,16 +143,30 @@ func unknownKey(key string) error {
 	}
 }
 
+// credential returns the rule ID of the first credential package secrets
+// finds in s, or "" when it finds none. No setting ever holds one.
+func credential(s string) string {
+	if m := secrets.Scan(s); len(m) > 0 {
+		return m[0].Rule
+	}
+	return ""
+}
+
 // Set sets the setting key to value, given as on the command line: a bool
 // takes true, false, on or off in any case; an int a plain decimal number;
 // a list comma-separated tool names, each a lower-case letter followed by
 // up to 63 lower-case letters, digits or underscores, which Set sorts and
 // rids of duplicates (the empty string clears the list). On error c is
-// unchanged; the error matches ErrUnknownKey or ErrBadValue.
+// unchanged; the error matches ErrUnknownKey or ErrBadValue. A value that
+// looks like a credential (package secrets finds one in it) is refused for
+// every key, without being repeated: no setting holds a secret.
 func (c *Config) Set(key, value string) error {
 	s, err := lookup(key)
 	if err != nil {
 		return err
+	}
+	if rule := credential(value); rule != "" {
+		return badValue(fmt.Sprintf(msgCredential, key, rule))
 	}
 	return s.parse(c, value)
 }
@@ -500,8 +516,11 @@ func jsonString(raw json.RawMessage) (string, bool) {
 // maxShown caps how much of a bad value an error repeats.
 const maxShown = 64
 
-// clip cuts s to maxShown bytes on a rune boundary, marking the cut.
+// clip makes s fit to show in an error: credentials in it replaced by
+// markers, then cut to maxShown bytes on a rune boundary, marking the
+// cut.
 func clip(s string) string {
+	s, _ = secrets.NewRedactor().Redact(s)
 	if len(s) <= maxShown {
 		return s
 	}

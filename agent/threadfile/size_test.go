@@ -102,7 +102,7 @@ func TestSaveRefusesWhatWouldNotLoad(t *testing.T) {
 	if err := d.Save("t", small); err != nil {
 		t.Fatal(err)
 	}
-	big := agent.ThreadState{Turn: 2, Messages: []wisp.Message{{Role: wisp.RoleUser, Content: strings.Repeat("<", 4096/6)}}}
+	big := agent.ThreadState{Turn: 2, Messages: []wisp.Message{{Role: wisp.RoleUser, Content: strings.Repeat("x", 4096)}}}
 	if err := d.Save("t", big); err == nil || !strings.Contains(err.Error(), "a thread file holds at most 4096") {
 		t.Errorf("Save of a thread too large to load = %v", err)
 	}

@@ -13,11 +13,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sync"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/internal/jsonredact"
+	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // MaxFile bounds a thread's file. Save refuses to write a larger one, so
@@ -36,14 +39,24 @@ var ErrBadID = errors.New("a thread id is 1 to 128 letters, digits, '.', '_' or 
 // Dir is a folder of thread files. It is safe for concurrent use. Turns
 // on one thread are serialised by the agent, through Lock, across
 // processes.
+//
+// A thread is read only from what the person owns: Load and Save refuse
+// the folder when it is a symbolic link, not a folder, another user's or
+// writable by others (or sits below a folder others control, as
+// fsx.EnsureDir checks), and Load refuses the same of a thread file, which
+// it opens without following links. Nothing another user planted is
+// loaded.
 type Dir struct {
 	// Path is the folder, created 0700 when missing.
 	Path string
 	// Locks is the folder of the threads' lock files
 	// (thread-<id>.lock), created 0700 when missing; "" means Path.
 	Locks string
-	// Redact replaces credentials in every text before it is written;
-	// nil writes texts as they are.
+	// Redact replaces credentials in every string of a thread before it is
+	// written: texts, tool names and ids, facts, and the keys and values of
+	// a model's tool arguments (each value also in the light of its key,
+	// so {"password": "…"} is caught). nil: a secrets.Redactor of each
+	// Save's own, which numbers its markers afresh.
 	Redact func(string) string
 }
 
@@ -88,6 +101,12 @@ func (d Dir) Lock(ctx context.Context, id string, waiting func()) (unlock func()
 	}
 	var once sync.Once
 	unlock = func() { once.Do(func() { _ = release() }) }
+	if err := d.useDir(false); errors.Is(err, fs.ErrNotExist) {
+		return unlock, nil
+	} else if err != nil {
+		unlock()
+		return nil, err
+	}
 	if err := fsx.SweepTemps(path); err != nil {
 		unlock()
 		return nil, fmt.Errorf("the leftovers of an earlier save of thread %s cannot be removed: %w", id, err)
@@ -95,13 +114,43 @@ func (d Dir) Lock(ctx context.Context, id string, waiting func()) (unlock func()
 	return unlock, nil
 }
 
-// Load reads a thread; ok is false when it was never saved.
+// kind is what the checks of the folder and its files call them.
+var kind = fsx.Kind{Folder: "thread folder", File: "thread file", Keeps: "threads"}
+
+// useDir checks that the folder is the person's own (see Dir), creating
+// it when it is missing and create is set; otherwise a missing folder
+// gives an error that matches fs.ErrNotExist.
+func (d Dir) useDir(create bool) error {
+	fi, err := os.Lstat(d.Path)
+	if errors.Is(err, fs.ErrNotExist) && create {
+		if err := fsx.EnsureDir(d.Path); err != nil {
+			return err
+		}
+		fi, err = os.Lstat(d.Path)
+	}
+	if err != nil {
+		return err
+	}
+	if err := kind.CheckDir(d.Path, fi); err != nil {
+		return err
+	}
+	return fsx.EnsureDir(d.Path) // and the folders above it
+}
+
+// Load reads a thread; ok is false when it was never saved. It refuses,
+// with one line that says how to mend it, a folder or a thread file that
+// is not the person's own (see Dir).
 func (d Dir) Load(id string) (agent.ThreadState, bool, error) {
 	path, err := d.file(id)
 	if err != nil {
 		return agent.ThreadState{}, false, err
 	}
-	data, err := fsx.ReadFile(path, int64(maxFile))
+	if err := d.useDir(false); errors.Is(err, fs.ErrNotExist) {
+		return agent.ThreadState{}, false, nil
+	} else if err != nil {
+		return agent.ThreadState{}, false, err
+	}
+	data, err := kind.ReadFile(path, int64(maxFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return agent.ThreadState{}, false, nil
 	}
@@ -121,14 +170,19 @@ func (d Dir) Save(id string, st agent.ThreadState) error {
 	if err != nil {
 		return err
 	}
-	if err := fsx.EnsureDir(d.Path); err != nil {
+	if err := d.useDir(true); err != nil {
 		return err
 	}
-	if d.Redact != nil {
-		st = redact(st, d.Redact)
-	}
-	data, err := json.Marshal(st)
+	data, err := json.Marshal(wellFormed(st))
 	if err != nil {
+		return err
+	}
+	redact := d.Redact
+	if redact == nil {
+		r := secrets.NewRedactor()
+		redact = func(s string) string { out, _ := r.Redact(s); return out }
+	}
+	if data, err = jsonredact.Redact(data, redact); err != nil {
 		return err
 	}
 	if len(data)+1 > maxFile {
@@ -149,57 +203,24 @@ func (d Dir) Remove(id string) error {
 	return nil
 }
 
-// redact returns a copy of st with every text passed through r.
-func redact(st agent.ThreadState, r func(string) string) agent.ThreadState {
+// wellFormed returns st with each tool call's arguments that are not JSON
+// (a model can send anything) kept as a JSON string of their text, so the
+// thread can be written; st itself is left as it is.
+func wellFormed(st agent.ThreadState) agent.ThreadState {
 	out := st
-	out.Messages = make([]wisp.Message, len(st.Messages))
-	for i, m := range st.Messages {
-		m.Content = r(m.Content)
-		if len(m.ToolCalls) > 0 {
-			calls := make([]wisp.ToolCall, len(m.ToolCalls))
-			for j, c := range m.ToolCalls {
-				c.Arguments = redactJSON(c.Arguments, r)
-				calls[j] = c
+	out.Messages = slices.Clone(st.Messages)
+	for i, m := range out.Messages {
+		var calls []wisp.ToolCall // m's calls, cloned once one changes
+		for j, c := range m.ToolCalls {
+			if len(c.Arguments) == 0 || json.Valid(c.Arguments) {
+				continue
 			}
-			m.ToolCalls = calls
+			if calls == nil {
+				calls = slices.Clone(m.ToolCalls)
+				out.Messages[i].ToolCalls = calls
+			}
+			calls[j].Arguments, _ = json.Marshal(string(c.Arguments)) // a string always marshals
 		}
-		out.Messages[i] = m
-	}
-	out.Facts = make([]wisp.Fact, len(st.Facts))
-	for i, f := range st.Facts {
-		f.Name, f.Value = r(f.Name), r(f.Value)
-		out.Facts[i] = f
 	}
 	return out
-}
-
-// redactJSON passes the string values of a JSON document through r.
-func redactJSON(raw json.RawMessage, r func(string) string) json.RawMessage {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		b, _ := json.Marshal(r(string(raw)))
-		return b
-	}
-	v = walk(v, r)
-	b, err := json.Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return b
-}
-
-func walk(v any, r func(string) string) any {
-	switch x := v.(type) {
-	case string:
-		return r(x)
-	case []any:
-		for i := range x {
-			x[i] = walk(x[i], r)
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = walk(x[k], r)
-		}
-	}
-	return v
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/policy/secrets"
+	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -94,5 +95,73 @@ func TestAgentContinuesAThread(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"one", "first reply", "two"}, got); diff != "" {
 		t.Errorf("the second agent's request (-want +got):\n%s", diff)
+	}
+}
+
+// No case of the corpus reaches a thread file, wherever a model or a
+// person put it: in a message, as a tool's name or call id, as a key or a
+// value of a tool call's arguments (a value only its key shows to be
+// secret included), or in a fact. The file still loads.
+func TestRedactedCorpus(t *testing.T) {
+	cases := secretstest.Corpus()
+	r := secrets.NewRedactor()
+	for _, d := range []threadfile.Dir{
+		{Path: t.TempDir(), Redact: func(s string) string { out, _ := r.Redact(s); return out }},
+		{Path: t.TempDir()}, // nil Redact: a Redactor of its own
+	} {
+		var st agent.ThreadState
+		for _, c := range cases {
+			args, err := json.Marshal(map[string]any{c.Text: "x", c.Key: c.Value, "q": c.Text, "list": []string{c.Text}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.Messages = append(st.Messages,
+				wisp.Message{Role: wisp.RoleUser, Content: c.Text},
+				wisp.Message{Role: wisp.RoleAssistant, Content: c.Text, ToolCalls: []wisp.ToolCall{{ID: c.Text, Name: c.Text, Arguments: args}}},
+				wisp.Message{Role: wisp.RoleTool, ToolCallID: c.Text, Name: c.Text, Content: c.Text},
+			)
+			st.Facts = append(st.Facts, wisp.Fact{ID: "c1", Subject: "answer", Name: c.Text, Value: c.Text, Source: c.Text})
+		}
+		if err := d.Save("t", st); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(d.Path, "t.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if leaks := secretstest.Leaks(b, cases); leaks != nil {
+			t.Errorf("the thread file holds %d cases of the corpus: %v", len(leaks), leaks)
+		}
+		got, ok, err := d.Load("t")
+		if err != nil || !ok || len(got.Messages) != len(st.Messages) || len(got.Facts) != len(st.Facts) {
+			t.Errorf("Load of the redacted thread = %d messages, %d facts, %v, %v; want %d, %d", len(got.Messages), len(got.Facts), ok, err, len(st.Messages), len(st.Facts))
+		}
+	}
+}
+
+// A tool call whose arguments are not JSON (a model can send anything)
+// does not stop the thread being saved: they are kept as a string, with
+// credentials in it redacted, and the state saved is left as it was.
+func TestSavesArgumentsThatAreNotJSON(t *testing.T) {
+	d := threadfile.Dir{Path: t.TempDir()}
+	bad := json.RawMessage(`{"k": AKIA` + `FAKEKEYEXAMPLE77`)
+	st := agent.ThreadState{Messages: []wisp.Message{{Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{
+		{Name: "x", Arguments: json.RawMessage(`{"a":1}`)}, {Name: "y", Arguments: bad},
+	}}}}
+	if err := d.Save("t", st); err != nil {
+		t.Fatalf("Save = %v", err)
+	}
+	if string(st.Messages[0].ToolCalls[1].Arguments) != string(bad) {
+		t.Errorf("Save changed the state it was given: %s", st.Messages[0].ToolCalls[1].Arguments)
+	}
+	got, ok, err := d.Load("t")
+	if err != nil || !ok {
+		t.Fatalf("Load = %v, %v", ok, err)
+	}
+	want := []string{`{"a":1}`, `"{\"k\": [REDACTED:aws-access-key#1]"`}
+	for i, c := range got.Messages[0].ToolCalls {
+		if string(c.Arguments) != want[i] {
+			t.Errorf("call %d arguments = %s, want %s", i, c.Arguments, want[i])
+		}
 	}
 }

@@ -253,11 +253,13 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 			continue
 		}
 		if !interactive {
-			fmt.Fprintf(stdout, "› %s\n", showText(line))
+			// The transcript of a piped chat shows a credential as the
+			// model and the audit log get it: its marker.
+			fmt.Fprintf(stdout, "› %s\n", showText(conv.redact(line)))
 		}
 		if strings.HasPrefix(strings.TrimSpace(line), "/") {
 			if err := slash(ctx, out, conv, questions, strings.TrimSpace(line)); err != nil {
-				fmt.Fprintf(out, "! wisp: %s\n", escape.Terminal(oneLine(err.Error())))
+				fmt.Fprintf(out, "! wisp: %s\n", escape.Terminal(errorLine(err)))
 			}
 			continue
 		}
@@ -277,7 +279,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 			fmt.Fprintln(stdout, "(turn stopped)")
 		case err != nil:
 			failed = true
-			fmt.Fprintf(stderr, "wisp: %s\n", oneLine(err.Error()))
+			fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
 		case !st.streamedReply():
 			fmt.Fprintln(out, showText(reply.Text))
 		}

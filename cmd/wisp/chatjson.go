@@ -42,7 +42,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	})
 	if err != nil {
 		// No session: the one line says why, and so does stderr.
-		_ = face.Send(jsonl.Error{Error: oneLine(err.Error())})
+		_ = face.Send(jsonl.Error{Error: errorLine(err)})
 		return err
 	}
 	defer conv.Close()
@@ -151,7 +151,7 @@ func endLine(thread string, reply wisp.Reply, err error) jsonl.End {
 	case errors.Is(err, wisp.ErrInterrupted):
 		end.Reply, end.Error, end.Stopped = "", wisp.ErrInterrupted.Error(), true
 	case err != nil:
-		end.Reply, end.Error = "", oneLine(err.Error())
+		end.Reply, end.Error = "", errorLine(err)
 	}
 	return end
 }
@@ -254,7 +254,7 @@ func (p *parkedNotes) note() {
 	defer p.mu.Unlock()
 	qs, err := p.watch.fresh()
 	if err != nil {
-		fmt.Fprintf(p.stderr, "wisp: %s\n", escape.Terminal(oneLine(err.Error())))
+		fmt.Fprintf(p.stderr, "wisp: %s\n", escape.Terminal(errorLine(err)))
 		return
 	}
 	for _, q := range qs {

@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 func main() {
@@ -66,11 +68,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintf(stderr, "wisp: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
 		return 2
 	}
-	fmt.Fprintf(stderr, "wisp: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
 	return 1
+}
+
+// errorLine is the line that says what went wrong: one line, with any
+// credential in it (a value typed on the command line that a message
+// repeats, say) replaced by its marker.
+func errorLine(err error) string {
+	r := secrets.NewRedactor()
+	line, _ := r.Redact(err.Error())
+	line, _ = r.Redact(oneLine(line))
+	return line
 }
 
 // isCobraUsage recognises cobra's own errors about the command line.

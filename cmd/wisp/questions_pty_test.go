@@ -61,9 +61,8 @@ func TestQuestionsAtTerminal(t *testing.T) {
 				"! wisp: your answer looked like it held a credential; it is not passed on",
 				"question a1b2c3d4: your answer was filed; the thread that asked gets it",
 			},
-			// The answer file is the person's own, mode 0600; the thread's
-			// desk scans it before the model gets it.
-			want:  &pending.Answer{Outcome: wisp.OutcomeAnswered, Text: "use AKIAFAKEKEYEXAMPLE77 for staging", From: pending.FromTerminal},
+			// Redacted before it is filed: the answer file never holds it.
+			want:  &pending.Answer{Outcome: wisp.OutcomeAnswered, Text: "use [REDACTED:aws-access-key#1] for staging", From: pending.FromTerminal},
 			audit: map[string]any{"id": "a1b2c3d4", "question": free.Text, "outcome": "answered", "answer": "use [REDACTED:aws-access-key#1] for staging", "from": "terminal"},
 		},
 		{

@@ -383,7 +383,7 @@ func (c *chatQuestions) noteWaiting() {
 	}
 	qs, err := c.watch.fresh()
 	if err != nil {
-		fmt.Fprintf(c.out, "! wisp: %s\n", escape.Terminal(oneLine(err.Error())))
+		fmt.Fprintf(c.out, "! wisp: %s\n", escape.Terminal(errorLine(err)))
 		return
 	}
 	for _, q := range qs {

@@ -67,6 +67,9 @@ type conversation struct {
 	model   string
 	log     *audit.Log
 	actions *models.Actions
+	// redact replaces credentials with the session's markers, for what
+	// the conversation shows of the person's own words.
+	redact func(string) string
 }
 
 // Close ends the conversation: its background pulls are cancelled (what
@@ -205,7 +208,8 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		log.Close()
 		return nil, usagef("thread %q: %v", thread, threadfile.ErrBadID)
 	}
-	return &conversation{session: session, thread: thread, agent: a, tools: set, model: info.Name, log: log, actions: actions}, nil
+	return &conversation{session: session, thread: thread, agent: a, tools: set, model: info.Name, log: log, actions: actions,
+		redact: func(s string) string { out, _ := redactor.Redact(s); return out }}, nil
 }
 
 // openModel resolves a model reference: script:PATH plays a script;

@@ -31,6 +31,12 @@
 //
 // # The files
 //
+// No file holds a credential raw: the Store replaces credentials in a
+// question's text and options, and in an answer's text, with markers
+// ("[REDACTED:github-pat#1]", see package secrets) before it writes them,
+// so a question and its answer are filed as the model and the audit log
+// will see them.
+//
 // Each file is one JSON object, indented by two spaces, with a final
 // newline. Keys are lower camel case; times are RFC 3339 in UTC with
 // nanoseconds; every file carries "version": 1, and readers refuse

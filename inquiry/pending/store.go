@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/internal/spool"
+	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // pollInterval is how often Wait looks for an answer.
@@ -71,6 +73,21 @@ type Store struct {
 	// from crypto/rand. File refuses an ID that is not valid and draws
 	// again on one already in use.
 	NewID func() string
+	// Redact replaces credentials in a question's text and options before
+	// File writes them, and in an answer's text before Answer writes it,
+	// so no file in the folder holds one raw; nil: a secrets.Redactor of
+	// each call's own. A text a marker makes longer than its bound is cut
+	// to fit.
+	Redact func(string) string
+}
+
+// redactor returns Redact, or a new secrets.Redactor's when it is nil.
+func (s Store) redactor() func(string) string {
+	if s.Redact != nil {
+		return s.Redact
+	}
+	r := secrets.NewRedactor()
+	return func(text string) string { out, _ := r.Redact(text); return out }
 }
 
 func (s Store) now() time.Time {
@@ -115,6 +132,15 @@ func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
 	}
 	if err := checkQuestion(pq); err != nil {
 		return Question{}, spool.Line(ErrInvalid, "cannot file the question: "+err.Error())
+	}
+	// Checked before (so what is too long is refused, not cut) and after.
+	redact := s.redactor()
+	pq.Text = cutRunes(redact(pq.Text), maxQuestionChars)
+	for i, o := range pq.Options {
+		pq.Options[i] = cutRunes(redact(o), maxOptionChars)
+	}
+	if err := checkQuestion(pq); err != nil {
+		return Question{}, spool.Line(ErrInvalid, "cannot file the question once its credentials are redacted: "+err.Error())
 	}
 	err := ledger.File(ctx, s.Dir, func(used map[string]bool) (string, []byte, error) {
 		for range maxIDTries {
@@ -202,6 +228,10 @@ func (s Store) Get(id string) (Question, error) {
 // already answered with ErrAnswered (naming the face that answered it),
 // and one withdrawn with ErrWithdrawn.
 //
+// Credentials in the answer's text are replaced by markers (see Redact)
+// before anything is checked or written, so the answer file never holds
+// one raw.
+//
 // The first answer wins, across goroutines and processes: it is written to
 // <id>.answer.json, mode 0600, whole, synced, and made to appear with
 // link(2), which fails when the name exists, so at most one answer is ever
@@ -215,6 +245,9 @@ func (s Store) Answer(ctx context.Context, a Answer) error {
 		a.At = s.now()
 	}
 	a.At = a.At.UTC().Round(0)
+	if a.Text != "" && utf8.ValidString(a.Text) && len(a.Text) <= MaxAnswerBytes {
+		a.Text = cutBytes(s.redactor()(a.Text), MaxAnswerBytes)
+	}
 	if err := checkAnswer(a); err != nil {
 		return spool.Line(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
 	}
@@ -359,4 +392,27 @@ func noQuestion(id string) error {
 // filed as id.
 func staleErr(id string) error {
 	return spool.Line(ErrStale, fmt.Sprintf("the answer was given to another question than question %s as it is now; show the question again and answer that", id))
+}
+
+// cutRunes cuts s to at most n characters.
+func cutRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+// cutBytes cuts s to at most n bytes on a character boundary.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

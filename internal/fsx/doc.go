@@ -14,6 +14,10 @@
 //     belongs to someone else, or that others can write to, and the same for
 //     every folder above it that others could use to swap it, the way ssh
 //     treats ~/.ssh. Each refusal is one line that says how to mend it.
+//   - A [Kind] checks the files and folders inside wisp's home the same
+//     way before they are read or trusted: a symbolic link, what belongs
+//     to someone else and what others can write to are refused, each with
+//     one line that says how to mend it.
 //   - [Lock] takes an flock(2)-style lock on a separate, stable lock file.
 //     Such locks are advisory, vanish when their process dies, and are not
 //     dependable on network file systems, so wisp's home belongs on a local

@@ -4,8 +4,9 @@ import "errors"
 
 // Sentinel errors callers can branch on with errors.Is.
 var (
-	// ErrUnsafe: a folder is unsafe to keep wisp's files in (a symbolic
-	// link, not a folder, someone else's, or writable by others).
+	// ErrUnsafe: a folder is unsafe to keep wisp's files in, or a file
+	// unsafe to trust (a symbolic link, not a folder or regular file,
+	// someone else's, or writable by others).
 	ErrUnsafe = errors.New("unsafe folder")
 	// ErrNotRegular: a path that should hold a regular file holds a
 	// symbolic link, a folder, a device or a pipe.

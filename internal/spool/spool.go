@@ -36,41 +36,25 @@ type Spool struct {
 
 func (s Spool) unsafe(msg string) error { return lineErr(ErrUnsafe, s.ErrUnsafe, msg) }
 
+// kind is what fsx's checks call the folder and its files.
+func (s Spool) kind() fsx.Kind { return fsx.Kind{Folder: s.Folder, File: s.File, Keeps: s.Keeps} }
+
 // CheckDir refuses a folder that is a symbolic link, not a folder,
-// another user's, or writable by others; fi is its Lstat.
+// another user's, or writable by others; fi is its Lstat. See
+// [fsx.Kind.CheckDir].
 func (s Spool) CheckDir(dir string, fi fs.FileInfo) error {
-	q := fsx.QuotePath(dir)
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return s.unsafe(fmt.Sprintf("%s %s is a symbolic link; wisp keeps %s only in a real folder: remove the link (rm %s)", s.Folder, q, s.Keeps, q))
-	case !fi.IsDir():
-		return s.unsafe(fmt.Sprintf("%s %s is not a folder; move it aside (mv %s %s.old)", s.Folder, q, q, q))
-	}
-	if uid, me, ok := owner(fi); ok && uid != me {
-		return s.unsafe(fmt.Sprintf("%s %s belongs to uid %d, not to you (uid %d); run chown %d %s as root, or remove it", s.Folder, q, uid, me, me, q))
-	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return s.unsafe(fmt.Sprintf("%s %s is writable by others; run chmod 700 %s", s.Folder, q, q))
+	if err := s.kind().CheckDir(dir, fi); err != nil {
+		return s.unsafe(err.Error())
 	}
 	return nil
 }
 
 // CheckFile refuses a file that is a symbolic link, not a regular file,
 // another user's, or writable by others; fi is its Lstat or the Stat of
-// the file opened without following links.
+// the file opened without following links. See [fsx.Kind.CheckFile].
 func (s Spool) CheckFile(path string, fi fs.FileInfo) error {
-	q := fsx.QuotePath(path)
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return s.unsafe(fmt.Sprintf("%s %s is a symbolic link, which wisp never follows there; remove it (rm %s)", s.File, q, q))
-	case !fi.Mode().IsRegular():
-		return s.unsafe(fmt.Sprintf("%s %s is not a regular file; remove it (rm -r %s)", s.File, q, q))
-	}
-	if uid, me, ok := owner(fi); ok && uid != me {
-		return s.unsafe(fmt.Sprintf("%s %s belongs to uid %d, not to you (uid %d); remove it (rm %s)", s.File, q, uid, me, q))
-	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return s.unsafe(fmt.Sprintf("%s %s is writable by others; remove it (rm %s) or run chmod 600 %s", s.File, q, q, q))
+	if err := s.kind().CheckFile(path, fi); err != nil {
+		return s.unsafe(err.Error())
 	}
 	return nil
 }
@@ -165,12 +149,4 @@ func (s Spool) Present(path string) (bool, error) {
 func (s Spool) Malformed(path string, why error) error {
 	q := fsx.QuotePath(path)
 	return lineErr(ErrMalformed, s.ErrMalformed, fmt.Sprintf("%s %s is not one wisp wrote (%v); remove it (rm %s)", s.File, q, why, q))
-}
-
-// owner returns the user id that owns fi and this process's; ok is false
-// where the system does not say.
-func owner(fi fs.FileInfo) (uid, me int, ok bool) {
-	uid, ok = fsx.Owner(fi)
-	me, mine := fsx.CurrentUID()
-	return uid, me, ok && mine
 }

@@ -41,6 +41,11 @@
 //
 // # The files
 //
+// No file holds a credential raw: the Store replaces credentials in a
+// request's command, pattern and text with markers ("[REDACTED:github-pat#1]",
+// see package secrets) before it files the request, and decisions are
+// bound to the request as filed.
+//
 // Each file is one JSON object, indented by two spaces, with a final
 // newline. Keys are lower camel case; times are RFC 3339 in UTC with
 // nanoseconds; every file carries "version": 1, and readers refuse

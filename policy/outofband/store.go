@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/internal/spool"
+	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // pollInterval is how often Wait looks for a decision.
@@ -70,6 +72,20 @@ type Store struct {
 	Dir string
 	// Now tells the time; nil means time.Now.
 	Now func() time.Time
+	// Redact replaces credentials in a request's command, pattern and
+	// text before File writes them, so no file in the folder holds one
+	// raw; nil: a secrets.Redactor of each call's own. A text a marker
+	// makes longer than its bound is cut to fit.
+	Redact func(string) string
+}
+
+// redactor returns Redact, or a new secrets.Redactor's when it is nil.
+func (s Store) redactor() func(string) string {
+	if s.Redact != nil {
+		return s.Redact
+	}
+	r := secrets.NewRedactor()
+	return func(text string) string { out, _ := r.Redact(text); return out }
 }
 
 func (s Store) now() time.Time {
@@ -90,6 +106,10 @@ func (s Store) path(id, kind string) string { return spool.Path(s.Dir, id, kind)
 // first, none of them ScopeNone. Leftovers of an earlier request under the
 // same ID that a crash left behind are removed first, so the new request
 // never inherits an old decision.
+//
+// Credentials in the command, the pattern and the text are replaced by
+// markers (see Redact) before the request is filed, and the request as
+// filed is what File returns and what decisions are bound to.
 //
 // File creates the approvals folder when it is missing and writes
 // <id>.request.json, mode 0600, atomically and durably. It waits for the
@@ -115,6 +135,14 @@ func (s Store) File(ctx context.Context, r wisp.ApprovalRequest) (Request, error
 	}
 	if err := checkRequest(req); err != nil {
 		return Request{}, spool.Line(ErrInvalid, fmt.Sprintf("cannot file approval request %s: %v", r.ID, err))
+	}
+	// Checked before (so what is too long is refused, not cut) and after.
+	redact := s.redactor()
+	req.Command = cutBytes(redact(req.Command), MaxCommandBytes)
+	req.Pattern = cutBytes(redact(req.Pattern), MaxCommandBytes)
+	req.Text = cutBytes(redact(req.Text), MaxTextBytes)
+	if err := checkRequest(req); err != nil {
+		return Request{}, spool.Line(ErrInvalid, fmt.Sprintf("cannot file approval request %s once its credentials are redacted: %v", r.ID, err))
 	}
 	err := ledger.File(ctx, s.Dir, func(used map[string]bool) (string, []byte, error) {
 		if used[req.ID] {
@@ -385,4 +413,15 @@ func withdrawnErr(id string, w spool.Withdrawal, ok bool) error {
 // noRequest says that no request id is filed.
 func noRequest(id string) error {
 	return spool.Line(ErrNoRequest, fmt.Sprintf("no approval request %s is waiting; wisp approvals list shows those that are", id))
+}
+
+// cutBytes cuts s to at most n bytes on a character boundary.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

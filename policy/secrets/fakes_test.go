@@ -1,30 +1,22 @@
 package secrets
 
 import (
-	"encoding/base64"
 	"math/rand/v2"
-	"strings"
+
+	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
 )
 
-// Fake credentials for the tests. Every one is built here from random
-// characters in the rule's alphabet and a fixed marker word: "FAKE" where the
-// alphabet has those letters, "fake" where it is lower case, and "fa4e" where
-// it is hex, which has no other letters. None of them is a real credential.
+// Fake credentials for the tests come from secretstest, which builds every
+// one from random characters in the rule's alphabet and a fixed marker
+// word. None of them is a real credential.
 
-// A fake is one generated credential.
+// A fake is one generated credential: see secretstest.Fake.
 type fake struct {
-	// text is the credential as a person would paste it on its own.
-	text string
-	// secret is the part of text that the rule reports.
-	secret string
-	// key is a name to assign the credential to in configuration-style
-	// contexts.
-	key string
-	// named says the rule needs key to find the value: key-value contexts
-	// then assign secret, not text, to key.
-	named bool
+	text, secret, key string
+	named             bool
 }
 
+// Alphabets for the random text of the benchmarks.
 const (
 	upper    = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	lower    = "abcdefghijklmnopqrstuvwxyz"
@@ -34,7 +26,6 @@ const (
 	b64url   = alnum + "-_"
 	b64std   = alnum + "+/"
 	base32   = upper + "234567"
-	bech32   = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
 )
 
 // rnd returns n random bytes from alphabet.
@@ -46,196 +37,24 @@ func rnd(r *rand.Rand, alphabet string, n int) string {
 	return string(b)
 }
 
-// tok returns a fake credential: prefix, the marker word for alphabet, and
-// random bytes from alphabet, n bytes after the prefix in all.
-func tok(r *rand.Rand, prefix, alphabet string, n int) string {
-	word := "FAKE"
-	switch {
-	case alphabet == hexLower:
-		word = "fa4e"
-	case !strings.Contains(alphabet, "F"):
-		word = "fake"
-	}
-	return prefix + word + rnd(r, alphabet, n-len(word))
-}
+// pick returns one of choices.
+func pick(r *rand.Rand, choices ...string) string { return choices[r.IntN(len(choices))] }
 
 // bare is a fake that is reported whole and needs no name.
 func bare(text string) fake { return fake{text: text, secret: text, key: "app_setting"} }
 
-// pick returns one of choices.
-func pick(r *rand.Rand, choices ...string) string { return choices[r.IntN(len(choices))] }
+// fakers builds fakes for each rule ID that secretstest knows.
+var fakers = func() map[string]func(r *rand.Rand) fake {
+	m := map[string]func(r *rand.Rand) fake{}
+	for _, id := range secretstest.Rules() {
+		m[id] = func(r *rand.Rand) fake {
+			f, _ := secretstest.Generate(id, r)
+			return fake{text: f.Text, secret: f.Secret, key: f.Key, named: f.Named}
+		}
+	}
+	return m
+}()
 
-// fakers builds fakes for each rule ID.
-var fakers = map[string]func(r *rand.Rand) fake{
-	"aws-access-key": func(r *rand.Rand) fake {
-		return bare(tok(r, pick(r, "AKIA", "ASIA", "ABIA", "ACCA"), base32, 16))
-	},
-	"aws-secret-key": func(r *rand.Rand) fake {
-		v := tok(r, "", alnum+"/+", 40)
-		return fake{text: "aws_secret_access_key=" + v, secret: v, key: "aws_secret_access_key", named: true}
-	},
-	"github-pat":           func(r *rand.Rand) fake { return bare(tok(r, "ghp_", alnum, 36)) },
-	"github-oauth":         func(r *rand.Rand) fake { return bare(tok(r, "gho_", alnum, 36)) },
-	"github-app-token":     func(r *rand.Rand) fake { return bare(tok(r, pick(r, "ghu_", "ghs_"), alnum, 36)) },
-	"github-refresh-token": func(r *rand.Rand) fake { return bare(tok(r, "ghr_", alnum, 36+r.IntN(40))) },
-	"github-fine-grained-pat": func(r *rand.Rand) fake {
-		return bare(tok(r, "github_pat_11", alnum, 20) + "_" + rnd(r, alnum, 59))
-	},
-	"gitlab-pat": func(r *rand.Rand) fake { return bare(tok(r, "glpat-", alnum+"_-", 19) + rnd(r, alnum, 1)) },
-	"gitlab-pat-routable": func(r *rand.Rand) fake {
-		return bare(tok(r, "glpat-", alnum, 27+r.IntN(20)) + ".01" + rnd(r, lower+digits, 7))
-	},
-	"gitlab-trigger-token": func(r *rand.Rand) fake { return bare(tok(r, "glptt-", hexLower, 40)) },
-	"gitlab-deploy-token":  func(r *rand.Rand) fake { return bare(tok(r, "gldt-", alnum, 20)) },
-	"gitlab-runner-token":  func(r *rand.Rand) fake { return bare(tok(r, "glrt-", alnum, 20)) },
-	"slack-bot-token": func(r *rand.Rand) fake {
-		return bare("xoxb-" + rnd(r, digits, 10) + "-" + rnd(r, digits, 12) + "-" + tok(r, "", alnum, 24))
-	},
-	"slack-user-token": func(r *rand.Rand) fake {
-		return bare(pick(r, "xoxp-", "xoxe-") + rnd(r, digits, 10) + "-" + rnd(r, digits, 11) + "-" +
-			rnd(r, digits, 12) + "-" + tok(r, "", hexLower, 32))
-	},
-	"slack-app-token": func(r *rand.Rand) fake {
-		return bare("xapp-1-A" + tok(r, "", upper+digits, 10) + "-" + rnd(r, digits, 13) + "-" + tok(r, "", hexLower, 64))
-	},
-	"slack-webhook-url": func(r *rand.Rand) fake {
-		path := "hooks.slack.com/services/T" + tok(r, "", upper+digits, 8) + "/B" + rnd(r, upper+digits, 8) + "/" + tok(r, "", alnum, 24)
-		return fake{text: "https://" + path, secret: path, key: "app_setting"}
-	},
-	"openai-api-key": func(r *rand.Rand) fake {
-		if r.IntN(2) == 0 {
-			return bare(tok(r, "sk-"+pick(r, "proj", "svcacct", "admin")+"-", b64url, 74) + "T3BlbkFJ" + rnd(r, b64url, 74))
-		}
-		return bare(tok(r, "sk-", alnum, 20) + "T3BlbkFJ" + rnd(r, alnum, 20))
-	},
-	"anthropic-api-key": func(r *rand.Rand) fake {
-		return bare(tok(r, "sk-ant-"+pick(r, "api03", "admin01")+"-", b64url, 93) + "AA")
-	},
-	"anthropic-oauth-token": func(r *rand.Rand) fake {
-		return bare(tok(r, "sk-ant-"+pick(r, "oat01", "ort01")+"-", b64url, 95))
-	},
-	"stripe-secret-key": func(r *rand.Rand) fake {
-		return bare(tok(r, pick(r, "sk", "rk")+"_test_", alnum, 24+r.IntN(70)))
-	},
-	"stripe-webhook-secret":      func(r *rand.Rand) fake { return bare(tok(r, "whsec_", alnum, 32)) },
-	"gcp-api-key":                func(r *rand.Rand) fake { return bare(tok(r, "AIza", b64url, 34) + rnd(r, alnum, 1)) },
-	"google-oauth-client-secret": func(r *rand.Rand) fake { return bare(tok(r, "GOCSPX-", alnum, 28)) },
-	"huggingface-token": func(r *rand.Rand) fake {
-		return bare(tok(r, pick(r, "hf_", "api_org_"), upper+lower, 34))
-	},
-	"npm-token":  func(r *rand.Rand) fake { return bare(tok(r, "npm_", alnum, 36)) },
-	"pypi-token": func(r *rand.Rand) fake { return bare(tok(r, "pypi-AgEIcHlwaS5vcmc", b64url, 60+r.IntN(150))) },
-	"sendgrid-api-key": func(r *rand.Rand) fake {
-		return bare(tok(r, "SG.", b64url, 21) + rnd(r, alnum, 1) + "." + rnd(r, b64url, 42) + rnd(r, alnum, 1))
-	},
-	"twilio-api-key": func(r *rand.Rand) fake { return bare(tok(r, "SK", hexLower, 32)) },
-	"digitalocean-token": func(r *rand.Rand) fake {
-		return bare(tok(r, pick(r, "dop", "doo", "dor")+"_v1_", hexLower, 64))
-	},
-	"databricks-token": func(r *rand.Rand) fake { return bare(tok(r, "dapi", hexLower, 32)) },
-	"age-secret-key":   func(r *rand.Rand) fake { return bare(tok(r, "AGE-SECRET-KEY-1", bech32, 58)) },
-	"private-key":      func(r *rand.Rand) fake { return bare(fakePEM(r)) },
-	"jwt":              func(r *rand.Rand) fake { return bare(fakeJWT(r)) },
-	"onepassword-service-token": func(r *rand.Rand) fake {
-		return bare(tok(r, "ops_eyJ", b64std, 300+r.IntN(300)))
-	},
-	"vault-token": func(r *rand.Rand) fake {
-		if r.IntN(2) == 0 {
-			return bare(tok(r, "hvs.", b64url, 95) + rnd(r, alnum, 1))
-		}
-		return bare(tok(r, "hvb.", b64url, 150) + rnd(r, alnum, 1))
-	},
-	"shopify-token": func(r *rand.Rand) fake {
-		return bare(tok(r, pick(r, "shpat_", "shpca_", "shppa_", "shpss_"), hexLower, 32))
-	},
-	"doppler-token": func(r *rand.Rand) fake {
-		return bare(tok(r, "dp."+pick(r, "pt", "st", "ct", "sa")+".", alnum, 43))
-	},
-	"linear-api-key": func(r *rand.Rand) fake { return bare(tok(r, "lin_api_", alnum, 40)) },
-	"pulumi-token":   func(r *rand.Rand) fake { return bare(tok(r, "pul-", hexLower, 40)) },
-	"postman-api-key": func(r *rand.Rand) fake {
-		return bare(tok(r, "PMAK-", hexLower, 24) + "-" + rnd(r, hexLower, 34))
-	},
-	"sentry-token": func(r *rand.Rand) fake { return bare(tok(r, "sntryu_", hexLower, 64)) },
-	"grafana-token": func(r *rand.Rand) fake {
-		return bare(tok(r, "glsa_", alnum, 32) + "_" + rnd(r, hexLower, 8))
-	},
-	"groq-api-key":       func(r *rand.Rand) fake { return bare(tok(r, "gsk_", alnum, 48)) },
-	"openrouter-api-key": func(r *rand.Rand) fake { return bare(tok(r, "sk-or-v1-", hexLower, 64)) },
-	"docker-hub-pat":     func(r *rand.Rand) fake { return bare(tok(r, "dckr_pat_", alnum, 27)) },
-	"azure-storage-key": func(r *rand.Rand) fake {
-		k := tok(r, "", alnum+"+/", 86) + "=="
-		return fake{
-			text:   "DefaultEndpointsProtocol=https;AccountName=fakeexample;AccountKey=" + k + ";EndpointSuffix=core.windows.net",
-			secret: k, key: "storage_connection",
-		}
-	},
-	"url-password": func(r *rand.Rand) fake {
-		pw := "FAKE-" + rnd(r, alnum, 14)
-		host := pick(r, "postgres://app:%s@db.example.invalid:5432/app", "https://x-access:%s@git.example.invalid/org/repo.git",
-			"redis://:%s@cache.example.invalid:6379/0", "amqp://guest:%s@mq.example.invalid/")
-		return fake{text: strings.Replace(host, "%s", pw, 1), secret: pw, key: "database_url"}
-	},
-	"bearer-token": func(r *rand.Rand) fake {
-		t := tok(r, "", alnum, 32) + "." + rnd(r, b64url, 8)
-		head := pick(r, "Authorization: Bearer ", "authorization: token ", "Authorization: Basic ", "Proxy-Authorization: Bearer ")
-		return fake{text: head + t, secret: t, key: "http_header"}
-	},
-	"generic-secret": func(r *rand.Rand) fake {
-		v := "FAKE" + rnd(r, alnum, 12) + "-test"
-		k := pick(r, "db_password", "client_secret", "api_key", "auth_token", "passphrase", "smtp_pass")
-		return fake{text: k + "=" + v, secret: v, key: k, named: true}
-	},
-}
-
-// fakePEM returns a fake private key block with base64-looking lines.
-func fakePEM(r *rand.Rand) string {
-	label := pick(r, "RSA PRIVATE KEY", "OPENSSH PRIVATE KEY", "EC PRIVATE KEY", "PRIVATE KEY",
-		"ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK")
-	var b strings.Builder
-	b.WriteString("-----BEGIN " + label + "-----\n")
-	n := 3 + r.IntN(8)
-	for i := range n {
-		line := rnd(r, b64std, 64)
-		if i == 0 {
-			line = "FAKEEXAMPLEtest" + line[15:]
-		}
-		b.WriteString(line + "\n")
-	}
-	b.WriteString(rnd(r, b64std, 20) + "==\n")
-	b.WriteString("-----END " + label + "-----")
-	return b.String()
-}
-
-// fakeJWT returns an unsigned-looking token whose claims say it is fake.
-func fakeJWT(r *rand.Rand) string {
-	enc := base64.RawURLEncoding
-	header := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
-	claims := enc.EncodeToString([]byte(`{"sub":"FAKE-EXAMPLE-` + rnd(r, alnum, 12) + `","test":true}`))
-	sig := make([]byte, 32)
-	for i := range sig {
-		sig[i] = byte(r.IntN(256))
-	}
-	return header + "." + claims + "." + enc.EncodeToString(sig)
-}
-
-// probes returns the runs of at least 8 letters and digits in s, at most
-// five of them spread over s, which must not survive redaction.
-func probes(s string) []string {
-	var runs []string
-	for _, f := range strings.FieldsFunc(s, func(c rune) bool {
-		return !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9')
-	}) {
-		if len(f) >= 8 {
-			runs = append(runs, f)
-		}
-	}
-	if len(runs) <= 5 {
-		return runs
-	}
-	out := make([]string, 0, 5)
-	for i := range 5 {
-		out = append(out, runs[i*(len(runs)-1)/4])
-	}
-	return out
-}
+// probes returns what must not survive redaction of s: see
+// secretstest.Probes.
+func probes(s string) []string { return secretstest.Probes(s) }

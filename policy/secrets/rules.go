@@ -215,11 +215,12 @@ func isBareValue(c byte) bool {
 
 // placeholder matches values that stand for a secret rather than being one:
 // variable references in shell, templates, CI and Windows syntax, code that
-// reads the environment, and <angle-bracket> blanks. A closing bracket may be
-// missing, since a bare value does not take a bracket as its last byte.
+// reads the environment, <angle-bracket> blanks, and a Vault's own
+// references ("session:GH_TOKEN"). A closing bracket may be missing, since a
+// bare value does not take a bracket as its last byte.
 var placeholder = regexp.MustCompile(`^(?:` +
 	`\$\{\{.*|\$\{[^}]*\}?|\{\{.*|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z0-9_]*|` +
-	`%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]*>|` +
+	`%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]*>|` + RefPrefix + `[A-Z][A-Z0-9_]*|` +
 	`(?:process\.env|os\.environ|os\.getenv|os\.Getenv|System\.getenv|getenv|ENV|env)\b.*` +
 	`)$`)
 

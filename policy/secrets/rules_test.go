@@ -343,6 +343,8 @@ func ruleCases() map[string]ruleCase {
 				"password: short",
 				`password = os.Getenv("DB_PASSWORD")`,
 				"api_key: <your-api-key>",
+				`{"token": "session:GH_TOKEN"}`,
+				"password=session:DB_PASSWORD",
 			},
 		},
 	}
@@ -442,7 +444,7 @@ func TestMaxLen(t *testing.T) {
 // looks at around its anchor: they must be found whole.
 func TestLongValues(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
-	body := tok(r, "", alnum, 3000)
+	body := "FAKE" + rnd(r, alnum, 2996)
 	pem := "-----BEGIN RSA PRIVATE KEY-----\n"
 	for range 400 {
 		pem += rnd(r, b64std, 64) + "\n"
