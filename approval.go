@@ -59,14 +59,17 @@ type Decision struct {
 	Reason string
 	// DowngradedFrom is set when a wider answer was narrowed.
 	DowngradedFrom Scope
-	// Provenance says who answered. The zero value, FromPerson, is a
-	// person's answer; a face with no person (wisp respond, --yes) sets
-	// FromUnattended.
+	// Provenance says who answered. A face sets FromPerson for the
+	// person's answer, and FromUnattended when it has no person (wisp
+	// respond, --yes). The zero value, FromUnknown, approves nothing: the
+	// gate refuses an approval that does not say it is the person's.
 	Provenance Provenance
 }
 
-// Approved reports whether d allows the request.
-func (d Decision) Approved() bool { return d.Scope > ScopeNone }
+// Approved reports whether d allows the request: a scope wider than
+// ScopeNone, given by the person (FromPerson). Any other provenance
+// approves nothing.
+func (d Decision) Approved() bool { return d.Scope > ScopeNone && d.Provenance == FromPerson }
 
 // An Approver is a face that can ask a person's permission. Like an
 // Inquirer it fails closed: a cancelled, timed-out or unreadable request is

@@ -68,13 +68,16 @@ type CardAnswer struct {
 	// Outcome is OutcomeChose (Chosen holds the labels), OutcomeAnswered
 	// (Text holds the typed text: a free-text answer, the "something
 	// else" text, or a secret's value) or OutcomeDeclined. The zero
-	// CardAnswer declines.
+	// CardAnswer says nothing of the person's (its Provenance is
+	// FromUnknown): the question falls back.
 	Outcome Outcome
 	// Chosen are the labels chosen, verbatim: one, or several for Multi.
 	Chosen []string
 	// Text is what the person typed.
 	Text string
 	// Provenance says who answered; a face with a person sets FromPerson.
+	// The zero value, FromUnknown, is never the person's: the question
+	// falls back as if nobody had answered.
 	Provenance Provenance
 }
 

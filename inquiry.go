@@ -76,10 +76,17 @@ func (o Outcome) String() string {
 // Provenance says where an answer came from.
 type Provenance int
 
-// The provenances.
+// The provenances. The zero Provenance is FromUnknown, which is never
+// trusted: a face that does not say who answered has not spoken for the
+// person, so its answer is not the person's and its approval approves
+// nothing. A face sets FromPerson only for what a person did in it.
 const (
+	// FromUnknown: nobody is known to have answered. An answer from
+	// unknown is no answer of the person's, and an approval from unknown
+	// is refused.
+	FromUnknown Provenance = iota
 	// FromPerson: a person answered, declined or chose, in a face.
-	FromPerson Provenance = iota
+	FromPerson
 	// FromTimeout: the deadline passed; nobody answered.
 	FromTimeout
 	// FromUnattended: the face has no person (wisp respond, --yes).
@@ -89,13 +96,15 @@ const (
 )
 
 var provenanceNames = [...]string{
+	FromUnknown:    "unknown",
 	FromPerson:     "person",
 	FromTimeout:    "timeout",
 	FromUnattended: "unattended",
 	FromDefault:    "default",
 }
 
-// String returns the provenance's name as the audit log spells it.
+// String returns the provenance's name as the audit log spells it; the
+// zero value, and any value out of range, is "unknown".
 func (p Provenance) String() string {
 	if p >= 0 && int(p) < len(provenanceNames) {
 		return provenanceNames[p]
@@ -105,9 +114,12 @@ func (p Provenance) String() string {
 
 // An Answer is how a question ended, as a face reports it.
 //
-// A face sets Outcome and, for OutcomeAnswered and OutcomeChose, Text: the
-// typed text or the chosen option, verbatim. The inquiry desk scans, cuts
-// and records it; faces apply no rule of their own.
+// A face sets Outcome, Provenance (FromPerson for what the person did;
+// the zero value, FromUnknown, is never taken as the person's) and, for
+// OutcomeAnswered and OutcomeChose, Text: the typed text or the chosen
+// option, verbatim. The inquiry desk checks that the answer fits the
+// question, then scans, cuts and records it; faces apply no rule of their
+// own.
 type Answer struct {
 	Outcome    Outcome
 	Text       string
@@ -153,8 +165,8 @@ type Notifier interface {
 // condensed, such as the person's answer to a question.
 type Fact struct {
 	ID      string // "c4": unique within the thread
-	Subject string // "answer"
-	Name    string // the question, cut to 80 characters
+	Subject string // "answer"; "declined" for a question the person declined
+	Name    string // the question (an answer's cut to 80 characters)
 	Value   string // the answer as the model got it (markers applied)
 	Source  string // "person"
 	Turn    int

@@ -16,9 +16,9 @@ const module = "github.com/wisp-agent/wisp"
 // shows up here.
 var allowed = map[string][]string{
 	"":                           {},
-	"agent":                      {"", "internal/jsonredact", "tools"},
+	"agent":                      {"", "internal/fsx", "internal/jsonredact", "tools"},
 	"agent/threadfile":           {"", "agent", "internal/fsx", "internal/jsonredact", "policy/secrets"},
-	"mcpserver":                  {"", "agent", "agent/threadfile", "inquiry", "inquiry/escape", "inquiry/pending", "policy/outofband"},
+	"mcpserver":                  {"", "agent", "agent/threadfile", "inquiry", "inquiry/escape", "inquiry/pending", "internal/fsx", "policy/outofband", "tools"},
 	"tools":                      {""},
 	"tools/ask":                  {"", "inquiry"},
 	"tools/askuser":              {"", "inquiry"},

@@ -31,6 +31,11 @@ type Call struct {
 	Session   string
 	Thread    string
 	Turn      int
+	// Facts are the thread's facts as the call is made, for tools whose
+	// rules span the thread: a question the person declined there (a
+	// fact of subject "declined") is never asked again, whichever
+	// process asks.
+	Facts []Fact
 }
 
 // A Result is what the model reads back from a tool call.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/internal/jsonredact"
 	"github.com/wisp-agent/wisp/tools"
 )
@@ -69,6 +70,12 @@ type Options struct {
 	// every tool call in the events the agent records. It must be safe
 	// for concurrent use.
 	Redact func(string) string
+	// Home is the wisp home. A tool's result or a notice that names it,
+	// such as an error about one of wisp's files, reaches the model (and
+	// the thread) with the home written $WISP_HOME: the model never reads
+	// where this machine keeps wisp's files. Empty: texts are left as
+	// they are.
+	Home string
 	// Inbox, when set, is asked at the start of every turn for what
 	// arrived for the thread while no turn ran, such as the answer to a
 	// question that waited beyond its turn (wisp mcp). nil: nothing
@@ -105,10 +112,40 @@ type Inbox interface {
 
 // ThreadState is what a thread keeps between turns.
 type ThreadState struct {
-	Turn     int            `json:"turn"`
-	Messages []wisp.Message `json:"messages"`
+	Turn int `json:"turn"`
+	// Messages are the thread's records in order: the conversation's
+	// messages, and the notices and condensing notes wisp added.
+	Messages []ThreadRecord `json:"messages"`
 	Facts    []wisp.Fact    `json:"facts"`
 	FactSeq  int            `json:"factSeq"`
+}
+
+// A RecordKind says what a thread record is. What a record says never
+// decides its kind: a person's message that reads like a notice is a
+// message.
+type RecordKind string
+
+// The kinds of thread records.
+const (
+	// RecordMessage, the zero value, is a message of the conversation:
+	// the person's input, the model's reply or call, a tool's result.
+	RecordMessage RecordKind = ""
+	// RecordNotice is wisp's word to the model between turns, such as
+	// the end of a background pull or an answer that came after its
+	// turn: the model reads it as a user message, it is no turn of its
+	// own, and condensing keeps it.
+	RecordNotice RecordKind = "notice"
+	// RecordCondensed stands where condensed messages were: the model
+	// reads it as a system message.
+	RecordCondensed RecordKind = "condensed"
+)
+
+// A ThreadRecord is one record of a thread: a message as the model reads
+// it, and what kind of record it is. Its JSON is the message's, with
+// "kind" added for every kind but RecordMessage.
+type ThreadRecord struct {
+	Kind RecordKind `json:"kind,omitempty"`
+	wisp.Message
 }
 
 // A ThreadStore keeps threads' states. Load reports ok false for a thread
@@ -176,7 +213,7 @@ type thread struct {
 
 	busy     chan struct{} // holds a token while a turn runs
 	turn     int
-	messages []wisp.Message
+	messages []ThreadRecord
 	facts    []wisp.Fact
 	factSeq  int
 }
@@ -249,6 +286,7 @@ func (a *Agent) Note(threadID, text string) {
 // note records a notice and posts it to t. One whose record fails is
 // posted all the same, to be recorded by the turn that takes it.
 func (a *Agent) note(ctx context.Context, threadID string, t *thread, text string) error {
+	text = fsx.HideHome(text, a.opts.Home)
 	err := a.record(ctx, wisp.Event{Kind: wisp.KindNotice, Thread: threadID, Source: wisp.SourceWisp,
 		Data: map[string]any{"text": text}})
 	t.notesMu.Lock()
@@ -419,9 +457,16 @@ func (a *Agent) takeNotes(ctx context.Context, threadID string, t *thread) ([]no
 			}
 			notes[i].recorded = true
 		}
-		t.messages = append(t.messages, wisp.Message{Role: wisp.RoleUser, Content: n.text})
+		t.messages = append(t.messages, ThreadRecord{Kind: RecordNotice, Message: wisp.Message{Role: wisp.RoleUser, Content: n.text}})
 	}
 	return notes, nil
+}
+
+// add appends messages of the conversation to the thread.
+func (t *thread) add(ms ...wisp.Message) {
+	for _, m := range ms {
+		t.messages = append(t.messages, ThreadRecord{Message: m})
+	}
 }
 
 // Facts returns the facts a thread has learned.
@@ -517,7 +562,7 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 	}
 	answered := a.learn(t, reply, mail)
 	turnStart := len(t.messages)
-	t.messages = append(t.messages, wisp.Message{Role: wisp.RoleUser, Content: input})
+	t.add(wisp.Message{Role: wisp.RoleUser, Content: input})
 	for step := 1; step <= a.opts.MaxSteps; step++ {
 		var err error
 		if turnStart, err = a.condense(ctx, threadID, t, turnStart); err != nil {
@@ -531,7 +576,7 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 		if err != nil {
 			return step, notes, err
 		}
-		t.messages = append(t.messages, msg)
+		t.add(msg)
 		if err := a.record(ctx, wisp.Event{Kind: wisp.KindModelMessage, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
 			Data: a.messageData(msg)}); err != nil {
 			return step, notes, err
@@ -544,19 +589,19 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 			return step, notes, err
 		}
 		for i, call := range msg.ToolCalls {
-			res, err := a.call(ctx, threadID, turn, call, refused[i])
+			res, err := a.call(ctx, threadID, turn, call, refused[i], t.facts)
 			if err != nil {
 				// Every call keeps a result, so the thread stays well formed
 				// for the next turn.
 				for _, c := range msg.ToolCalls[i:] {
-					t.messages = append(t.messages, wisp.Message{Role: wisp.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: LineStopped})
+					t.add(wisp.Message{Role: wisp.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: LineStopped})
 				}
 				return step, notes, err
 			}
 			if a.learn(t, reply, res.Facts) {
 				answered = true
 			}
-			t.messages = append(t.messages, wisp.Message{Role: wisp.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: res.Content})
+			t.add(wisp.Message{Role: wisp.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: res.Content})
 		}
 		if size := messagesBytes(t.messages[turnStart:]); size > MaxTurnBytes {
 			return step, notes, fmt.Errorf("%w: it takes %d bytes, and a turn keeps at most %d; it ended here and is kept as far as it went: ask for less at a time", ErrTurnTooLarge, size, MaxTurnBytes)
@@ -644,14 +689,16 @@ func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered
 	return answered
 }
 
-// call runs one tool call and records it. A call that could not be
-// recorded is not run.
-func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall, refused string) (wisp.Result, error) {
+// call runs one tool call and records it; the tool is given a copy of
+// the thread's facts. A call that could not be recorded is not run; one
+// refused (its result says why) is recorded, and not run.
+func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall, refused string, facts []wisp.Fact) (wisp.Result, error) {
 	if err := a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
 		Data: a.callData(tc)}); err != nil {
 		return wisp.Result{}, err
 	}
-	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn}
+	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn,
+		Facts: slices.Clone(facts)}
 	var res wisp.Result
 	var err error
 	switch {
@@ -662,6 +709,7 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 	default:
 		res, err = a.opts.Tools.Call(ctx, c)
 	}
+	res.Content = fsx.HideHome(res.Content, a.opts.Home)
 	if a.opts.Redact != nil {
 		res.Content = a.opts.Redact(res.Content)
 	}
@@ -697,7 +745,10 @@ func (a *Agent) prompt(t *thread) []wisp.Message {
 		}
 		msgs = append(msgs, wisp.Message{Role: wisp.RoleSystem, Content: b.String()})
 	}
-	return append(msgs, t.messages...)
+	for _, r := range t.messages {
+		msgs = append(msgs, r.Message)
+	}
+	return msgs
 }
 
 // LineStopped is the result a tool call keeps when its turn ended before
@@ -715,7 +766,7 @@ const condensedNote = "[wisp: %d earlier messages of this thread were condensed 
 // when to condense, so a rough figure serves.
 func estimateTokens(s string) int { return len(s)/4 + 1 }
 
-func messagesTokens(ms []wisp.Message) int {
+func messagesTokens(ms []ThreadRecord) int {
 	n := 0
 	for _, m := range ms {
 		n += estimateTokens(m.Content) + 4
@@ -772,7 +823,7 @@ func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnSt
 	// Cut at person's messages, oldest first, never into the current turn.
 	cut := 0
 	for i := 1; i <= turnStart && i < n; i++ {
-		if t.messages[i].Role != wisp.RoleUser || isNotice(t.messages[i]) {
+		if t.messages[i].Kind != RecordMessage || t.messages[i].Role != wisp.RoleUser {
 			continue
 		}
 		cut = i
@@ -783,19 +834,20 @@ func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnSt
 	if cut == 0 {
 		return turnStart, nil // only the current turn is left; it is kept whole
 	}
-	var notices []wisp.Message
+	var notices []ThreadRecord
 	dropped := 0
-	for _, m := range t.messages[:cut] {
-		switch {
-		case isNotice(m):
-			notices = append(notices, m)
-		case m.Role == wisp.RoleSystem && strings.HasPrefix(m.Content, "[wisp: "):
+	for _, r := range t.messages[:cut] {
+		switch r.Kind {
+		case RecordNotice:
+			notices = append(notices, r)
+		case RecordCondensed:
 			// the note of an earlier condensing is not a message of the thread
 		default:
 			dropped++
 		}
 	}
-	kept := append([]wisp.Message{{Role: wisp.RoleSystem, Content: fmt.Sprintf(condensedNote, dropped)}}, notices...)
+	note := ThreadRecord{Kind: RecordCondensed, Message: wisp.Message{Role: wisp.RoleSystem, Content: fmt.Sprintf(condensedNote, dropped)}}
+	kept := append([]ThreadRecord{note}, notices...)
 	kept = append(kept, t.messages[cut:]...)
 	if err := a.record(ctx, wisp.Event{Kind: wisp.KindCondensed, Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
 		Data: map[string]any{"dropped": dropped, "kept": len(kept), "reason": reason, "facts": len(t.facts)}}); err != nil {
@@ -803,11 +855,6 @@ func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnSt
 	}
 	t.messages = kept
 	return turnStart - cut + 1 + len(notices), nil
-}
-
-// isNotice reports whether m is a notice wisp posted to the thread.
-func isNotice(m wisp.Message) bool {
-	return m.Role == wisp.RoleUser && strings.HasPrefix(m.Content, "[wisp: ")
 }
 
 // record hands e to Options.Events. The audit log writes it even when ctx

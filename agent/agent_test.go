@@ -364,3 +364,98 @@ func TestCondenseToContext(t *testing.T) {
 		t.Error("no thread.condensed event")
 	}
 }
+
+// A notice is a record of its own kind, never recognised by its text: a
+// person's message that starts as a notice does is condensed away with
+// its turn, while wisp's notice is kept; the store holds each as what it
+// is.
+func TestMessageLikeANoticeIsAMessage(t *testing.T) {
+	var steps []script.Step
+	for range 10 {
+		steps = append(steps, script.Step{Content: "ok"})
+	}
+	m := script.New("t", steps)
+	store := &memStore{}
+	a := agent.New(m, &agent.Options{MaxHistory: 6, Store: store})
+	const typed, notice = "[wisp: the pull of org/typed finished]", "[wisp: the pull of org/real finished]"
+	if _, err := a.Respond(context.Background(), "t", typed); err != nil {
+		t.Fatal(err)
+	}
+	a.Note("t", notice)
+	if _, err := a.Respond(context.Background(), "t", "two"); err != nil {
+		t.Fatal(err)
+	}
+	st, _, _ := store.Load("t")
+	var got []string
+	for _, r := range st.Messages {
+		got = append(got, string(r.Kind)+" "+r.Content)
+	}
+	want := []string{" " + typed, " ok", "notice " + notice, " two", " ok"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the stored records (-want +got):\n%s", diff)
+	}
+	for i := range 5 {
+		if _, err := a.Respond(context.Background(), "t", fmt.Sprint("turn ", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := m.Requests()
+	var last []string
+	for _, msg := range reqs[len(reqs)-1].Messages {
+		last = append(last, msg.Content)
+	}
+	joined := strings.Join(last, "\n")
+	if strings.Contains(joined, "org/typed") {
+		t.Errorf("the person's message was kept through condensing as if it were a notice:\n%s", joined)
+	}
+	if !strings.Contains(joined, notice) || !strings.Contains(joined, "condensed away") {
+		t.Errorf("the last request lacks the notice or the condensing note:\n%s", joined)
+	}
+	st, _, _ = store.Load("t")
+	if st.Messages[0].Kind != agent.RecordCondensed || st.Messages[0].Role != wisp.RoleSystem {
+		t.Errorf("the first stored record = %+v, want the condensing note", st.Messages[0])
+	}
+}
+
+// The model never reads where this machine keeps wisp's files: a tool's
+// result and a notice that name the home reach it, the thread and the
+// events with the home written $WISP_HOME.
+func TestHomeHidden(t *testing.T) {
+	const home = "/home/ann/.wisp"
+	m := script.New("t", []script.Step{call("echo", `{"text":"cannot link `+home+`/models/mlx/q: it is a folder"}`), {Content: "a"}, {Content: "b"}})
+	store := &memStore{}
+	rec := &wisptest.Recorder{}
+	a := agent.New(m, &agent.Options{Tools: set(t, echo{}), Store: store, Events: rec, Home: home})
+	if _, err := a.Respond(context.Background(), "t", "link it"); err != nil {
+		t.Fatal(err)
+	}
+	a.Note("t", "[wisp: the pull failed: cannot write "+home+"/hub/blobs/x: disk full]")
+	if _, err := a.Respond(context.Background(), "t", "and now?"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := m.Requests()
+	var seen []string
+	for _, msg := range reqs[len(reqs)-1].Messages {
+		seen = append(seen, msg.Content)
+	}
+	joined := strings.Join(seen, "\n")
+	for _, want := range []string{"echo: cannot link $WISP_HOME/models/mlx/q: it is a folder", "[wisp: the pull failed: cannot write $WISP_HOME/hub/blobs/x: disk full]"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the model's last request lacks %q:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, home) {
+		t.Errorf("the model read the home's path:\n%s", joined)
+	}
+	// Only the model's own call still holds it, as the model wrote it.
+	st, _, _ := store.Load("t")
+	for _, r := range st.Messages {
+		if r.Role != wisp.RoleAssistant && strings.Contains(r.Content, home) {
+			t.Errorf("the thread holds the home's path: %+v", r)
+		}
+	}
+	events, _ := json.Marshal(append(rec.Events(wisp.KindToolResult), rec.Events(wisp.KindNotice)...))
+	if strings.Contains(string(events), home) {
+		t.Errorf("the events hold the home's path: %s", events)
+	}
+}

@@ -199,10 +199,10 @@ func messageBytes(m wisp.Message) int {
 	return n
 }
 
-func messagesBytes(ms []wisp.Message) int {
+func messagesBytes(ms []ThreadRecord) int {
 	n := 0
 	for _, m := range ms {
-		n += messageBytes(m)
+		n += messageBytes(m.Message) + storedLen(string(m.Kind))
 	}
 	return n
 }

@@ -208,9 +208,10 @@ func TestTurnTooLarge(t *testing.T) {
 // first, before the model is asked.
 func TestThreadCondensedBySize(t *testing.T) {
 	reply := strings.Repeat("r", 250<<10)
-	var msgs []wisp.Message
+	var msgs []agent.ThreadRecord
 	for i := range 140 { // 35 MiB
-		msgs = append(msgs, wisp.Message{Role: wisp.RoleUser, Content: fmt.Sprint("turn ", i)}, wisp.Message{Role: wisp.RoleAssistant, Content: reply})
+		msgs = append(msgs, agent.ThreadRecord{Message: wisp.Message{Role: wisp.RoleUser, Content: fmt.Sprint("turn ", i)}},
+			agent.ThreadRecord{Message: wisp.Message{Role: wisp.RoleAssistant, Content: reply}})
 	}
 	store := &memStore{m: map[string]agent.ThreadState{"t": {Turn: 140, Messages: msgs}}}
 	rec := &wisptest.Recorder{}

@@ -34,11 +34,14 @@ type VaultFunc func(name, value string) (ref string, err error)
 // Put calls f(name, value).
 func (f VaultFunc) Put(name, value string) (string, error) { return f(name, value) }
 
-// ErrBadAnswer reports a face whose answers to a card do not fit it: a
-// label the question does not offer, several on a single choice, text
-// where none is taken, or a count of answers that is not one a question.
-// It is a face failure: the turn ends.
-var ErrBadAnswer = errors.New("the face's answer does not fit the card")
+// ErrBadAnswer reports a face whose answer does not fit its question: on
+// an ask question, what wisp.Question.Fit refuses (typed text on a choice
+// that names none of its options, text with control characters, none of
+// these on free text); on a card, a label the question does not offer,
+// several on a single choice, text where none is taken or with control
+// characters, or a count of answers that is not one a question. It is a
+// face failure, since the face should have asked again: the turn ends.
+var ErrBadAnswer = errors.New("the face's answer does not fit the question")
 
 // A CardRequest is an ask_user call as the model made it.
 type CardRequest struct {
@@ -50,6 +53,10 @@ type CardRequest struct {
 	// Timeout is how long the card waits for the person: 0 means
 	// CardTimeout, the most; otherwise MinCardTimeout to CardTimeout.
 	Timeout time.Duration
+	// Facts are the thread's facts (wisp.Call.Facts): a question, or a
+	// secret, the person declined in the thread is refused as the desk's
+	// own memory would refuse it.
+	Facts []wisp.Fact
 }
 
 // CardSettled is how a card ended, ready for the model.
@@ -76,7 +83,8 @@ type CardSettled struct {
 // wisp.OutcomeChose, wisp.OutcomeAnswered or wisp.OutcomeChoseNone. A
 // choice nobody answered falls back: Outcome is wisp.OutcomeChose,
 // Fallback is set, Chosen holds the default and Provenance says who stood
-// in (wisp.FromTimeout or wisp.FromUnattended). Free text nobody answered
+// in (wisp.FromTimeout or wisp.FromUnattended, or wisp.FromUnknown when the
+// face's answer did not say who gave it). Free text nobody answered
 // is wisp.OutcomeTimedOut or wisp.OutcomeNoPerson, with no answer. A
 // secret nobody gave is wisp.OutcomeDeclined whatever the provenance; a
 // secret the person gave is wisp.OutcomeAnswered, with Ref set when the
@@ -151,7 +159,7 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 	} else if line != "" {
 		return refusedCard(line), nil
 	}
-	st, line := d.admitCard(r.Thread, r.Turn, qs)
+	st, line := d.admitCard(r.Thread, r.Turn, qs, r.Facts)
 	if line != "" {
 		return refusedCard(line), nil
 	}
@@ -270,8 +278,8 @@ func (d *Desk) settleCard(qs []wisp.CardQuestion, answers []wisp.CardAnswer, wai
 // settleQuestion applies the answer rules to one question of a card.
 func (d *Desk) settleQuestion(q wisp.CardQuestion, a wisp.CardAnswer, wait time.Duration) (SettledQuestion, error) {
 	// Only a person answers. Anything else a face reports (a timeout, no
-	// person, an answer from someone else) leaves the question to its
-	// fallback, with the face's provenance.
+	// person, an answer from someone else or from nobody it names) leaves
+	// the question to its fallback, with the face's provenance.
 	switch {
 	case a.Outcome == wisp.OutcomeTimedOut:
 		return unanswered(q, wisp.FromTimeout, wait), nil
@@ -279,6 +287,10 @@ func (d *Desk) settleQuestion(q wisp.CardQuestion, a wisp.CardAnswer, wait time.
 		return unanswered(q, wisp.FromUnattended, wait), nil
 	case a.Provenance == wisp.FromTimeout:
 		return unanswered(q, wisp.FromTimeout, wait), nil
+	case a.Provenance == wisp.FromUnknown:
+		// A face that does not say who answered has not spoken for
+		// the person; the record says so.
+		return unanswered(q, wisp.FromUnknown, wait), nil
 	case a.Provenance != wisp.FromPerson:
 		return unanswered(q, wisp.FromUnattended, wait), nil
 	}
@@ -301,6 +313,9 @@ func (d *Desk) settleQuestion(q wisp.CardQuestion, a wisp.CardAnswer, wait time.
 		return SettledQuestion{}, err
 	}
 	text := strings.TrimSpace(a.Text)
+	if err := wisp.CheckTyped(text); err != nil {
+		return SettledQuestion{}, fmt.Errorf("the face passed on typed text: %v: %w", err, ErrBadAnswer)
+	}
 	if text != "" && len(q.Options) > 0 {
 		// Text that names an option is that choice.
 		if i := slices.IndexFunc(q.Options, func(o wisp.Option) bool { return strings.EqualFold(o.Label, text) }); i >= 0 {
@@ -353,6 +368,9 @@ func (d *Desk) settleSecret(q wisp.CardQuestion, a wisp.CardAnswer) (SettledQues
 	value := strings.TrimSpace(a.Text)
 	if value == "" {
 		return declined, nil
+	}
+	if err := wisp.CheckTyped(value); err != nil {
+		return SettledQuestion{}, fmt.Errorf("the face passed on a secret: %v: %w", err, ErrBadAnswer)
 	}
 	sq := SettledQuestion{Outcome: wisp.OutcomeAnswered, Provenance: wisp.FromPerson}
 	ref, err := d.opts.Vault.Put(q.Secret, value)
@@ -436,8 +454,9 @@ func asksForSecret(q wisp.CardQuestion) bool {
 
 // admitCard applies the thread rules to a card: one question waiting, two
 // calls a turn, no question repeated in the turn, a declined question
-// never again. It marks the thread as waiting, or returns the refusal.
-func (d *Desk) admitCard(thread string, turn int, qs []wisp.CardQuestion) (*threadState, string) {
+// never again (declined before this desk's eyes, or kept among the
+// thread's facts). It marks the thread as waiting, or returns the refusal.
+func (d *Desk) admitCard(thread string, turn int, qs []wisp.CardQuestion, facts []wisp.Fact) (*threadState, string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st := d.thread(thread, turn)
@@ -452,9 +471,9 @@ func (d *Desk) admitCard(thread string, turn int, qs []wisp.CardQuestion) (*thre
 		switch {
 		case slices.ContainsFunc(st.asked, same):
 			return nil, ErrLineCardRepeat(i + 1)
-		case q.Secret != "" && slices.Contains(st.secretsDeclined, q.Secret):
+		case q.Secret != "" && (slices.Contains(st.secretsDeclined, q.Secret) || secretDeclinedIn(facts, q.Secret)):
 			return nil, ErrLineSecretDeclinedBefore(q.Secret)
-		case q.Secret == "" && slices.ContainsFunc(st.declined, same):
+		case q.Secret == "" && (slices.ContainsFunc(st.declined, same) || declinedIn(facts, q.Text)):
 			return nil, ErrLineCardDeclinedBefore(i + 1)
 		}
 	}
@@ -482,16 +501,22 @@ func (d *Desk) noteCardDeclined(thread string, q wisp.CardQuestion) {
 // cardFact is the fact a settled question teaches the thread, if any: the
 // person's answer (subject "answer", source person), a fallback (subject
 // "fallback", source wisp, its value saying it was not the person's
-// choice), or a stored secret's reference (subject "secret", named by the
-// secret). Free text nobody answered, declines and secrets' values make
-// none.
+// choice), a stored secret's reference (subject "secret", named by the
+// secret), or the person's decline (subject "declined", named by the
+// question, or by the secret). Free text nobody answered, a secret nobody
+// gave and secrets' values make none.
 func cardFact(q wisp.CardQuestion, sq SettledQuestion, turn int, wait time.Duration) *wisp.Fact {
 	name := cutRunes(q.Text, MaxFactNameChars)
+	byPerson := sq.Outcome == wisp.OutcomeDeclined && sq.Provenance == wisp.FromPerson
 	switch {
 	case sq.Ref != "":
 		return &wisp.Fact{Subject: "secret", Name: q.Secret, Value: sq.Ref, Source: wisp.SourcePerson, Turn: turn}
+	case q.Secret != "" && byPerson:
+		return &wisp.Fact{Subject: SubjectDeclined, Name: q.Secret, Value: FactSecretDeclined, Source: wisp.SourcePerson, Turn: turn}
 	case q.Secret != "":
 		return nil
+	case byPerson:
+		return declinedFact(q.Text, turn)
 	case sq.Fallback:
 		return &wisp.Fact{Subject: "fallback", Name: name, Value: strings.Join(sq.Chosen, ", ") + " (" + nobody(sq.Provenance, wait) + "; not the person's choice)",
 			Source: wisp.SourceWisp, Turn: turn}

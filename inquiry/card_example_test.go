@@ -18,9 +18,9 @@ func (picker) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, erro
 	for i, q := range c.Questions {
 		switch {
 		case q.Secret != "":
-			answers[i] = wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "ghp_FAKE0test1EXAMPLE2not3real4Token5w6x"}
+			answers[i] = wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "ghp_FAKE0test1EXAMPLE2not3real4Token5w6x", Provenance: wisp.FromPerson}
 		case len(q.Options) > 0:
-			answers[i] = wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: []string{q.Options[len(q.Options)-1].Label}}
+			answers[i] = wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: []string{q.Options[len(q.Options)-1].Label}, Provenance: wisp.FromPerson}
 		}
 	}
 	return answers, nil

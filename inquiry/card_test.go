@@ -63,7 +63,7 @@ func (f *cardFace) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer,
 }
 
 func (f *cardFace) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
-	return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "an answer to ask"}, nil
+	return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "an answer to ask", Provenance: wisp.FromPerson}, nil
 }
 
 func (f *cardFace) Notify(ctx context.Context, n wisp.Notice) error {
@@ -136,11 +136,11 @@ var (
 )
 
 func chose(labels ...string) wisp.CardAnswer {
-	return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels}
+	return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels, Provenance: wisp.FromPerson}
 }
 
 func says(text string) wisp.CardAnswer {
-	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}
+	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}
 }
 
 // The lines of ask_user, word for word. If one of these changes, the
@@ -203,6 +203,9 @@ func TestAskCardOutcomes(t *testing.T) {
 	fallback := func(name, value string) wisp.Fact {
 		return wisp.Fact{Subject: "fallback", Name: name, Value: value, Source: "wisp", Turn: 1}
 	}
+	declined := func(name string) wisp.Fact {
+		return wisp.Fact{Subject: "declined", Name: name, Value: inquiry.FactDeclined, Source: "person", Turn: 1}
+	}
 	tests := []struct {
 		name      string
 		face      wisp.Inquirer
@@ -215,69 +218,72 @@ func TestAskCardOutcomes(t *testing.T) {
 		{name: "single choice",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{chose("production")}}), questions: []wisp.CardQuestion{envQ},
 			wantLine:  "1 (Env): chose: production (from the person)",
-			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Line: "chose: production (from the person)"}},
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Line: "chose: production (from the person)", Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer(envQ.Text, "production")}},
 		{name: "a label matches ignoring case and space",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{chose(" Production ")}}), questions: []wisp.CardQuestion{envQ},
 			wantLine:  "1 (Env): chose: production (from the person)",
-			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Line: "chose: production (from the person)"}},
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Line: "chose: production (from the person)", Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer(envQ.Text, "production")}},
 		{name: "multi-select, in the options' order",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{chose("us-east-1", "eu-west-1")}}), questions: []wisp.CardQuestion{regionsQ},
 			wantLine:  "1 (Regions): chose: eu-west-1, us-east-1 (from the person)",
-			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Chosen: []string{"eu-west-1", "us-east-1"}, Line: "chose: eu-west-1, us-east-1 (from the person)"}},
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Chosen: []string{"eu-west-1", "us-east-1"}, Line: "chose: eu-west-1, us-east-1 (from the person)", Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer("Which regions?", "eu-west-1, us-east-1")}},
 		{name: "multi-select with other text",
-			face:      newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"eu-west-1"}, Text: "my laptop"}}}),
+			face:      newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"eu-west-1"}, Text: "my laptop", Provenance: wisp.FromPerson}}}),
 			questions: []wisp.CardQuestion{regionsQ},
 			wantLine:  "1 (Regions): chose: eu-west-1; answer: my laptop (from the person)",
 			wantQs: []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Chosen: []string{"eu-west-1"}, Text: "my laptop",
-				Line: "chose: eu-west-1; answer: my laptop (from the person)"}},
+				Line: "chose: eu-west-1; answer: my laptop (from the person)", Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer("Which regions?", "eu-west-1; my laptop")}},
 		{name: "something else",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{says(" the one in /etc\n")}}), questions: []wisp.CardQuestion{configQ},
 			wantLine:  "1: answer: the one in /etc (from the person)",
-			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeAnswered, Text: "the one in /etc", Line: "answer: the one in /etc (from the person)"}},
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeAnswered, Text: "the one in /etc", Line: "answer: the one in /etc (from the person)", Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer(configQ.Text, "the one in /etc")}},
 		{name: "text that names an option is that choice",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{says("./WISP.json")}}), questions: []wisp.CardQuestion{configQ},
 			wantLine:  "1: chose: ./wisp.json (from the person)",
-			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Chosen: []string{"./wisp.json"}, Line: "chose: ./wisp.json (from the person)"}},
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Chosen: []string{"./wisp.json"}, Line: "chose: ./wisp.json (from the person)", Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer(configQ.Text, "./wisp.json")}},
 		{name: "free text",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{says("the CI is flaky")}}), questions: []wisp.CardQuestion{notesQ},
 			wantLine:  "1: answer: the CI is flaky (from the person)",
-			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeAnswered, Text: "the CI is flaky", Line: "answer: the CI is flaky (from the person)"}},
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeAnswered, Text: "the CI is flaky", Line: "answer: the CI is flaky (from the person)", Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer(notesQ.Text, "the CI is flaky")}},
 		{name: "a credential in free text becomes its marker",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{says("use AKIAFAKEKEYEXAMPLE77")}}), questions: []wisp.CardQuestion{notesQ},
 			wantLine: "1: answer: use [REDACTED:aws-access-key#1] (from the person)",
 			wantQs: []inquiry.SettledQuestion{{Outcome: wisp.OutcomeAnswered, Text: "use [REDACTED:aws-access-key#1]",
-				Redacted: []string{"[REDACTED:aws-access-key#1]"}, Line: "answer: use [REDACTED:aws-access-key#1] (from the person)"}},
+				Redacted: []string{"[REDACTED:aws-access-key#1]"}, Line: "answer: use [REDACTED:aws-access-key#1] (from the person)", Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer(notesQ.Text, "use [REDACTED:aws-access-key#1]")}},
 		{name: "a long answer is cut",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{says(long)}}), questions: []wisp.CardQuestion{notesQ},
 			wantLine: "1: answer: " + strings.Repeat("é", 1000) + " (from the person) (the answer was longer and was cut to 2,000 bytes)",
 			wantQs: []inquiry.SettledQuestion{{Outcome: wisp.OutcomeAnswered, Text: strings.Repeat("é", 1000), Cut: true,
-				Line: "answer: " + strings.Repeat("é", 1000) + " (from the person) (the answer was longer and was cut to 2,000 bytes)"}},
+				Line: "answer: " + strings.Repeat("é", 1000) + " (from the person) (the answer was longer and was cut to 2,000 bytes)", Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer(notesQ.Text, strings.Repeat("é", 1000))}},
 		{name: "none of these",
-			face: newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeChoseNone}}}), questions: []wisp.CardQuestion{envQ},
+			face: newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}}}), questions: []wisp.CardQuestion{envQ},
 			wantLine:  "1 (Env): the person chose none of these options",
-			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChoseNone, Line: inquiry.LineChoseNone}},
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChoseNone, Line: inquiry.LineChoseNone, Provenance: wisp.FromPerson}},
 			wantFacts: []wisp.Fact{answer(envQ.Text, "none of these")}},
 		{name: "a person's decline does not fall back",
-			face: newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined}}}), questions: []wisp.CardQuestion{envQ},
-			wantLine: "1 (Env): " + inquiry.LineDeclined,
-			wantQs:   []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}}},
+			face: newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}}}), questions: []wisp.CardQuestion{envQ},
+			wantLine:  "1 (Env): " + inquiry.LineDeclined,
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined, Provenance: wisp.FromPerson}},
+			wantFacts: []wisp.Fact{declined(envQ.Text)}},
 		{name: "a blank answer declines",
 			face: newCardFace(cardReply{answers: []wisp.CardAnswer{says("  "), chose()}}), questions: []wisp.CardQuestion{notesQ, envQ},
-			wantLine: "1: " + inquiry.LineDeclined + "\n2 (Env): " + inquiry.LineDeclined,
-			wantQs:   []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}, {Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}}},
+			wantLine:  "1: " + inquiry.LineDeclined + "\n2 (Env): " + inquiry.LineDeclined,
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined, Provenance: wisp.FromPerson}, {Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined, Provenance: wisp.FromPerson}},
+			wantFacts: []wisp.Fact{declined(notesQ.Text), declined(envQ.Text)}},
 		{name: "none of these on free text declines",
-			face: newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeChoseNone}}}), questions: []wisp.CardQuestion{notesQ},
-			wantLine: "1: " + inquiry.LineDeclined,
-			wantQs:   []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined}}},
+			face: newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}}}), questions: []wisp.CardQuestion{notesQ},
+			wantLine:  "1: " + inquiry.LineDeclined,
+			wantQs:    []inquiry.SettledQuestion{{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineDeclined, Provenance: wisp.FromPerson}},
+			wantFacts: []wisp.Fact{declined(notesQ.Text)}},
 
 		// Fallbacks: nobody answered.
 		{name: "a face that cannot show a card gets the defaults at once",
@@ -339,6 +345,19 @@ func TestAskCardOutcomes(t *testing.T) {
 			wantLine:  "1 (Env): fallback: staging (the recommended option; no person can answer here, so the person did not choose it)",
 			wantQs: []inquiry.SettledQuestion{{Outcome: wisp.OutcomeChose, Provenance: wisp.FromUnattended, Fallback: true, Chosen: []string{"staging"},
 				Line: "fallback: staging (the recommended option; no person can answer here, so the person did not choose it)"}},
+			wantFacts: []wisp.Fact{fallback(envQ.Text, "staging (no person can answer here; not the person's choice)")}},
+		{name: "an answer that does not say who gave it is no answer",
+			face: newCardFace(cardReply{answers: []wisp.CardAnswer{
+				{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}}, {Outcome: wisp.OutcomeAnswered, Text: "the audit tables"}}}),
+			questions: []wisp.CardQuestion{envQ, notesQ},
+			wantLine: "1 (Env): fallback: staging (the recommended option; no person can answer here, so the person did not choose it)\n" +
+				"2: no person can answer here; this question has no default. Do not guess what the person would say",
+			wantQs: []inquiry.SettledQuestion{
+				{Outcome: wisp.OutcomeChose, Provenance: wisp.FromUnknown, Fallback: true, Chosen: []string{"staging"},
+					Line: "fallback: staging (the recommended option; no person can answer here, so the person did not choose it)"},
+				{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnknown,
+					Line: "no person can answer here; this question has no default. Do not guess what the person would say"},
+			},
 			wantFacts: []wisp.Fact{fallback(envQ.Text, "staging (no person can answer here; not the person's choice)")}},
 	}
 	for _, tc := range tests {
@@ -517,7 +536,7 @@ func TestAskCardPutsTheCard(t *testing.T) {
 // rest fall back; the wait is the model's shorter timeout, exactly.
 func TestAskCardDeadlineKeepsPartialAnswers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		face := newCardFace(cardReply{silent: true, answers: []wisp.CardAnswer{chose("production"), {Outcome: wisp.OutcomeDeclined}}})
+		face := newCardFace(cardReply{silent: true, answers: []wisp.CardAnswer{chose("production"), {Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}}})
 		rec := &wisptest.Recorder{}
 		d := newCardDesk(face, nil, rec)
 		start := time.Now()
@@ -578,7 +597,7 @@ func TestAskCardTimeout(t *testing.T) {
 // and provenance, and the whole answer with markers applied.
 func TestAskCardEvents(t *testing.T) {
 	face := newCardFace(cardReply{answers: []wisp.CardAnswer{
-		{Outcome: wisp.OutcomeChose, Chosen: []string{"us-east-1"}, Text: "and AKIAFAKEKEYEXAMPLE77"},
+		{Outcome: wisp.OutcomeChose, Chosen: []string{"us-east-1"}, Text: "and AKIAFAKEKEYEXAMPLE77", Provenance: wisp.FromPerson},
 		{Outcome: wisp.OutcomeTimedOut},
 	}})
 	rec := &wisptest.Recorder{}
@@ -638,7 +657,7 @@ func TestAskCardEvents(t *testing.T) {
 // the events, not the facts, not anything AskCard returns.
 func TestAskCardSecret(t *testing.T) {
 	const value = "ghp_FAKE0test1EXAMPLE2not3real4Token5w6x"
-	again := cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined}}} // for the second time it is asked
+	again := cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}}} // for the second time it is asked
 	tests := []struct {
 		name      string
 		face      func() wisp.Inquirer
@@ -654,21 +673,23 @@ func TestAskCardSecret(t *testing.T) {
 		},
 			vault:     &fakeVault{},
 			wantLine:  "1: stored: session:GH_TOKEN (from the person). You never see the value; give the reference to the tools that need it",
-			wantQ:     inquiry.SettledQuestion{Outcome: wisp.OutcomeAnswered, Ref: "session:GH_TOKEN", Line: inquiry.LineSecretStored("session:GH_TOKEN")},
+			wantQ:     inquiry.SettledQuestion{Outcome: wisp.OutcomeAnswered, Ref: "session:GH_TOKEN", Line: inquiry.LineSecretStored("session:GH_TOKEN"), Provenance: wisp.FromPerson},
 			wantFacts: []wisp.Fact{{Subject: "secret", Name: "GH_TOKEN", Value: "session:GH_TOKEN", Source: "person", Turn: 1}},
 			stored:    true},
 		{name: "declined", face: func() wisp.Inquirer {
-			return newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined}}}, again)
+			return newCardFace(cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}}}, again)
 		},
-			vault:    &fakeVault{},
-			wantLine: "1: " + inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0),
-			wantQ:    inquiry.SettledQuestion{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0)},
-			final:    true},
+			vault:     &fakeVault{},
+			wantLine:  "1: " + inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0),
+			wantQ:     inquiry.SettledQuestion{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0), Provenance: wisp.FromPerson},
+			wantFacts: []wisp.Fact{{Subject: "declined", Name: "GH_TOKEN", Value: inquiry.FactSecretDeclined, Source: "person", Turn: 1}},
+			final:     true},
 		{name: "blank is a decline", face: func() wisp.Inquirer { return newCardFace(cardReply{answers: []wisp.CardAnswer{says("   ")}}, again) },
-			vault:    &fakeVault{},
-			wantLine: "1: " + inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0),
-			wantQ:    inquiry.SettledQuestion{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0)},
-			final:    true},
+			vault:     &fakeVault{},
+			wantLine:  "1: " + inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0),
+			wantQ:     inquiry.SettledQuestion{Outcome: wisp.OutcomeDeclined, Line: inquiry.LineSecretDeclined("GH_TOKEN", wisp.FromPerson, 0), Provenance: wisp.FromPerson},
+			wantFacts: []wisp.Fact{{Subject: "declined", Name: "GH_TOKEN", Value: inquiry.FactSecretDeclined, Source: "person", Turn: 1}},
+			final:     true},
 		{name: "no person", face: func() wisp.Inquirer { return plainFace },
 			vault:    &fakeVault{},
 			wantLine: "1: no person can answer here, so GH_TOKEN is declined: a secret has no default. Going on without it is your own decision, so say so in your reply",
@@ -685,11 +706,11 @@ func TestAskCardSecret(t *testing.T) {
 			vault:    &fakeVault{err: errors.New("the secret GH_TOKEN is too short: a secret is 4 bytes at least")},
 			wantLine: "1: GH_TOKEN was not stored: the secret GH_TOKEN is too short: a secret is 4 bytes at least. Going on without it is your own decision, so say so in your reply",
 			wantQ: inquiry.SettledQuestion{Outcome: wisp.OutcomeAnswered,
-				Line: inquiry.LineSecretNotStored("GH_TOKEN", "the secret GH_TOKEN is too short: a secret is 4 bytes at least")}},
+				Line: inquiry.LineSecretNotStored("GH_TOKEN", "the secret GH_TOKEN is too short: a secret is 4 bytes at least"), Provenance: wisp.FromPerson}},
 		{name: "the vault's reason holds the value", face: func() wisp.Inquirer { return newCardFace(cardReply{answers: []wisp.CardAnswer{says(value)}}, again) },
 			vault:    &fakeVault{err: errors.New("cannot store " + value)},
 			wantLine: "1: GH_TOKEN was not stored: the session's vault refused it. Going on without it is your own decision, so say so in your reply",
-			wantQ:    inquiry.SettledQuestion{Outcome: wisp.OutcomeAnswered, Line: inquiry.LineSecretNotStored("GH_TOKEN", "the session's vault refused it")}},
+			wantQ:    inquiry.SettledQuestion{Outcome: wisp.OutcomeAnswered, Line: inquiry.LineSecretNotStored("GH_TOKEN", "the session's vault refused it"), Provenance: wisp.FromPerson}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -796,7 +817,7 @@ func TestAskCardOneWaitingPerThread(t *testing.T) {
 	face := wisp.InquirerFunc(func(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		close(asked)
 		<-release
-		return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "done"}, nil
+		return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "done", Provenance: wisp.FromPerson}, nil
 	})
 	d := newCardDesk(face, nil, nil)
 	done := make(chan struct{})
@@ -817,7 +838,7 @@ func TestAskCardOneWaitingPerThread(t *testing.T) {
 // asks it again; one that timed out is not.
 func TestDeclinedIsFinal(t *testing.T) {
 	face := newCardFace(
-		cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined}, {Outcome: wisp.OutcomeTimedOut}}},
+		cardReply{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, {Outcome: wisp.OutcomeTimedOut}}},
 		cardReply{answers: []wisp.CardAnswer{chose("./wisp.json")}},
 	)
 	d := newCardDesk(face, nil, nil)
@@ -875,7 +896,7 @@ func TestAskCardFaceFailures(t *testing.T) {
 	}{
 		{"a label not offered", cardReply{answers: []wisp.CardAnswer{chose("qa"), {}}}, context.Background, inquiry.ErrBadAnswer},
 		{"two labels on a single choice", cardReply{answers: []wisp.CardAnswer{chose("staging", "production"), {}}}, context.Background, inquiry.ErrBadAnswer},
-		{"a label and text on a single choice", cardReply{answers: []wisp.CardAnswer{{}, {Outcome: wisp.OutcomeChose, Chosen: []string{"./wisp.json"}, Text: "and more"}}}, context.Background, inquiry.ErrBadAnswer},
+		{"a label and text on a single choice", cardReply{answers: []wisp.CardAnswer{{}, {Outcome: wisp.OutcomeChose, Chosen: []string{"./wisp.json"}, Text: "and more", Provenance: wisp.FromPerson}}}, context.Background, inquiry.ErrBadAnswer},
 		{"text where no text is taken", cardReply{answers: []wisp.CardAnswer{says("qa"), {}}}, context.Background, inquiry.ErrBadAnswer},
 		{"too few answers", cardReply{answers: []wisp.CardAnswer{chose("staging")}}, context.Background, inquiry.ErrBadAnswer},
 		{"too many answers", cardReply{answers: make([]wisp.CardAnswer, 3)}, context.Background, inquiry.ErrBadAnswer},

@@ -65,7 +65,8 @@ type threadState struct {
 
 	// declined are the questions the person declined in the thread, and
 	// secretsDeclined the names of the secrets they declined to give: a
-	// declined question is final. Kept for the desk's life only.
+	// declined question is final. Kept for the desk's life; the thread
+	// keeps them beyond it as facts (Request.Facts).
 	declined        []string
 	secretsDeclined []string
 }
@@ -110,6 +111,10 @@ type Request struct {
 	Turn    int
 	Text    string
 	Options []string // nil for free text
+	// Facts are the thread's facts (wisp.Call.Facts). A question the
+	// person declined is kept there as a fact (DeclinedFact), so that a
+	// desk in another process, or after a restart, refuses it too.
+	Facts []wisp.Fact
 }
 
 // Settled is how a question ended, ready for the model.
@@ -135,6 +140,7 @@ type Settled struct {
 	Cut bool
 
 	verbatim string // the whole answer with markers applied, for the audit
+	misfit   string // why a late answer was no answer, for the audit
 }
 
 // Ask validates r, puts it to the person and settles it.
@@ -159,7 +165,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 	} else if line != "" {
 		return refused(line), nil
 	}
-	st, line := d.admit(r.Thread, r.Turn, text)
+	st, line := d.admit(r.Thread, r.Turn, text, r.Facts)
 	if line != "" {
 		return refused(line), nil
 	}
@@ -217,6 +223,16 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		}
 		return Settled{Line: LineParked(q.Text, q.ID), Question: q, Answer: wisp.Answer{Outcome: wisp.OutcomeParked}}, nil
 	}
+	a, err = take(q, a)
+	if err != nil {
+		// The face passed on what the question does not take: it should
+		// have asked again. Nothing of it is the person's answer.
+		d.record(ctx, wisp.Event{
+			Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
+			Data: map[string]any{"id": q.ID, "outcome": "stopped", "error": err.Error()},
+		})
+		return Settled{}, fmt.Errorf("asking the person: %w: %w", err, ErrBadAnswer)
+	}
 	s := d.settle(ctx, q, a)
 	d.noteDeclined(q.Thread, s.Answer, q.Text)
 	if err := d.recordSettled(ctx, q, s); err != nil {
@@ -230,11 +246,19 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 
 // Resume settles a question that was parked, with the answer that arrived
 // after its turn: the rules of Ask apply (an option typed as text is a
-// choice, a blank answer a decline, credentials become markers, long
-// answers are cut), inquiry.settled is recorded on q's thread at turn, and
-// Line is the notice the model reads on that turn (LineLate).
+// choice, a blank answer a decline, an answer that is not the person's or
+// does not fit the question is no answer, credentials become markers,
+// long answers are cut), inquiry.settled is recorded on q's thread at
+// turn, and Line is the notice the model reads on that turn (LineLate).
 func (d *Desk) Resume(ctx context.Context, q wisp.Question, a wisp.Answer, turn int) Settled {
+	a, err := take(q, a)
+	var misfit string
+	if err != nil {
+		// No face can ask again now: what does not fit is nobody's answer.
+		a, misfit = wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnknown}, err.Error()
+	}
 	s := d.settle(ctx, q, a)
+	s.misfit = misfit
 	d.noteDeclined(q.Thread, s.Answer, q.Text)
 	if s.Fact != nil {
 		s.Fact.Turn = turn
@@ -274,11 +298,9 @@ func (d *Desk) recordSettled(ctx context.Context, q wisp.Question, s Settled) er
 	})
 }
 
-// settle turns a face's answer into what the model gets, applying the
-// answer rules: an option typed as text is a choice, a blank answer is a
-// decline, credentials become markers, long answers are cut.
+// settle turns an answer the desk has taken (take) into what the model
+// gets: credentials become markers, long answers are cut.
 func (d *Desk) settle(ctx context.Context, q wisp.Question, a wisp.Answer) Settled {
-	a = normalize(q, a)
 	s := Settled{Question: q, Answer: a}
 	switch a.Outcome {
 	case wisp.OutcomeAnswered, wisp.OutcomeChose:
@@ -308,38 +330,60 @@ func (d *Desk) settle(ctx context.Context, q wisp.Question, a wisp.Answer) Settl
 	default:
 		s.Answer = wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: a.Provenance}
 		s.Line = LineDeclined
+		if a.Provenance == wisp.FromPerson {
+			s.Fact = declinedFact(q.Text, q.Turn)
+		}
 	}
 	return s
 }
 
-// normalize applies the rules that make every face answer alike.
-func normalize(q wisp.Question, a wisp.Answer) wisp.Answer {
+// declinedFact is the fact a question the person declined leaves on its
+// thread. It is named by the whole question, uncut, so that only the same
+// question matches it.
+func declinedFact(text string, turn int) *wisp.Fact {
+	return &wisp.Fact{Subject: SubjectDeclined, Name: text, Value: FactDeclined, Source: wisp.SourcePerson, Turn: turn}
+}
+
+// declinedIn reports whether facts hold the person's decline of the
+// question text.
+func declinedIn(facts []wisp.Fact, text string) bool {
+	return slices.ContainsFunc(facts, func(f wisp.Fact) bool {
+		return f.Subject == SubjectDeclined && f.Source == wisp.SourcePerson && f.Value == FactDeclined && sameQuestion(f.Name, text)
+	})
+}
+
+// secretDeclinedIn reports whether facts hold the person's refusal to
+// give the secret name.
+func secretDeclinedIn(facts []wisp.Fact, name string) bool {
+	return slices.ContainsFunc(facts, func(f wisp.Fact) bool {
+		return f.Subject == SubjectDeclined && f.Source == wisp.SourcePerson && f.Value == FactSecretDeclined && f.Name == name
+	})
+}
+
+// take applies the rules that make every face's answer alike: only the
+// person answers, declines or chooses (any other provenance, the zero one
+// included, is no answer), and what the person gave must fit the question
+// (wisp.Question.Fit: an option typed as text is that choice, a blank
+// answer a decline, text on a choice or with control characters no
+// answer). A misfit is returned as the error; the face should have asked
+// again.
+func take(q wisp.Question, a wisp.Answer) (wisp.Answer, error) {
 	switch a.Outcome {
-	case wisp.OutcomeAnswered, wisp.OutcomeChose:
-		if strings.TrimSpace(a.Text) == "" {
-			return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: a.Provenance}
-		}
-		a.Outcome = wisp.OutcomeAnswered
-		for _, o := range q.Options {
-			if strings.EqualFold(strings.TrimSpace(a.Text), o) {
-				return wisp.Answer{Outcome: wisp.OutcomeChose, Text: o, Provenance: a.Provenance}
-			}
-		}
-	case wisp.OutcomeChoseNone:
-		if q.FreeText() {
-			a.Outcome = wisp.OutcomeDeclined
-		}
 	case wisp.OutcomeTimedOut:
-		a.Provenance = wisp.FromTimeout
-	case wisp.OutcomeNoPerson:
-		a.Provenance = wisp.FromUnattended
-	case wisp.OutcomeParked:
-		// Only a Parker can deliver the answer later (Ask handles it
-		// before settling); from any other face a parked answer is no
-		// answer.
-		a = wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
+		return wisp.Answer{Outcome: wisp.OutcomeTimedOut, Provenance: wisp.FromTimeout}, nil
+	case wisp.OutcomeNoPerson, wisp.OutcomeParked:
+		// Only a Parker can deliver a parked answer later (Ask handles it
+		// before taking); from any other face it is no answer.
+		return wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, nil
 	}
-	return a
+	switch a.Provenance {
+	case wisp.FromPerson:
+	case wisp.FromTimeout:
+		return wisp.Answer{Outcome: wisp.OutcomeTimedOut, Provenance: wisp.FromTimeout}, nil
+	default:
+		return wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: a.Provenance}, nil
+	}
+	return q.Fit(a)
 }
 
 // tell lets the person know what was not passed on, when the face can.
@@ -359,9 +403,10 @@ func (d *Desk) tell(ctx context.Context, q wisp.Question, s Settled) {
 }
 
 // admit applies the thread rules: one question waiting, two a turn, no
-// repeats, a declined question never again. It marks the thread as
+// repeats, a declined question never again (declined before this desk's
+// eyes, or kept among the thread's facts). It marks the thread as
 // waiting, or returns the refusal line.
-func (d *Desk) admit(thread string, turn int, text string) (*threadState, string) {
+func (d *Desk) admit(thread string, turn int, text string, facts []wisp.Fact) (*threadState, string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st := d.thread(thread, turn)
@@ -372,7 +417,7 @@ func (d *Desk) admit(thread string, turn int, text string) (*threadState, string
 		return nil, ErrLinePerTurn
 	case slices.ContainsFunc(st.asked, func(a string) bool { return sameQuestion(a, text) }):
 		return nil, ErrLineRepeat
-	case slices.ContainsFunc(st.declined, func(a string) bool { return sameQuestion(a, text) }):
+	case slices.ContainsFunc(st.declined, func(a string) bool { return sameQuestion(a, text) }), declinedIn(facts, text):
 		return nil, ErrLineDeclinedBefore
 	}
 	st.calls++
@@ -466,6 +511,9 @@ func settledData(q wisp.Question, s Settled) map[string]any {
 	}
 	if s.Cut {
 		m["cut"] = true
+	}
+	if s.misfit != "" {
+		m["error"] = s.misfit
 	}
 	return m
 }

@@ -45,6 +45,10 @@ func TestContractLines(t *testing.T) {
 		{"chose", inquiry.LineChose("./wisp.json"), "chose: ./wisp.json"},
 		{"answered", inquiry.LineAnswered("release/2.4", false), "answer: release/2.4 (from the person)"},
 		{"parked", inquiry.LineParked("Which config?", "a1b2c3d4"), `waiting for the person: "Which config?" (question a1b2c3d4). Their answer reaches you as a note on a later turn. Do not guess it.`},
+		{"declined fact", wisp.Fact{ID: "c5", Subject: inquiry.SubjectDeclined, Name: "Which branch?", Value: inquiry.FactDeclined}.String(),
+			`c5 declined "Which branch?" = the person declined to answer`},
+		{"declined secret fact", wisp.Fact{ID: "c6", Subject: inquiry.SubjectDeclined, Name: "GH_TOKEN", Value: inquiry.FactSecretDeclined}.String(),
+			`c6 declined "GH_TOKEN" = the person declined to give this secret`},
 	}
 	for _, tc := range tests {
 		if tc.got != tc.want {
@@ -90,18 +94,20 @@ func TestAskOutcomes(t *testing.T) {
 			want: "chose: ./wisp.json", fact: `c0 answer "Which config did you mean?" = ./wisp.json`},
 		{name: "option typed as text is a choice", text: "Which config?", options: options, reply: wisptest.Says("  ./WISP.json "),
 			want: "chose: ./wisp.json", fact: `c0 answer "Which config?" = ./wisp.json`},
-		{name: "other text on a choice is an answer", text: "Which config?", options: options, reply: wisptest.Says("the one in /etc"),
-			want: "answer: the one in /etc (from the person)", fact: `c0 answer "Which config?" = the one in /etc`},
+		{name: "none of these typed on a choice", text: "Which config?", options: options, reply: wisptest.Says(" None of these"),
+			want: "the person chose none of these options", fact: `c0 answer "Which config?" = none of these`},
+		{name: "surrounding space and a line break are trimmed", text: "Which branch?", reply: wisptest.Says("  release/2.4\r\n"),
+			want: "answer: release/2.4 (from the person)", fact: `c0 answer "Which branch?" = release/2.4`},
 		{name: "yes or no", text: "Keep the old file?", options: []string{"yes", "no"}, reply: wisptest.Chooses("yes"),
 			want: "chose: yes", fact: `c0 answer "Keep the old file?" = yes`},
 		{name: "none of these", text: "Which config?", options: options, reply: wisptest.ChoosesNone(),
 			want: "the person chose none of these options", fact: `c0 answer "Which config?" = none of these`},
 		{name: "declined", text: "Which branch?", reply: wisptest.Declines(),
-			want: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
+			want: "the person declined to answer. Do not ask this again; say in your reply what you needed",
+			fact: `c0 declined "Which branch?" = the person declined to answer`},
 		{name: "blank answer is a decline", text: "Which branch?", reply: wisptest.Says("   "),
-			want: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
-		{name: "none of these on free text is a decline", text: "Which branch?", reply: wisptest.ChoosesNone(),
-			want: "the person declined to answer. Do not ask this again; say in your reply what you needed"},
+			want: "the person declined to answer. Do not ask this again; say in your reply what you needed",
+			fact: `c0 declined "Which branch?" = the person declined to answer`},
 		{name: "no person", text: "Which branch?", reply: wisptest.Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeNoPerson}},
 			want: "no person can answer here; say in your reply what you need"},
 		{name: "credential in the answer", text: "Which account?", reply: wisptest.Says("use AKIAFAKEKEYEXAMPLE77 please"),
@@ -220,7 +226,7 @@ func TestOneWaitingPerThread(t *testing.T) {
 	face := wisp.InquirerFunc(func(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		close(asked)
 		<-release
-		return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "done"}, nil
+		return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "done", Provenance: wisp.FromPerson}, nil
 	})
 	d := newDesk(face, 0, nil)
 	first := make(chan inquiry.Settled)
@@ -273,7 +279,7 @@ func TestDeadline(t *testing.T) {
 	face := wisp.InquirerFunc(func(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		got = q.Deadline
 		_, hadDeadline = ctx.Deadline()
-		return wisp.Answer{Outcome: wisp.OutcomeDeclined}, nil
+		return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, nil
 	})
 	if _, err := newDesk(face, 0, nil).Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 1, Text: "Q?"}); err != nil {
 		t.Fatal(err)
@@ -364,5 +370,184 @@ func TestEventsAndRedaction(t *testing.T) {
 	notices := p.Notices()
 	if len(notices) != 2 || notices[0].Kind != "redacted" || !strings.Contains(notices[0].Text, "not passed on") {
 		t.Errorf("notices = %+v, want the person told twice that a credential was not passed on", notices)
+	}
+}
+
+// A declined question is final in its thread, beyond the desk that saw
+// the decline: a desk given the thread's facts (another process, or the
+// same after a restart) refuses the question, a card holding it, or the
+// secret, before the person sees anything. Only the person's own decline
+// counts.
+func TestDeclinedFromTheThreadsFacts(t *testing.T) {
+	person := func(q string) wisp.Fact {
+		return wisp.Fact{ID: "c1", Subject: inquiry.SubjectDeclined, Name: q, Value: inquiry.FactDeclined, Source: wisp.SourcePerson, Turn: 1}
+	}
+	secret := wisp.Fact{ID: "c2", Subject: inquiry.SubjectDeclined, Name: "GH_TOKEN", Value: inquiry.FactSecretDeclined, Source: wisp.SourcePerson, Turn: 1}
+	notPerson := person("Which branch?")
+	notPerson.Source = wisp.SourceWisp
+	answered := wisp.Fact{ID: "c3", Subject: "answer", Name: "Which branch?", Value: "main", Source: wisp.SourcePerson}
+	envText := "Which environment should the migration run against?"
+	tests := []struct {
+		name  string
+		facts []wisp.Fact
+		card  []wisp.CardQuestion // nil: ask "Which branch?"
+		want  string              // the refusal; "" when the person is asked
+	}{
+		{"declined", []wisp.Fact{person("Which branch?")}, nil, inquiry.ErrLineDeclinedBefore},
+		{"declined, spelt apart", []wisp.Fact{person("which   BRANCH?")}, nil, inquiry.ErrLineDeclinedBefore},
+		{"another question declined", []wisp.Fact{person("Which tag?")}, nil, ""},
+		{"not the person's", []wisp.Fact{notPerson}, nil, ""},
+		{"answered, not declined", []wisp.Fact{answered}, nil, ""},
+		{"a card's question", []wisp.Fact{person(envText)}, []wisp.CardQuestion{notesQ, {Text: envText, Options: []wisp.Option{{Label: "a"}, {Label: "b"}}}},
+			inquiry.ErrLineCardDeclinedBefore(2)},
+		{"a secret", []wisp.Fact{secret}, []wisp.CardQuestion{secretQ}, inquiry.ErrLineSecretDeclinedBefore("GH_TOKEN")},
+		{"a secret's name is not a question", []wisp.Fact{person("GH_TOKEN")}, []wisp.CardQuestion{secretQ}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := wisptest.NewPerson(wisptest.Says("main"), wisptest.Says("x"))
+			var line string
+			var refused bool
+			if tc.card == nil {
+				s, err := newDesk(p, 0, nil).Ask(t.Context(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which branch?", Facts: tc.facts})
+				if err != nil {
+					t.Fatal(err)
+				}
+				line, refused = s.Line, s.Refused
+			} else {
+				s, err := newCardDesk(p, &fakeVault{}, nil).AskCard(t.Context(), inquiry.CardRequest{Thread: "t", Turn: 2, Questions: tc.card, Facts: tc.facts})
+				if err != nil {
+					t.Fatal(err)
+				}
+				line, refused = s.Line, s.Refused
+			}
+			asked := len(p.Questions()) + len(p.Cards())
+			switch {
+			case tc.want != "" && (line != tc.want || !refused || asked != 0):
+				t.Errorf("with facts %v: line %q (refused %v, %d asked), want the refusal %q before anyone is asked", tc.facts, line, refused, asked, tc.want)
+			case tc.want == "" && (refused || asked != 1):
+				t.Errorf("with facts %v: line %q (refused %v, %d asked), want the person asked", tc.facts, line, refused, asked)
+			}
+		})
+	}
+}
+
+// Only an answer a face says is the person's is theirs. A face that
+// leaves Provenance zero (unknown), or names someone else, has passed
+// nothing on: no answer line, no fact, and the record says who.
+func TestAnswerFromNobodyIsNotThePersons(t *testing.T) {
+	options := []string{"~/.wisp/config.json", "./wisp.json"}
+	tests := []struct {
+		name    string
+		options []string
+		answer  wisp.Answer
+		line    string
+		data    map[string]any
+	}{
+		{"typed, provenance unknown", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "drop the table"},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "unknown"}},
+		{"chosen, provenance unknown", options, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "unknown"}},
+		{"none of these, provenance unknown", options, wisp.Answer{Outcome: wisp.OutcomeChoseNone},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "unknown"}},
+		{"declined, provenance unknown", nil, wisp.Answer{Outcome: wisp.OutcomeDeclined},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "unknown"}},
+		{"a default's choice", options, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", Provenance: wisp.FromDefault},
+			inquiry.LineNoPerson, map[string]any{"outcome": "no-person", "provenance": "default"}},
+		{"answered as the deadline", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "x", Provenance: wisp.FromTimeout},
+			inquiry.LineTimedOut(0), map[string]any{"outcome": "timed-out", "provenance": "timeout"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &wisptest.Recorder{}
+			d := newDesk(wisptest.NewPerson(wisptest.Reply{Answer: tc.answer}), 0, rec)
+			s, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 1, Text: "Which config?", Options: tc.options})
+			if err != nil {
+				t.Fatalf("Ask error = %v", err)
+			}
+			if s.Line != tc.line || s.Fact != nil {
+				t.Errorf("Ask with %+v = (%q, fact %+v), want (%q, no fact)", tc.answer, s.Line, s.Fact, tc.line)
+			}
+			settled := rec.Events(wisp.KindInquirySettled)
+			if len(settled) != 1 {
+				t.Fatalf("settled events = %+v, want one", settled)
+			}
+			if settled[0].Source == wisp.SourcePerson {
+				t.Errorf("inquiry.settled source = %q, want not the person's", settled[0].Source)
+			}
+			got := map[string]any{"outcome": settled[0].Data["outcome"], "provenance": settled[0].Data["provenance"]}
+			if diff := cmp.Diff(tc.data, got); diff != "" {
+				t.Errorf("inquiry.settled (-want +got):\n%s", diff)
+			}
+			if _, ok := settled[0].Data["answer"]; ok {
+				t.Errorf("inquiry.settled records an answer nobody gave: %v", settled[0].Data)
+			}
+			// A decline nobody gave is not final: the thread may ask again.
+			again, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which config?", Options: tc.options})
+			if err != nil || again.Refused {
+				t.Errorf("asking again after %s = (%q, %v), want it asked", tc.name, again.Line, err)
+			}
+		})
+	}
+}
+
+// An answer must fit its question, whatever the face. A face that passes
+// on what the question does not take should have asked again: the turn
+// ends with ErrBadAnswer, the question is recorded as stopped, nothing of
+// the answer reaches the model, the record or the thread's facts, and
+// the thread may ask again.
+func TestAnswerMustFit(t *testing.T) {
+	options := []string{"~/.wisp/config.json", "./wisp.json"}
+	tests := []struct {
+		name    string
+		options []string
+		answer  wisp.Answer
+	}{
+		{"text on a choice", options, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "foo", Provenance: wisp.FromPerson}},
+		{"arrow keys on a choice", options, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "\x1b[B\x1b[B", Provenance: wisp.FromPerson}},
+		{"a choice the question does not offer", options, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "/etc/wisp.json", Provenance: wisp.FromPerson}},
+		{"arrow keys on free text", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main\x1b[A", Provenance: wisp.FromPerson}},
+		{"a line break within free text", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main\nrm -rf", Provenance: wisp.FromPerson}},
+		{"a C1 control in free text", nil, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main\u009b2J", Provenance: wisp.FromPerson}},
+		{"none of these on free text", nil, wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}},
+		{"a choice on free text", nil, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "main", Provenance: wisp.FromPerson}},
+		{"an outcome no face gives", nil, wisp.Answer{Outcome: wisp.Outcome(42), Text: "main", Provenance: wisp.FromPerson}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &wisptest.Recorder{}
+			// A face that passes on whatever it read, once, then declines.
+			n := 0
+			face := wisp.InquirerFunc(func(context.Context, wisp.Question) (wisp.Answer, error) {
+				n++
+				if n == 1 {
+					return tc.answer, nil
+				}
+				return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, nil
+			})
+			d := newDesk(face, 0, rec)
+			s, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 1, Text: "Which config?", Options: tc.options})
+			if !errors.Is(err, inquiry.ErrBadAnswer) {
+				t.Fatalf("Ask with %+v = (%q, %v), want inquiry.ErrBadAnswer", tc.answer, s.Line, err)
+			}
+			var m *wisp.MisfitError
+			if !errors.As(err, &m) || !strings.Contains(m.Line, "this question takes") {
+				t.Errorf("Ask error %q does not carry the line that says what the question takes", err)
+			}
+			if tc.answer.Text != "" && strings.Contains(err.Error(), tc.answer.Text) {
+				t.Errorf("Ask error %q quotes the answer", err)
+			}
+			settled := rec.Events(wisp.KindInquirySettled)
+			if len(settled) != 1 || settled[0].Data["outcome"] != "stopped" || settled[0].Source != wisp.SourceWisp {
+				t.Fatalf("settled = %+v, want one stopped, from wisp", settled)
+			}
+			if _, ok := settled[0].Data["answer"]; ok {
+				t.Errorf("inquiry.settled records the answer that did not fit: %v", settled[0].Data)
+			}
+			again, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which config?", Options: tc.options})
+			if err != nil || again.Refused {
+				t.Errorf("asking again = (%q, %v), want it asked", again.Line, err)
+			}
+		})
 	}
 }

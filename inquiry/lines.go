@@ -31,6 +31,19 @@ const (
 	// ErrLineSecret refuses a question that asks for a secret.
 	ErrLineSecret = "error: ask does not ask for secrets; tell the person what is needed and where to set it"
 
+	// SubjectDeclined is the subject of the fact a question, or a secret,
+	// the person declined leaves on its thread, so that the thread never
+	// asks it again, whichever process runs its next turn.
+	SubjectDeclined = "declined"
+	// FactDeclined is the value of the fact a declined question leaves,
+	// named by the question:
+	//	c3 declined "Which config did you mean?" = the person declined to answer
+	FactDeclined = "the person declined to answer"
+	// FactSecretDeclined is the value of the fact a secret the person
+	// declined to give leaves, named by the secret:
+	//	c4 declined "GH_TOKEN" = the person declined to give this secret
+	FactSecretDeclined = "the person declined to give this secret"
+
 	// fromPerson follows a free-text answer so the model knows whose words
 	// they are.
 	fromPerson = "(from the person)"

@@ -36,7 +36,7 @@ func TestParker(t *testing.T) {
 	}{
 		{"parked", &parker{answer: wisp.Answer{Outcome: wisp.OutcomeParked}},
 			inquiry.LineParked("Which config?", "q1"), []string{"inquiry.requested", "inquiry.parked"}, nil},
-		{"answered in the turn", &parker{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b"}},
+		{"answered in the turn", &parker{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}},
 			"chose: b", []string{"inquiry.requested", "inquiry.settled"}, []string{"q1"}},
 		{"one already waits", &parker{waiting: true},
 			inquiry.ErrLineWaiting, nil, nil},
@@ -76,25 +76,40 @@ func TestParker(t *testing.T) {
 }
 
 func TestResume(t *testing.T) {
-	q := wisp.Question{ID: "a1b2c3d4", Thread: "t1", Turn: 1, Text: "Which config?", Options: []string{"~/.wisp/config.json", "./wisp.json"}}
+	choice := wisp.Question{ID: "a1b2c3d4", Thread: "t1", Turn: 1, Text: "Which config?", Options: []string{"~/.wisp/config.json", "./wisp.json"}}
+	free := wisp.Question{ID: "a1b2c3d4", Thread: "t1", Turn: 1, Text: "Which config?"}
 	tests := []struct {
 		name     string
+		free     bool
 		answer   wisp.Answer
 		wantLine string
 		wantFact string
+		wantErr  string // the inquiry.settled record's error
 	}{
-		{"chose", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"},
-			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: chose: ./wisp.json]`, "./wisp.json"},
-		{"typed an option", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: " ./WISP.json "},
-			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: chose: ./wisp.json]`, "./wisp.json"},
-		{"declined", wisp.Answer{Outcome: wisp.OutcomeDeclined},
-			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: ` + inquiry.LineDeclined + `]`, ""},
-		{"credential", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "AKIAIOSFODNN7EXAMPLE"},
-			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: answer: [REDACTED:aws-access-key#1] (from the person)]`, "[REDACTED:aws-access-key#1]"},
+		{"chose", false, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", Provenance: wisp.FromPerson},
+			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: chose: ./wisp.json]`, "./wisp.json", ""},
+		{"typed an option", false, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: " ./WISP.json ", Provenance: wisp.FromPerson},
+			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: chose: ./wisp.json]`, "./wisp.json", ""},
+		{"declined", false, wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson},
+			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: ` + inquiry.LineDeclined + `]`, inquiry.FactDeclined, ""},
+		{"credential", true, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "AKIAIOSFODNN7EXAMPLE", Provenance: wisp.FromPerson},
+			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: answer: [REDACTED:aws-access-key#1] (from the person)]`, "[REDACTED:aws-access-key#1]", ""},
+		{"text on a choice is no answer", false, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "foo", Provenance: wisp.FromPerson},
+			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: ` + inquiry.LineNoPerson + `]`, "",
+			"that is none of the options; this question takes a number from 1 to 3 (3 is none of these), or nothing to decline"},
+		{"control characters are no answer", true, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "\x1b[B\x1b[B", Provenance: wisp.FromPerson},
+			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: ` + inquiry.LineNoPerson + `]`, "",
+			"control characters, such as an arrow key or Esc, are never taken as typed text; this question takes a line of text, or nothing to decline"},
+		{"an answer nobody gave is no answer", false, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"},
+			`[wisp: your question "Which config?" (question a1b2c3d4), which waited beyond its turn: ` + inquiry.LineNoPerson + `]`, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &wisptest.Recorder{}
+			q := choice
+			if tc.free {
+				q = free
+			}
 			s := newDesk(&parker{}, 0, rec).Resume(t.Context(), q, tc.answer, 4)
 			if s.Line != tc.wantLine {
 				t.Errorf("line\n%q, want\n%q", s.Line, tc.wantLine)
@@ -107,7 +122,13 @@ func TestResume(t *testing.T) {
 			}
 			ev := rec.Events(wisp.KindInquirySettled)
 			if len(ev) != 1 || ev[0].Turn != 4 || ev[0].Thread != "t1" || ev[0].Data["id"] != "a1b2c3d4" {
-				t.Errorf("inquiry.settled %+v, want one on t1 at turn 4", ev)
+				t.Fatalf("inquiry.settled %+v, want one on t1 at turn 4", ev)
+			}
+			if got, _ := ev[0].Data["error"].(string); got != tc.wantErr {
+				t.Errorf("inquiry.settled error = %q, want %q", got, tc.wantErr)
+			}
+			if tc.wantFact == "" && ev[0].Source == wisp.SourcePerson && s.Answer.Outcome != wisp.OutcomeDeclined {
+				t.Errorf("inquiry.settled source = person for %+v", s.Answer)
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wisp-agent/wisp"
 )
 
 // The limits of a question. Characters are Unicode code points.
@@ -17,7 +19,7 @@ const (
 	// QuestionsPerTurn is how many questions one turn may ask.
 	QuestionsPerTurn = 2
 	// NoneOfThese is the choice faces add after the options.
-	NoneOfThese = "none of these"
+	NoneOfThese = wisp.NoneOfThese
 )
 
 // A ValidationError says what is wrong with a question, in a line the

@@ -42,6 +42,7 @@ func newAFix(t *testing.T, outOfBand, elicitation bool, steps ...script.Step) *a
 	dir := threadfile.Dir{Path: t.TempDir()}
 	var ids atomic.Int64
 	f.srv = mcpserver.New(&mcpserver.Options{
+		Token:       testToken,
 		Threads:     dir,
 		Approvals:   f.store,
 		OutOfBand:   outOfBand,

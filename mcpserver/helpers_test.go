@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wisp-agent/wisp"
@@ -56,11 +58,25 @@ type fixture struct {
 type fixtureOptions struct {
 	model wisp.Model
 	audit bool
+	home  string // the wisp home: threads under it, and Options.Home; empty: threads in a temp folder
+	// configure, when set, changes the server's options before New.
+	configure func(*mcpserver.Options)
+}
+
+// testToken is the bearer token the test servers require over HTTP.
+const testToken = "test-token-0123456789abcdefghijklmnopqrstuvwxyz"
+
+// withToken makes an HTTP client send testToken.
+func withToken() transport.StreamableHTTPCOption {
+	return transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken})
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	t.Helper()
 	f := &fixture{model: fo.model, dir: threadfile.Dir{Path: t.TempDir()}}
+	if fo.home != "" {
+		f.dir.Path = filepath.Join(fo.home, "threads")
+	}
 	reg := tools.NewRegistry()
 	echo := funcTool{name: "echo", desc: "Echo text.",
 		schema: `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`,
@@ -91,7 +107,9 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	}
 	var ids atomic.Int64
 	opts := &mcpserver.Options{
+		Token:   testToken,
 		Threads: f.dir,
+		Home:    fo.home,
 		Name:    "wisp-test",
 		Version: "1.2.3",
 		NewID:   func() string { return fmt.Sprintf("t-%08x", ids.Add(1)) },
@@ -126,6 +144,9 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 			f.mu.Unlock()
 			return []byte(`{"kind":"turn.started","thread":"` + thread + `"}` + "\n"), nil
 		}
+	}
+	if fo.configure != nil {
+		fo.configure(opts)
 	}
 	f.srv = mcpserver.New(opts)
 	return f

@@ -244,18 +244,16 @@ func (s *Server) fileElicited(ctx context.Context, q pending.Question, res *mcp.
 	switch res.Action {
 	case mcp.ElicitationResponseActionAccept:
 		text, ok := elicitedText(res.Content)
-		switch {
-		case !ok:
+		if !ok {
 			return "wisp: the dialog's answer to question " + q.ID + " was not one it takes; it still waits: wisp questions answer " + q.ID
-		case q.FreeText():
-			a.Outcome, a.Text = wisp.OutcomeAnswered, text
-		case text == inquiry.NoneOfThese:
-			a.Outcome = wisp.OutcomeChoseNone
-		case slices.Contains(q.Options, text):
-			a.Outcome, a.Text = wisp.OutcomeChose, text
-		default:
-			return "wisp: the dialog's answer to question " + q.ID + " is none of its options; it still waits: wisp questions answer " + q.ID
 		}
+		// The one rule of what an answer may be: an option or none of
+		// these on a choice, text without control characters on free text.
+		got, err := wisp.Question{Options: q.Options}.Fit(wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson})
+		if err != nil {
+			return "wisp: the dialog's answer to question " + q.ID + " was not used (" + err.Error() + "); it still waits: wisp questions answer " + q.ID
+		}
+		a.Outcome, a.Text = got.Outcome, got.Text
 	case mcp.ElicitationResponseActionDecline:
 		a.Outcome = wisp.OutcomeDeclined
 	default: // cancelled: dismissed without a choice; the question still waits

@@ -65,6 +65,7 @@ func newQFix(t *testing.T, elicitation bool, steps ...script.Step) *qfix {
 	}
 	var ids atomic.Int64
 	f.srv = mcpserver.New(&mcpserver.Options{
+		Token:       testToken,
 		Threads:     f.dir,
 		Pending:     f.store,
 		Elicitation: elicitation,
@@ -299,9 +300,9 @@ func TestQuestionAnsweredWithinTheHold(t *testing.T) {
 		results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
 	}()
 	q := f.waitFiled(t)
-	f.answer(t, q, wisp.OutcomeAnswered, "the one in my home")
+	f.answer(t, q, wisp.OutcomeChose, "~/.wisp/config.json")
 	res := <-results
-	if got, want := toolResults(f.model), []string{inquiry.LineAnswered("the one in my home", false)}; !slices.Equal(got, want) {
+	if got, want := toolResults(f.model), []string{inquiry.LineChose("~/.wisp/config.json")}; !slices.Equal(got, want) {
 		t.Errorf("the model read %q, want %q", got, want)
 	}
 	if got := structured(t, res); got.Waiting != nil || got.Reply != "Done." {
@@ -393,7 +394,7 @@ func (f *qfix) httpClient(t *testing.T, version string, opts ...client.ClientOpt
 	t.Helper()
 	hs := httptest.NewServer(f.srv.HTTPHandler())
 	t.Cleanup(hs.Close)
-	tr, err := transport.NewStreamableHTTP(hs.URL + mcpserver.EndpointPath)
+	tr, err := transport.NewStreamableHTTP(hs.URL+mcpserver.EndpointPath, withToken())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,6 +428,8 @@ func TestElicitation(t *testing.T) {
 		{"decline", action(mcp.ElicitationResponseActionDecline), inquiry.LineDeclined},
 		{"cancel", action(mcp.ElicitationResponseActionCancel), ""},
 		{"accept something not offered", accept(map[string]any{"answer": "/etc/passwd"}), ""},
+		{"accept arrow keys", accept(map[string]any{"answer": "\x1b[B\x1b[B"}), ""},
+		{"accept an option spelt otherwise", accept(map[string]any{"answer": " ./WISP.json"}), "chose: ./wisp.json"},
 		{"accept a malformed form", accept(map[string]any{"answer": 2, "extra": true}), ""},
 	}
 	for _, era := range eras {

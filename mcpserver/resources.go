@@ -31,8 +31,14 @@ type Thread struct {
 	Facts []string `json:"facts"`
 }
 
-// A ThreadMessage is one message of a thread.
+// A ThreadMessage is one record of a thread: a message, or a record wisp
+// added, which Kind names.
 type ThreadMessage struct {
+	// Kind is "notice" for wisp's word to the model between turns (the
+	// end of a pull, an answer that came late) and "condensed" for the
+	// note that stands where condensed messages were; left out for the
+	// conversation's messages, whatever their text says.
+	Kind    string `json:"kind,omitempty"`
 	Role    string `json:"role"`
 	Content string `json:"content"`
 	// ToolCalls are the calls an assistant message makes.
@@ -93,7 +99,7 @@ func (s *Server) loadThread(req mcp.ReadResourceRequest) (Thread, error) {
 	}
 	t := Thread{ThreadID: id, Turn: st.Turn, Messages: make([]ThreadMessage, 0, len(st.Messages)), Facts: make([]string, 0, len(st.Facts))}
 	for _, m := range st.Messages {
-		tm := ThreadMessage{Role: string(m.Role), Content: m.Content}
+		tm := ThreadMessage{Kind: string(m.Kind), Role: string(m.Role), Content: m.Content}
 		for _, c := range m.ToolCalls {
 			tm.ToolCalls = append(tm.ToolCalls, ThreadToolCall{Name: c.Name, Arguments: c.Arguments})
 		}

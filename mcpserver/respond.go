@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -16,6 +17,8 @@ import (
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/pending"
+	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/tools"
 )
 
 // ToolName is the name of the tool that runs a turn.
@@ -185,9 +188,25 @@ func short(v any) string {
 	return s
 }
 
-// errorResult is a result the caller can read and act on: one line.
-func errorResult(format string, a ...any) *mcp.CallToolResult {
-	return mcp.NewToolResultError("error: " + oneLine(fmt.Sprintf(format, a...)))
+// errorResult is a result the caller can read and act on: one line, with
+// the wisp home written $WISP_HOME.
+func (s *Server) errorResult(format string, a ...any) *mcp.CallToolResult {
+	return mcp.NewToolResultError("error: " + oneLine(fsx.HideHome(fmt.Sprintf(format, a...), s.opts.Home)))
+}
+
+// conversationError is the result for an agent Conversations could not
+// build. A tool name respond's tools argument gave that wisp has no tool
+// of is answered in the caller's terms.
+func (s *Server) conversationError(err error) *mcp.CallToolResult {
+	var unknown *tools.UnknownToolError
+	if errors.As(err, &unknown) && len(unknown.Known) == 0 {
+		return s.errorResult("%s's tools argument names %q, but wisp has no tools here; pass tools as [] or leave it out", ToolName, unknown.Name)
+	}
+	if errors.As(err, &unknown) {
+		return s.errorResult("%s's tools argument names %q, which is not one of wisp's tools (%s); name tools from that list, "+
+			"or leave tools out for every tool the person's settings allow", ToolName, unknown.Name, strings.Join(unknown.Known, ", "))
+	}
+	return s.errorResult("%v", err)
 }
 
 // oneLine folds line breaks so an error stays one line.
@@ -205,7 +224,7 @@ func oneLine(s string) string {
 func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	args, err := parseRespond(req.GetArguments())
 	if err != nil {
-		return errorResult("%v", err), nil
+		return s.errorResult("%v", err), nil
 	}
 	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
 		return s.resume(ctx, req, args), nil
@@ -213,23 +232,23 @@ func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	thread := args.thread
 	if thread == "" {
 		if thread, err = s.newThread(); err != nil {
-			return errorResult("%v", err), nil
+			return s.errorResult("%v", err), nil
 		}
 	}
 	if s.opts.Conversations == nil {
-		return errorResult("this server has no agent to run turns"), nil
+		return s.errorResult("this server has no agent to run turns"), nil
 	}
 	if s.opts.OnCall != nil {
 		ctx = s.opts.OnCall(ctx, thread)
 	}
 	a, err := s.opts.Conversations.Agent(ctx, args.tools)
 	if err != nil {
-		return errorResult("%v", err), nil
+		return s.conversationError(err), nil
 	}
 
 	held, unlock, err := s.lockThread(ctx, a, thread)
 	if err != nil {
-		return errorResult("thread %s: %v", thread, err), nil
+		return s.errorResult("thread %s: %v", thread, err), nil
 	}
 	r := newRun(thread)
 	r.attach(ctx)
@@ -279,7 +298,7 @@ func (s *Server) await(ctx context.Context, r *run) *mcp.CallToolResult {
 			Elicit(e.kind, e.params).ToolResult()
 	case <-ctx.Done():
 		r.parkNow()
-		return errorResult("the call was cancelled; the turn on thread %s goes on without you, and parks any question it asks", r.thread)
+		return s.errorResult("the call was cancelled; the turn on thread %s goes on without you, and parks any question it asks", r.thread)
 	}
 }
 
@@ -291,7 +310,7 @@ func (s *Server) await(ctx context.Context, r *run) *mcp.CallToolResult {
 func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respondArgs) *mcp.CallToolResult {
 	thread, kind, id, nonce, ok := decodeState(req.Params.RequestState)
 	if !ok || (args.thread != "" && args.thread != thread) {
-		return errorResult("the requestState is not one this server gave for this call; call respond again without inputResponses and requestState")
+		return s.errorResult("the requestState is not one this server gave for this call; call respond again without inputResponses and requestState")
 	}
 	s.mu.Lock()
 	r := s.runs[thread]
@@ -308,9 +327,9 @@ func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respo
 	}
 	if r == nil || !ok {
 		if kind == kindApproval {
-			return errorResult("approval request %s is no longer put through this dialog (its turn ended, or the server restarted); unanswered, it was refused", id)
+			return s.errorResult("approval request %s is no longer put through this dialog (its turn ended, or the server restarted); unanswered, it was refused", id)
 		}
-		return errorResult("question %s is no longer put through this dialog (its turn ended, or the server restarted); the person can answer it at a terminal with wisp questions answer %s", id, id)
+		return s.errorResult("question %s is no longer put through this dialog (its turn ended, or the server restarted); the person can answer it at a terminal with wisp questions answer %s", id, id)
 	}
 	res := server.ElicitationResponse(req.Params.InputResponses, kind)
 	line := e.file(ctx, res)
@@ -356,7 +375,7 @@ func (s *Server) forget(r *run) {
 // thread, and the waiting line of each question the turn parked.
 func (s *Server) result(r *run) *mcp.CallToolResult {
 	if r.err != nil {
-		res := errorResult("%v", r.err)
+		res := s.errorResult("%v", r.err)
 		res.Content = append(res.Content, mcp.NewTextContent("thread: "+r.thread))
 		return res
 	}

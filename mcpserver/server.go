@@ -14,6 +14,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -28,6 +29,7 @@ import (
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry/pending"
+	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
@@ -38,8 +40,9 @@ import (
 type Conversations interface {
 	// Agent returns the agent for a conversation whose tool list is
 	// named; nil means every tool the settings allow, an empty non-nil
-	// list means none. A name no tool has is an error wrapping
-	// tools.ErrUnknownTool that lists the known tools. The agent must keep
+	// list means none. A name no tool has is an error wrapping the
+	// *tools.UnknownToolError that tools.Registry.Select returns, which
+	// respond turns into a line about its tools argument. The agent must keep
 	// its threads in the Server's Options.Threads (its Store), so the
 	// thread resources see them.
 	Agent(ctx context.Context, named []string) (*agent.Agent, error)
@@ -61,6 +64,12 @@ type Options struct {
 	// Threads is where threads live: the resources read them from here,
 	// and new thread ids are chosen not to clash with them.
 	Threads threadfile.Dir
+	// Home is the wisp home. An error result or a notification that
+	// names it (a thread file that cannot be read, a lock) reaches the
+	// client with the home written $WISP_HOME: the calling agent's model
+	// never reads where this machine keeps wisp's files. Empty: texts are
+	// left as they are.
+	Home string
 	// Audit returns a thread's audit records as JSON lines, for the
 	// wisp://threads/{thread_id}/audit resource; nil leaves that resource
 	// out.
@@ -104,6 +113,20 @@ type Options struct {
 	// approvals (and the client's dialog, with Elicitation). Off, or
 	// with a zero Approvals.Dir, every request is refused.
 	OutOfBand bool
+
+	// Token is the bearer token HTTPHandler requires on every request
+	// (Authorization: Bearer <Token>); empty, it lets no request in.
+	// TokenFile keeps one in a file. Stdio needs none: only the host
+	// that started the server can reach it.
+	Token string
+	// MaxRequestBytes bounds one message from the client: a longer HTTP
+	// body is refused with 413, a longer stdio line is skipped with an
+	// error response (DefaultMaxRequestBytes).
+	MaxRequestBytes int64
+	// MaxRequests bounds the HTTP requests served at once, open event
+	// streams included; one more is refused with 503 and Retry-After
+	// (DefaultMaxRequests).
+	MaxRequests int
 }
 
 // A Server serves wisp over MCP. It is safe for concurrent use: respond
@@ -131,6 +154,13 @@ const (
 	DefaultVersion = "dev"
 	// EndpointPath is where HTTPHandler serves MCP.
 	EndpointPath = "/mcp"
+	// DefaultMaxRequestBytes (2 MiB) holds the largest respond call: a
+	// prompt of MaxPrompt characters takes at most 1.2 MB of JSON even
+	// when every character is written as the longest escape, \uXXXX\uXXXX
+	// (a character beyond U+FFFF, from an encoder that writes ASCII only).
+	DefaultMaxRequestBytes = 2 << 20
+	// DefaultMaxRequests is how many HTTP requests are served at once.
+	DefaultMaxRequests = 16
 )
 
 // New returns a server with the respond tool and the thread resources.
@@ -158,6 +188,12 @@ func New(opts *Options) *Server {
 	if s.opts.After == nil {
 		s.opts.After = time.After
 	}
+	if s.opts.MaxRequestBytes <= 0 {
+		s.opts.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if s.opts.MaxRequests <= 0 {
+		s.opts.MaxRequests = DefaultMaxRequests
+	}
 	s.mcp = server.NewMCPServer(s.opts.Name, s.opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
@@ -174,12 +210,20 @@ func New(opts *Options) *Server {
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
 // ServeStdio serves one client over in and out, JSON-RPC messages one a
-// line, until ctx is done or in ends. mcp-go keeps one stdio session a
-// process, so run one ServeStdio at a time.
+// line, until ctx is done or in ends. A line longer than
+// Options.MaxRequestBytes is read past, never held whole, and answered
+// with an error response. mcp-go keeps one stdio session a process, so
+// run one ServeStdio at a time.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	ss := server.NewStdioServer(s.mcp)
 	ss.SetErrorLogger(slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelError))
-	err := ss.Listen(ctx, in, out)
+	w := &wholeWriter{w: out}
+	lines := newBoundedLines(in, s.opts.MaxRequestBytes, func(id json.RawMessage) {
+		if err := w.writeMessage(rpcError(id, mcp.INVALID_REQUEST, s.tooLarge())); err != nil {
+			s.opts.Logger.Error("refusing a request that is too large", "error", err)
+		}
+	})
+	err := ss.Listen(ctx, lines, w)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
 	}
@@ -187,17 +231,29 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 }
 
 // HTTPHandler returns the streamable HTTP transport, serving at
-// EndpointPath. Bind it to a loopback address only: it refuses requests
-// whose Host or Origin header is not a loopback name or address (a
-// defence against DNS rebinding) with 403. Every call returns the same
-// handler.
+// EndpointPath. Bind it to a loopback address only. In this order, it
+// refuses
+//
+//   - with 403, a request whose Host or Origin header is not a loopback
+//     name or address (a defence against DNS rebinding);
+//   - with 401 and WWW-Authenticate, one without Options.Token as its
+//     bearer token;
+//   - with 503 and Retry-After, one beyond Options.MaxRequests served at
+//     once;
+//   - with 413, a body longer than Options.MaxRequestBytes, of which it
+//     reads no more than one byte past the bound.
+//
+// The 401, 503 and 413 bodies are JSON-RPC error responses, which
+// clients show as the call's error. Every call returns the same handler.
 func (s *Server) HTTPHandler() http.Handler {
 	s.httpOnce.Do(func() {
 		h := server.NewStreamableHTTPServer(s.mcp,
 			server.WithEndpointPath(EndpointPath),
 			server.WithStreamableHTTPLogger(s.opts.Logger),
 		)
-		s.http = loopbackOnly(h)
+		s.http = loopbackOnly(requireToken(s.opts.Token,
+			limitRequests(s.opts.MaxRequests,
+				limitBody(s.opts.MaxRequestBytes, s.tooLarge(), h))))
 	})
 	return s.http
 }
@@ -211,7 +267,7 @@ func (s *Server) HTTPHandler() http.Handler {
 // session or the session's queue is full.
 func (s *Server) Notify(ctx context.Context, message string) error {
 	return s.mcp.SendLogMessageToClient(ctx,
-		mcp.NewLoggingMessageNotification(mcp.LoggingLevelNotice, "wisp", message))
+		mcp.NewLoggingMessageNotification(mcp.LoggingLevelNotice, "wisp", fsx.HideHome(message, s.opts.Home)))
 }
 
 // Close makes every turn still running park the question it waits on and

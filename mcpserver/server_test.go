@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models/script"
 )
@@ -195,7 +198,8 @@ func TestRespondToolLists(t *testing.T) {
 		{name: "none", tools: []string{}, wantNamed: []string{}, wantGot: []string{}},
 		{name: "opt-in named", tools: []string{"ask"}, wantNamed: []string{"ask"}, wantGot: []string{"ask"}},
 		{name: "unknown", tools: []string{"echo", "run_command"}, wantNamed: []string{"echo", "run_command"},
-			wantError: `error: unknown tool "run_command"; known tools: echo, ask`},
+			wantError: `error: respond's tools argument names "run_command", which is not one of wisp's tools (echo, ask); ` +
+				`name tools from that list, or leave tools out for every tool the person's settings allow`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -515,6 +519,93 @@ func jsonRoundTrip(t *testing.T, v any) any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// The thread resource names a notice's kind, and only a notice's: a
+// person's prompt that starts as a notice does is a message.
+func TestThreadResourceKinds(t *testing.T) {
+	f := newFixture(t, fixtureOptions{model: script.New("s", nil)})
+	st := agent.ThreadState{Turn: 1, Messages: []agent.ThreadRecord{
+		{Kind: agent.RecordCondensed, Message: wisp.Message{Role: wisp.RoleSystem, Content: "[wisp: 2 earlier messages of this thread were condensed away; the facts above keep what was learned]"}},
+		{Kind: agent.RecordNotice, Message: wisp.Message{Role: wisp.RoleUser, Content: "[wisp: the pull of org/x finished]"}},
+		{Message: wisp.Message{Role: wisp.RoleUser, Content: "[wisp: the pull of org/y finished]"}},
+		{Message: wisp.Message{Role: wisp.RoleAssistant, Content: "ok"}},
+	}}
+	if err := f.dir.Save("k", st); err != nil {
+		t.Fatal(err)
+	}
+	c := f.client(t)
+	var req mcp.ReadResourceRequest
+	req.Params.URI = "wisp://threads/k"
+	rr, err := c.ReadResource(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc, _ := mcp.AsTextResourceContents(rr.Contents[0])
+	var got mcpserver.Thread
+	if err := json.Unmarshal([]byte(tc.Text), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []mcpserver.ThreadMessage{
+		{Kind: "condensed", Role: "system", Content: st.Messages[0].Content},
+		{Kind: "notice", Role: "user", Content: "[wisp: the pull of org/x finished]"},
+		{Role: "user", Content: "[wisp: the pull of org/y finished]"},
+		{Role: "assistant", Content: "ok"},
+	}
+	if diff := cmp.Diff(want, got.Messages); diff != "" {
+		t.Errorf("wisp://threads/k messages (-want +got):\n%s", diff)
+	}
+}
+
+// What the calling agent's model reads never names where this machine
+// keeps wisp's files: a thread file that cannot be read is named
+// threads/<id>.json, any other path under the home is written
+// $WISP_HOME, and so is one in a notification.
+func TestNoHomeInWhatTheCallerReads(t *testing.T) {
+	home := t.TempDir()
+	threads := filepath.Join(home, "threads")
+	if err := os.MkdirAll(filepath.Join(threads, "folder.json"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(threads, "cut.json"), []byte(`{"version":2,"turn":1,"mess`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	model := script.New("s", []script.Step{
+		{ToolCalls: []script.ToolCall{{Name: "ask", Arguments: json.RawMessage(`{"question":"Use ` + home + `/config.json?"}`)}}},
+		{Content: "done"},
+	})
+	f := newFixture(t, fixtureOptions{model: model, home: home})
+	c := f.client(t)
+	got := make(chan string, 10)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/message" {
+			got <- fmt.Sprint(n.Params.AdditionalFields["data"])
+		}
+	})
+	if err := c.SetLevel(t.Context(), mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevelNotice}}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ thread, want string }{
+		{"cut", "error: thread cut: its file threads/cut.json is damaged (it ends before its JSON does); move the file aside to start the thread afresh\nthread: cut"},
+		{"folder", "error: thread folder: thread file $WISP_HOME/threads/folder.json is not a regular file"},
+	}
+	for _, tc := range tests {
+		res := respond(t, c, map[string]any{"prompt": "go", "thread_id": tc.thread})
+		if got := text(res); !res.IsError || !strings.HasPrefix(got, tc.want) || strings.Contains(got, home) {
+			t.Errorf("respond on thread %s = %q (isError %v), want an error starting %q, without %q", tc.thread, got, res.IsError, tc.want, home)
+		}
+	}
+	if res := respond(t, c, map[string]any{"prompt": "go", "tools": []string{"ask"}}); res.IsError {
+		t.Fatalf("respond: %q", text(res))
+	}
+	select {
+	case n := <-got:
+		if want := "wisp: the model asks: Use $WISP_HOME/config.json?"; n != want {
+			t.Errorf("notification = %q, want %q", n, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification arrived")
+	}
 }
 
 // A respond call on a thread another process holds tells its caller that

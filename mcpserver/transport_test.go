@@ -47,6 +47,7 @@ func TestHTTPRefusesOtherHosts(t *testing.T) {
 			req.Host = tt.host
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer "+testToken)
 			if tt.origin != "" {
 				req.Header.Set("Origin", tt.origin)
 			}
@@ -63,7 +64,7 @@ func TestHTTPRoundTrip(t *testing.T) {
 	f := newFixture(t, fixtureOptions{model: script.New("s", steps("over http"))})
 	ts := httptest.NewServer(f.srv.HTTPHandler())
 	defer ts.Close()
-	tr, err := transport.NewStreamableHTTP(ts.URL + mcpserver.EndpointPath)
+	tr, err := transport.NewStreamableHTTP(ts.URL+mcpserver.EndpointPath, withToken())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func ExampleGate() {
 	// the request and reads the answer.
 	person := wisp.ApproverFunc(func(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decision, error) {
 		fmt.Printf("asked: %s (allows %v)\n", r.Command, r.Scopes)
-		return wisp.Decision{Scope: wisp.ScopeSession}, nil
+		return wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, nil
 	})
 	audit := wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
 		fmt.Printf("  audit: %s %v\n", e.Kind, e.Data["decision"])

@@ -242,6 +242,10 @@ func (g *Gate) decide(ctx, askCtx context.Context, req wisp.ApprovalRequest) (Ou
 		source = wisp.SourcePerson
 	}
 	switch {
+	case d.Provenance == wisp.FromUnknown:
+		// The zero provenance: a face that does not say who answered
+		// speaks for nobody, whatever its answer.
+		return refused(ReasonUnknownProvenance), source, nil
 	case d.Scope <= wisp.ScopeNone:
 		reason := d.Reason
 		if reason == "" {

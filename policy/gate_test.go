@@ -184,7 +184,7 @@ func TestGate(t *testing.T) {
 	}{
 		{
 			name:    "approved once",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps:   []step{{r: enable("ollama:qwen3:4b"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeOnce}}},
 			events: []wisp.Event{
 				verdict("id1", enable("ollama:qwen3:4b")),
@@ -194,7 +194,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "once covers nothing: the same pattern is asked again",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce}}, {d: wisp.Decision{Scope: wisp.ScopeOnce}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}, {d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeOnce}},
 				{r: enable("b"), want: policy.Outcome{Approved: true, ID: "id2", Scope: wisp.ScopeOnce}},
@@ -206,7 +206,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "session covers the same pattern for another command",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{r: enable("ollama:qwen3:4b"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession}},
 				{r: enable("mlx:Qwen3-4B-4bit"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession, Covered: true}},
@@ -221,7 +221,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "session covers only its own pattern",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession}}, {d: wisp.Decision{}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}, {d: wisp.Decision{Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession}},
 				{r: disable("a"), want: policy.Outcome{ID: "id2", Reason: policy.ReasonDeclined}},
@@ -234,7 +234,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "project is narrowed to session, and covers",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeProject}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeProject, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession, DowngradedFrom: wisp.ScopeProject}},
 				{r: enable("b"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession, Covered: true}},
@@ -247,7 +247,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "a covered request is allowed no wider than it allows",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeProject}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeProject, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{
 					r:    with(enable("a"), func(r *policy.Request) { r.Scopes = []wisp.Scope{wisp.ScopeOnce, wisp.ScopeProject} }),
@@ -263,7 +263,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "always is narrowed to session",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeAlways}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromPerson}}},
 			steps:   []step{{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession, DowngradedFrom: wisp.ScopeAlways}}},
 			events: []wisp.Event{
 				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"),
@@ -272,7 +272,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "a face that narrowed already keeps what the person said",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession, DowngradedFrom: wisp.ScopeAlways}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession, DowngradedFrom: wisp.ScopeAlways, Provenance: wisp.FromPerson}}},
 			steps:   []step{{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession, DowngradedFrom: wisp.ScopeAlways}}},
 			events: []wisp.Event{
 				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"),
@@ -282,9 +282,9 @@ func TestGate(t *testing.T) {
 		{
 			name: "a pull: every wider answer is narrowed to once, and every pull is asked",
 			answers: []answer{
-				{d: wisp.Decision{Scope: wisp.ScopeSession}},
-				{d: wisp.Decision{Scope: wisp.ScopeProject}},
-				{d: wisp.Decision{Scope: wisp.ScopeAlways}},
+				{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}},
+				{d: wisp.Decision{Scope: wisp.ScopeProject, Provenance: wisp.FromPerson}},
+				{d: wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromPerson}},
 			},
 			steps: []step{
 				{r: pull("a/b"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeOnce, DowngradedFrom: wisp.ScopeSession}},
@@ -303,8 +303,8 @@ func TestGate(t *testing.T) {
 		{
 			name: "a session answer does not cover a request that allows only once",
 			answers: []answer{
-				{d: wisp.Decision{Scope: wisp.ScopeSession}},
-				{d: wisp.Decision{Scope: wisp.ScopeOnce}},
+				{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}},
+				{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}},
 			},
 			steps: []step{
 				{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession}},
@@ -317,7 +317,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "declined, and nothing is remembered",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeNone}}, {d: wisp.Decision{Scope: wisp.ScopeOnce}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeNone, Provenance: wisp.FromPerson}}, {d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{r: enable("a"), want: policy.Outcome{ID: "id1", Reason: "the person declined"}},
 				{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id2", Scope: wisp.ScopeOnce}},
@@ -347,8 +347,26 @@ func TestGate(t *testing.T) {
 			},
 		},
 		{
+			name:    "an approval that does not say who gave it is refused",
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession}}},
+			steps:   []step{{r: enable("a"), want: policy.Outcome{ID: "id1", Reason: policy.ReasonUnknownProvenance}}},
+			events: []wisp.Event{
+				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"),
+				decided("id1", "wisp", "refused", "none", "reason", policy.ReasonUnknownProvenance),
+			},
+		},
+		{
+			name:    "a refusal that does not say who gave it is no person's",
+			answers: []answer{{d: wisp.Decision{Reason: "the person declined"}}},
+			steps:   []step{{r: enable("a"), want: policy.Outcome{ID: "id1", Reason: policy.ReasonUnknownProvenance}}},
+			events: []wisp.Event{
+				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"),
+				decided("id1", "wisp", "refused", "none", "reason", policy.ReasonUnknownProvenance),
+			},
+		},
+		{
 			name:    "an answer narrower than any allowed is refused",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps: []step{{
 				r:    with(enable("a"), func(r *policy.Request) { r.Scopes = []wisp.Scope{wisp.ScopeSession} }),
 				want: policy.Outcome{ID: "id1", Reason: policy.ReasonNotOffered},
@@ -360,7 +378,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "an answer that is no scope is refused",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.Scope(9)}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.Scope(9), Provenance: wisp.FromPerson}}},
 			steps:   []step{{r: enable("a"), want: policy.Outcome{ID: "id1", Reason: policy.ReasonNotOffered}}},
 			events: []wisp.Event{
 				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"),
@@ -369,7 +387,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "the approver fails: refused with its error, nothing remembered",
-			answers: []answer{{err: errors.New("write /dev/tty: input/output error")}, {d: wisp.Decision{Scope: wisp.ScopeOnce}}},
+			answers: []answer{{err: errors.New("write /dev/tty: input/output error")}, {d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{r: enable("a"), want: policy.Outcome{ID: "id1", Reason: "write /dev/tty: input/output error"}},
 				{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id2", Scope: wisp.ScopeOnce}},
@@ -382,7 +400,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "an approval that comes with an error is no approval",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession}, err: errors.New("half-read")}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, err: errors.New("half-read")}},
 			steps:   []step{{r: enable("a"), want: policy.Outcome{ID: "id1", Reason: "half-read"}}},
 			events: []wisp.Event{
 				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"),
@@ -425,7 +443,7 @@ func TestGate(t *testing.T) {
 		{
 			name:    "at the threshold is asked",
 			opts:    policy.GateOptions{Threshold: policy.Moderate},
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps:   []step{{r: with(enable("a"), func(r *policy.Request) { r.AlwaysAsk = false }), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeOnce}}},
 			events: []wisp.Event{
 				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"), decided("id1", "person", "approved", "once"),
@@ -442,7 +460,7 @@ func TestGate(t *testing.T) {
 		{
 			name:    "AlwaysAsk beats the threshold",
 			opts:    policy.GateOptions{Threshold: policy.Dangerous},
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps:   []step{{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeOnce}}},
 			events: []wisp.Event{
 				verdict("id1", enable("a")), requested("id1", enable("a"), "once", "session"), decided("id1", "person", "approved", "once"),
@@ -450,7 +468,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "the zero threshold asks about safe commands",
-			answers: []answer{{d: wisp.Decision{}}},
+			answers: []answer{{d: wisp.Decision{Provenance: wisp.FromPerson}}},
 			steps:   []step{{r: list(), want: policy.Outcome{ID: "id1", Reason: policy.ReasonDeclined}}},
 			events: []wisp.Event{
 				verdict("id1", list()), requested("id1", list(), "once", "session"),
@@ -460,7 +478,7 @@ func TestGate(t *testing.T) {
 		{
 			name:    "a threshold above dangerous still asks about dangerous commands",
 			opts:    policy.GateOptions{Threshold: policy.Rating(9)},
-			answers: []answer{{d: wisp.Decision{}}},
+			answers: []answer{{d: wisp.Decision{Provenance: wisp.FromPerson}}},
 			steps:   []step{{r: with(list(), func(r *policy.Request) { r.Command = "models trust p" }), want: policy.Outcome{ID: "id1", Reason: policy.ReasonDeclined}}},
 			events: []wisp.Event{
 				verdict("id1", with(list(), func(r *policy.Request) { r.Command = "models trust p" })),
@@ -471,7 +489,7 @@ func TestGate(t *testing.T) {
 		{
 			name:    "answering wisp's approvals or questions is refused outright: nobody is asked, nothing covers it",
 			opts:    policy.GateOptions{Threshold: policy.Rating(9)},
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{r: enable("a"), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeSession}},
 				{r: with(enable("b"), func(r *policy.Request) { r.Command = "wisp approvals approve 7f3a2c1d --scope session" }), want: policy.Outcome{ID: "id2", Reason: policy.ReasonPersonsAlone}},
@@ -496,7 +514,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "no pattern: only once is offered, and a session answer is narrowed and not remembered",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession}}, {d: wisp.Decision{Scope: wisp.ScopeOnce}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}, {d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{r: with(enable("a"), func(r *policy.Request) { r.Pattern = "" }), want: policy.Outcome{Approved: true, ID: "id1", Scope: wisp.ScopeOnce, DowngradedFrom: wisp.ScopeSession}},
 				{r: with(enable("a"), func(r *policy.Request) { r.Pattern = "" }), want: policy.Outcome{Approved: true, ID: "id2", Scope: wisp.ScopeOnce}},
@@ -510,7 +528,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "scopes are put in order, without repeats or non-scopes; none given means once",
-			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeAlways}}, {d: wisp.Decision{Scope: wisp.ScopeOnce}}},
+			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromPerson}}, {d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{
 					r: with(enable("a"), func(r *policy.Request) {
@@ -559,7 +577,7 @@ func TestGate(t *testing.T) {
 // The person sees the request as the gate was given it, with the scopes it
 // allows and its deadline.
 func TestGateRequestToThePerson(t *testing.T) {
-	face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeOnce}}, answer{d: wisp.Decision{Scope: wisp.ScopeOnce}})
+	face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}, answer{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}})
 	g := policy.NewGate(&policy.GateOptions{
 		Approver: face, Session: "s1", Timeout: 5 * time.Minute,
 		Now: func() time.Time { return now }, NewID: ids(),
@@ -585,7 +603,7 @@ func TestGateRequestToThePerson(t *testing.T) {
 
 // A new Gate is a new session: what "this session" allowed is gone.
 func TestGateSessionEndsWithTheGate(t *testing.T) {
-	face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession}}, answer{d: wisp.Decision{}})
+	face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
 	first := policy.NewGate(&policy.GateOptions{Approver: face, NewID: ids()})
 	if out, err := first.Ask(context.Background(), enable("a")); err != nil || out.Scope != wisp.ScopeSession {
 		t.Fatalf("first session: Ask = %+v, %v; want approved for the session", out, err)
@@ -618,7 +636,7 @@ func TestGateTimeout(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				rec := &recorder{}
-				face := newScript(t, answer{d: tc.late, wait: true}, answer{d: wisp.Decision{}})
+				face := newScript(t, answer{d: tc.late, wait: true}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
 				g := policy.NewGate(&policy.GateOptions{Approver: face, Events: rec, Timeout: tc.timeout, NewID: ids()})
 				start := time.Now()
 				out, err := g.Ask(context.Background(), enable("a"))
@@ -654,7 +672,7 @@ func TestGateCancelled(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			rec := &recorder{}
 			// The face approves as the turn is cancelled: it must not count.
-			face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession}, wait: true}, answer{d: wisp.Decision{}})
+			face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, wait: true}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
 			g := policy.NewGate(&policy.GateOptions{Approver: face, Events: rec, NewID: ids()})
 			ctx, cancel := context.WithCancel(context.Background())
 			go func() {
@@ -711,7 +729,7 @@ func TestGateAuditFailure(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.failOn, func(t *testing.T) {
-			face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession}}, answer{d: wisp.Decision{}})
+			face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
 			g := policy.NewGate(&policy.GateOptions{Approver: face, Events: &recorder{failOn: tc.failOn}, NewID: ids()})
 			out, err := g.Ask(context.Background(), tc.r)
 			if !errors.Is(err, wisp.ErrNotRecorded) {
@@ -727,7 +745,7 @@ func TestGateAuditFailure(t *testing.T) {
 		})
 	}
 	t.Run("an unrecorded session answer covers nothing", func(t *testing.T) {
-		face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession}}, answer{d: wisp.Decision{}})
+		face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
 		rec := &recorder{failOn: wisp.KindApprovalDecided}
 		g := policy.NewGate(&policy.GateOptions{Approver: face, Events: rec, NewID: ids()})
 		g.Ask(context.Background(), enable("a"))
@@ -747,7 +765,7 @@ func TestGateConcurrent(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		asked++
-		return wisp.Decision{Scope: wisp.ScopeSession}, nil
+		return wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, nil
 	})
 	var idMu sync.Mutex
 	next := ids()

@@ -23,6 +23,9 @@ const (
 	// ReasonNotOffered: the answer was narrower than any scope the request
 	// allows, or not a scope at all.
 	ReasonNotOffered = "the answer was not one the request allows"
+	// ReasonUnknownProvenance: the face's answer did not say who gave it
+	// (wisp.FromUnknown, the zero Provenance), so it is no person's.
+	ReasonUnknownProvenance = "the face did not say who answered, so no person approved"
 )
 
 // ReasonTimedOut is the reason for a request nobody answered in time:

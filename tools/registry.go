@@ -115,14 +115,30 @@ func Interactive() map[string]bool {
 // ErrUnknownTool reports a named tool that the registry does not have.
 var ErrUnknownTool = errors.New("unknown tool")
 
+// An UnknownToolError is a name in Selection.Named that the registry does
+// not have. It wraps ErrUnknownTool and keeps the known tools apart, so
+// each face can say, in its own terms, where to name one instead (a
+// flag, an MCP argument).
+type UnknownToolError struct {
+	Name  string   // the name asked for
+	Known []string // the registry's tools, in the order they were added
+}
+
+func (e *UnknownToolError) Error() string {
+	return fmt.Sprintf("%v %q; known tools: %s", ErrUnknownTool, e.Name, strings.Join(e.Known, ", "))
+}
+
+// Unwrap returns ErrUnknownTool.
+func (e *UnknownToolError) Unwrap() error { return ErrUnknownTool }
+
 // Select returns the set of tools a conversation gets:
 //
 //   - no named list: every tool, less opt-in tools not enabled;
 //   - a named list: exactly the tools it names, whatever Enabled says;
 //   - a tool in Disabled: never, in either case.
 //
-// A name the registry does not have is an error that lists the known
-// tools.
+// A name the registry does not have is an *UnknownToolError, which lists
+// the known tools.
 func (r *Registry) Select(s Selection) (*Set, error) {
 	set := &Set{entries: make(map[string]*entry)}
 	disabled := func(name string) bool { return slices.Contains(s.Disabled, name) }
@@ -139,7 +155,7 @@ func (r *Registry) Select(s Selection) (*Set, error) {
 	for _, name := range s.Named {
 		e, ok := r.entries[name]
 		if !ok {
-			return nil, fmt.Errorf("%w %q; known tools: %s", ErrUnknownTool, name, strings.Join(r.order, ", "))
+			return nil, &UnknownToolError{Name: name, Known: slices.Clone(r.order)}
 		}
 		if disabled(name) {
 			if !slices.Contains(set.dropped, name) {

@@ -88,6 +88,14 @@ func TestSelectUnknown(t *testing.T) {
 	if want := `unknown tool "aks"; known tools: run_command, read_file, ask, models`; err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
 	}
+	var unknown *tools.UnknownToolError
+	if !errors.As(err, &unknown) {
+		t.Fatalf("Select(aks) error = %T, want *tools.UnknownToolError", err)
+	}
+	want := &tools.UnknownToolError{Name: "aks", Known: []string{"run_command", "read_file", "ask", "models"}}
+	if diff := cmp.Diff(want, unknown); diff != "" {
+		t.Errorf("Select(aks) error (-want +got):\n%s", diff)
+	}
 }
 
 func TestAdd(t *testing.T) {

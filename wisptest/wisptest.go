@@ -15,8 +15,13 @@ import (
 // A Person is a scripted person: it answers questions from a list, in
 // order, and records what it was asked. Each question of an ask_user card
 // takes the next reply too, so a card of three questions takes three, even
-// when the person falls silent or stops at the first. When the list runs
-// out, the person declines. Safe for concurrent use.
+// when the person falls silent or stops at the first. A reply the question
+// does not take (typed text on a choice, text with control characters) is
+// asked again, as every face does, so the reply after it answers. When the
+// list runs out, the person declines. The replies made by Says, Chooses
+// and the others are the person's (wisp.FromPerson); a Reply written out
+// by hand carries the Provenance it is given, and the zero one is nobody's.
+// Safe for concurrent use.
 type Person struct {
 	mu        sync.Mutex
 	answers   []Reply
@@ -56,19 +61,19 @@ func NewPerson(replies ...Reply) *Person { return &Person{answers: replies} }
 // Says is a Reply that types text: the answer to a free-text question,
 // "something else" on a card's choice, or a secret's value.
 func Says(text string) Reply {
-	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text}}
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}}
 }
 
 // Chooses is a Reply that chooses an option by its text (on a card, its
 // label).
 func Chooses(option string) Reply {
-	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: option}}
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: option, Provenance: wisp.FromPerson}}
 }
 
 // ChoosesSeveral is a Reply that chooses several options of a card's
 // multi-select question by their labels.
 func ChoosesSeveral(labels ...string) Reply {
-	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose}, Chosen: labels}
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChose, Provenance: wisp.FromPerson}, Chosen: labels}
 }
 
 // ChoosesNth is a Reply that chooses the question's nth option, counting
@@ -80,10 +85,14 @@ func ChoosesNth(n int) Reply { return Reply{Nth: n} }
 func ChoosesNths(ns ...int) Reply { return Reply{Nths: ns} }
 
 // ChoosesNone is a Reply that chooses none of the options.
-func ChoosesNone() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone}} }
+func ChoosesNone() Reply {
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}}
+}
 
 // Declines is a Reply that declines to answer.
-func Declines() Reply { return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeDeclined}} }
+func Declines() Reply {
+	return Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}}
+}
 
 // StaysSilent is a Reply that waits until the question's deadline. On a
 // card, the person answers nothing more after it.
@@ -93,60 +102,113 @@ func StaysSilent() Reply { return Reply{Silent: true} }
 // the answers given before it are returned with wisp.ErrInterrupted.
 func Interrupts() Reply { return Reply{Err: wisp.ErrInterrupted} }
 
-// Ask answers with the next reply.
+// next returns the person's next reply: a decline once the list runs out.
+func (p *Person) next() Reply {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := Declines()
+	if len(p.answers) > 0 {
+		r, p.answers = p.answers[0], p.answers[1:]
+	}
+	return r
+}
+
+// Ask answers with the next reply. A reply the question does not take
+// (wisp.Question.Fit: text on a choice that names none of its options,
+// text with control characters) is never returned: as a face would, the
+// person is asked again, and the reply after it answers.
 func (p *Person) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 	if err := ctx.Err(); err != nil {
 		return wisp.Answer{}, context.Cause(ctx)
 	}
 	p.mu.Lock()
 	p.questions = append(p.questions, q)
-	r := Declines()
-	if len(p.answers) > 0 {
-		r, p.answers = p.answers[0], p.answers[1:]
-	}
 	p.mu.Unlock()
-	if r.Silent {
-		<-ctx.Done()
-		return wisp.Answer{}, context.Cause(ctx)
+	for {
+		r := p.next()
+		if r.Silent {
+			<-ctx.Done()
+			return wisp.Answer{}, context.Cause(ctx)
+		}
+		if r.Nth > 0 && r.Nth <= len(q.Options) {
+			return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[r.Nth-1], Provenance: wisp.FromPerson}, nil
+		}
+		if r.Err != nil {
+			return r.Answer, r.Err
+		}
+		if _, err := q.Fit(r.Answer); err != nil {
+			continue
+		}
+		return r.Answer, nil
 	}
-	if r.Nth > 0 && r.Nth <= len(q.Options) {
-		return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[r.Nth-1]}, nil
-	}
-	return r.Answer, r.Err
 }
 
 // AskCard answers each question of c with the next reply, in order. A
 // silent reply waits for ctx to end, and a reply with Err stops the card:
 // AskCard then returns the answers given so far with ctx's cause or Err.
+// Typed text a question does not take (on a choice without Other, or
+// with control characters) is asked again, as a face would: the next
+// reply answers.
 func (p *Person) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
 	p.mu.Lock()
 	p.cards = append(p.cards, c)
-	replies := make([]Reply, len(c.Questions))
-	for i := range replies {
-		replies[i] = Declines()
-		if len(p.answers) > 0 {
-			replies[i], p.answers = p.answers[0], p.answers[1:]
-		}
-	}
 	p.mu.Unlock()
 	answers := make([]wisp.CardAnswer, 0, len(c.Questions))
-	for i, r := range replies {
-		if err := ctx.Err(); err != nil {
-			return answers, context.Cause(ctx)
+	// A card takes a reply for each of its questions, even those after
+	// the person stopped.
+	skip := func(i int) {
+		for range len(c.Questions) - i - 1 {
+			p.next()
 		}
-		if r.Silent {
-			<-ctx.Done()
-			return answers, context.Cause(ctx)
+	}
+	for i, q := range c.Questions {
+		for {
+			if err := ctx.Err(); err != nil {
+				skip(i - 1)
+				return answers, context.Cause(ctx)
+			}
+			r := p.next()
+			if r.Silent {
+				skip(i)
+				<-ctx.Done()
+				return answers, context.Cause(ctx)
+			}
+			if r.Err != nil {
+				skip(i)
+				return answers, r.Err
+			}
+			if a := r.cardAnswer(q); takes(q, a) {
+				answers = append(answers, a)
+				break
+			}
 		}
-		if r.Err != nil {
-			return answers, r.Err
-		}
-		answers = append(answers, r.cardAnswer(c.Questions[i]))
 	}
 	return answers, nil
+}
+
+// takes reports whether a card's question q takes the typed text of a:
+// text without control characters, where the question takes text (free
+// text, Other, a secret) or names one of its options.
+func takes(q wisp.CardQuestion, a wisp.CardAnswer) bool {
+	t := strings.TrimSpace(a.Text)
+	if a.Outcome != wisp.OutcomeAnswered || t == "" {
+		return true
+	}
+	if wisp.CheckTyped(t) != nil {
+		return false
+	}
+	if len(q.Options) == 0 || q.Other {
+		return true
+	}
+	for _, o := range q.Options {
+		if strings.EqualFold(o.Label, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // cardAnswer is r as the answer to a card's question q.
@@ -158,7 +220,7 @@ func (r Reply) cardAnswer(q wisp.CardQuestion) wisp.CardAnswer {
 		return q.Options[n-1].Label, true
 	}
 	if r.Nth > 0 || len(r.Nths) > 0 {
-		a := wisp.CardAnswer{Outcome: wisp.OutcomeChose}
+		a := wisp.CardAnswer{Outcome: wisp.OutcomeChose, Provenance: wisp.FromPerson}
 		for _, n := range append([]int{r.Nth}, r.Nths...) {
 			if l, ok := label(n); ok {
 				a.Chosen = append(a.Chosen, l)

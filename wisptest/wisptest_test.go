@@ -18,22 +18,24 @@ import (
 // what a real face would give them.
 func TestPersonKeepsTheFaceContract(t *testing.T) {
 	facetest.Run(t, func(t *testing.T, p facetest.Person) facetest.Harness {
-		var r wisptest.Reply
-		switch p.Act {
-		case facetest.Choose:
-			r = wisptest.ChoosesNth(p.Option + 1)
-		case facetest.ChooseNone:
-			r = wisptest.ChoosesNone()
-		case facetest.Type:
-			r = wisptest.Says(p.Text)
-		case facetest.Decline:
-			r = wisptest.Declines()
-		case facetest.Silent:
-			r = wisptest.StaysSilent()
-		case facetest.Interrupt:
-			r = wisptest.Interrupts()
+		var rs []wisptest.Reply
+		for _, a := range p.Acts() {
+			switch a.Act {
+			case facetest.Choose:
+				rs = append(rs, wisptest.ChoosesNth(a.Option+1))
+			case facetest.ChooseNone:
+				rs = append(rs, wisptest.ChoosesNone())
+			case facetest.Type:
+				rs = append(rs, wisptest.Says(a.Text))
+			case facetest.Decline:
+				rs = append(rs, wisptest.Declines())
+			case facetest.Silent:
+				rs = append(rs, wisptest.StaysSilent())
+			case facetest.Interrupt:
+				rs = append(rs, wisptest.Interrupts())
+			}
 		}
-		return facetest.Harness{Face: wisptest.NewPerson(r)}
+		return facetest.Harness{Face: wisptest.NewPerson(rs...)}
 	}, nil)
 }
 
@@ -41,7 +43,11 @@ func TestPersonKeepsTheFaceContract(t *testing.T) {
 func TestPersonKeepsTheCardContract(t *testing.T) {
 	facetest.RunCards(t, func(t *testing.T, acts []facetest.Person) facetest.CardHarness {
 		var rs []wisptest.Reply
+		var all []facetest.Person
 		for _, p := range acts {
+			all = append(all, p.Acts()...)
+		}
+		for _, p := range all {
 			switch p.Act {
 			case facetest.Choose:
 				rs = append(rs, wisptest.ChoosesNth(p.Option+1))
@@ -78,19 +84,19 @@ func TestPersonAnswersCards(t *testing.T) {
 		wantErr error
 	}{
 		{"a label", []wisptest.Reply{wisptest.Chooses("production")}, wisp.Card{Questions: []wisp.CardQuestion{env}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson}}, nil},
 		{"several labels", []wisptest.Reply{wisptest.ChoosesSeveral("unit", "e2e")}, wisp.Card{Questions: []wisp.CardQuestion{checks}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}, Provenance: wisp.FromPerson}}, nil},
 		{"a label not offered is passed on", []wisptest.Reply{wisptest.Chooses("prod")}, wisp.Card{Questions: []wisp.CardQuestion{env}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"prod"}}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"prod"}, Provenance: wisp.FromPerson}}, nil},
 		{"by position", []wisptest.Reply{wisptest.ChoosesNth(2), wisptest.ChoosesNths(1, 3)}, wisp.Card{Questions: []wisp.CardQuestion{env, checks}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}}, {Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson}, {Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}, Provenance: wisp.FromPerson}}, nil},
 		{"text and a secret", []wisptest.Reply{wisptest.Says("ghp_x")}, wisp.Card{Questions: []wisp.CardQuestion{secret}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_x"}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_x", Provenance: wisp.FromPerson}}, nil},
 		{"the list runs out: declines", []wisptest.Reply{wisptest.Chooses("staging")}, wisp.Card{Questions: []wisp.CardQuestion{env, notes}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}}, {Outcome: wisp.OutcomeDeclined}}, nil},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson}, {Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}}, nil},
 		{"interrupts after one", []wisptest.Reply{wisptest.Chooses("staging"), wisptest.Interrupts()}, wisp.Card{Questions: []wisp.CardQuestion{env, checks, notes}},
-			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}}}, wisp.ErrInterrupted},
+			[]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson}}, wisp.ErrInterrupted},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,7 +127,7 @@ func TestPersonSilentOnACard(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("AskCard error = %v, want DeadlineExceeded", err)
 		}
-		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "one"}}, got); diff != "" {
+		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "one", Provenance: wisp.FromPerson}}, got); diff != "" {
 			t.Errorf("AskCard answers (-want +got):\n%s", diff)
 		}
 		a, err := p.Ask(context.Background(), wisp.Question{Text: "next?"})
@@ -129,4 +135,19 @@ func TestPersonSilentOnACard(t *testing.T) {
 			t.Errorf("Ask after the card = (%+v, %v), want the fourth reply", a, err)
 		}
 	})
+}
+
+// Like every face, the scripted person asks again when a reply does not
+// fit the question: the reply after it answers.
+func TestPersonAsksAgain(t *testing.T) {
+	choice := wisp.Question{Text: "Which?", Options: []string{"a", "b"}}
+	p := wisptest.NewPerson(wisptest.Says("foo"), wisptest.Says("\x1b[B"), wisptest.Chooses("b"), wisptest.Says("main\x1b[A"))
+	a, err := p.Ask(context.Background(), choice)
+	if want := (wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}); err != nil || a != want {
+		t.Errorf("Ask = (%+v, %v), want %+v", a, err, want)
+	}
+	a, err = p.Ask(context.Background(), wisp.Question{Text: "Branch?"})
+	if want := (wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}); err != nil || a != want {
+		t.Errorf("Ask after text with control characters and no reply left = (%+v, %v), want %+v", a, err, want)
+	}
 }

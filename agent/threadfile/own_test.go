@@ -20,7 +20,7 @@ import (
 // on reading as on writing, with one line that says how to mend it, and
 // what it holds is never loaded.
 func TestRefusesWhatIsNotThePersons(t *testing.T) {
-	planted := agent.ThreadState{Turn: 3, Messages: []wisp.Message{{Role: wisp.RoleUser, Content: "planted history"}}}
+	planted := agent.ThreadState{Turn: 3, Messages: []agent.ThreadRecord{{Message: wisp.Message{Role: wisp.RoleUser, Content: "planted history"}}}}
 	tests := []struct {
 		name  string
 		root  bool // gives a file away, which needs root

@@ -67,9 +67,10 @@ func TestWorstModelCannotBrickItsThread(t *testing.T) {
 	d := threadfile.Dir{Path: t.TempDir()}
 	// The thread is already near the size it is condensed to; the turn
 	// takes it past, step after step, until the turn is too large.
-	var old []wisp.Message
+	var old []agent.ThreadRecord
 	for range 120 {
-		old = append(old, wisp.Message{Role: wisp.RoleUser, Content: "more"}, wisp.Message{Role: wisp.RoleAssistant, Content: strings.Repeat("r", 250<<10)})
+		old = append(old, agent.ThreadRecord{Message: wisp.Message{Role: wisp.RoleUser, Content: "more"}},
+			agent.ThreadRecord{Message: wisp.Message{Role: wisp.RoleAssistant, Content: strings.Repeat("r", 250<<10)}})
 	}
 	if err := d.Save("worst", agent.ThreadState{Turn: 120, Messages: old}); err != nil {
 		t.Fatal(err)
@@ -98,11 +99,11 @@ func TestWorstModelCannotBrickItsThread(t *testing.T) {
 func TestSaveRefusesWhatWouldNotLoad(t *testing.T) {
 	threadfile.SetMaxFile(t, 4096)
 	d := threadfile.Dir{Path: t.TempDir()}
-	small := agent.ThreadState{Turn: 1, Messages: []wisp.Message{{Role: wisp.RoleUser, Content: "hi"}}}
+	small := agent.ThreadState{Turn: 1, Messages: []agent.ThreadRecord{{Message: wisp.Message{Role: wisp.RoleUser, Content: "hi"}}}}
 	if err := d.Save("t", small); err != nil {
 		t.Fatal(err)
 	}
-	big := agent.ThreadState{Turn: 2, Messages: []wisp.Message{{Role: wisp.RoleUser, Content: strings.Repeat("x", 4096)}}}
+	big := agent.ThreadState{Turn: 2, Messages: []agent.ThreadRecord{{Message: wisp.Message{Role: wisp.RoleUser, Content: strings.Repeat("x", 4096)}}}}
 	if err := d.Save("t", big); err == nil || !strings.Contains(err.Error(), "a thread file holds at most 4096") {
 		t.Errorf("Save of a thread too large to load = %v", err)
 	}

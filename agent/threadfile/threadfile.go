@@ -2,6 +2,12 @@
 // thread under a folder of the wisp home ($WISP_HOME/threads), written
 // atomically and durably, 0600, with credentials replaced by markers
 // before anything reaches the disk.
+//
+// A file is the thread's agent.ThreadState with its format's "version"
+// (Version): each record of "messages" is a message as the model reads
+// it, with a "kind" for the records wisp adds (notices, condensing
+// notes). A file without a version was written before records had kinds;
+// it is read as its writer meant it (see Load).
 package threadfile
 
 import (
@@ -12,8 +18,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/wisp-agent/wisp"
@@ -30,6 +39,21 @@ const MaxFile = 64 << 20
 
 // maxFile is MaxFile, lowered by the tests.
 var maxFile = MaxFile
+
+// Version is the format of the thread files Save writes. Version 2 gives
+// notices and condensing notes a record kind of their own; version 1
+// files, which have no "version", marked them only by their text.
+const Version = 2
+
+// legacyNote starts the text of every notice and condensing note in a
+// version 1 file.
+const legacyNote = "[wisp: "
+
+// file is a thread file's JSON.
+type file struct {
+	Version int `json:"version"`
+	agent.ThreadState
+}
 
 var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
@@ -157,11 +181,107 @@ func (d Dir) Load(id string) (agent.ThreadState, bool, error) {
 	if err != nil {
 		return agent.ThreadState{}, false, err
 	}
-	var st agent.ThreadState
-	if err := json.Unmarshal(data, &st); err != nil {
-		return agent.ThreadState{}, false, fmt.Errorf("%s is not a thread file (%v); move it aside to start the thread afresh", path, err)
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		return agent.ThreadState{}, false, d.damaged(id, describe(err))
 	}
-	return st, true, nil
+	switch {
+	case f.Version < 0 || f.Version > Version:
+		return agent.ThreadState{}, false, d.damaged(id, fmt.Sprintf("its format is version %d, and this wisp reads versions 1 to %d", f.Version, Version))
+	case f.Version < 2:
+		upgrade(&f.ThreadState)
+	}
+	for i, r := range f.Messages {
+		switch r.Kind {
+		case agent.RecordMessage, agent.RecordNotice, agent.RecordCondensed:
+		default:
+			return agent.ThreadState{}, false, d.damaged(id, fmt.Sprintf("record %d is of a kind this wisp does not know (%s)", i+1, clip(string(r.Kind))))
+		}
+	}
+	return f.ThreadState, true, nil
+}
+
+// damaged is the error for a thread file that cannot be read as one. It
+// names the file by its folder and name, not by its whole path: the line
+// may reach a model (an MCP caller's), which has no business with where
+// the wisp home is.
+func (d Dir) damaged(id, problem string) error {
+	name := filepath.Join(filepath.Base(d.Path), id+".json")
+	return fmt.Errorf("its file %s is damaged (%s); move the file aside to start the thread afresh", name, problem)
+}
+
+// describe says what encoding/json found wrong with a file, in the
+// file's terms rather than Go's.
+func describe(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &te) && te.Field == "":
+		return fmt.Sprintf("it holds a JSON %s, not an object", te.Value)
+	case errors.As(err, &te):
+		return fmt.Sprintf("its %q holds a %s, where the format has %s", keyPath(te.Field), te.Value, jsonKind(te.Type.Kind()))
+	case errors.As(err, &se) && strings.Contains(se.Error(), "unexpected end of JSON input"):
+		return "it ends before its JSON does"
+	case errors.As(err, &se):
+		return fmt.Sprintf("its JSON breaks off at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// keyPath drops the Go types that encoding/json names in a field's path
+// (the embedded ThreadState and Message) to leave the file's keys.
+func keyPath(field string) string {
+	var keys []string
+	for k := range strings.SplitSeq(field, ".") {
+		if k != "ThreadState" && k != "Message" {
+			keys = append(keys, k)
+		}
+	}
+	return strings.Join(keys, ".")
+}
+
+// jsonKind names a Go kind as JSON does.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another kind of value"
+}
+
+// upgrade reads a version 1 thread: a user message whose text starts as
+// every notice's did is a notice, and a system message that does a
+// condensing note. Version 1 could not tell a person's message that began
+// the same way from a notice; version 2 files never guess.
+func upgrade(st *agent.ThreadState) {
+	for i, r := range st.Messages {
+		if r.Kind != agent.RecordMessage || !strings.HasPrefix(r.Content, legacyNote) {
+			continue
+		}
+		switch r.Role {
+		case wisp.RoleUser:
+			st.Messages[i].Kind = agent.RecordNotice
+		case wisp.RoleSystem:
+			st.Messages[i].Kind = agent.RecordCondensed
+		}
+	}
+}
+
+// clip shortens a text for an error line and writes it quoted.
+func clip(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // Save writes a thread, replacing its file atomically.
@@ -173,7 +293,7 @@ func (d Dir) Save(id string, st agent.ThreadState) error {
 	if err := d.useDir(true); err != nil {
 		return err
 	}
-	data, err := json.Marshal(wellFormed(st))
+	data, err := json.Marshal(file{Version: Version, ThreadState: wellFormed(st)})
 	if err != nil {
 		return err
 	}

@@ -25,8 +25,13 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("Load of a new thread = %v, %v", ok, err)
 	}
 	st := agent.ThreadState{Turn: 2, FactSeq: 1,
-		Messages: []wisp.Message{{Role: wisp.RoleUser, Content: "hi"}, {Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{{ID: "c1", Name: "ask", Arguments: json.RawMessage(`{"question":"Q?"}`)}}}},
-		Facts:    []wisp.Fact{{ID: "c1", Subject: "answer", Name: "Q?", Value: "yes", Source: "person", Turn: 1}}}
+		Messages: []agent.ThreadRecord{
+			{Message: wisp.Message{Role: wisp.RoleUser, Content: "hi"}},
+			{Message: wisp.Message{Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{{ID: "c1", Name: "ask", Arguments: json.RawMessage(`{"question":"Q?"}`)}}}},
+			{Kind: agent.RecordNotice, Message: wisp.Message{Role: wisp.RoleUser, Content: "[wisp: the pull finished]"}},
+			{Message: wisp.Message{Role: wisp.RoleUser, Content: "[wisp: typed by the person]"}},
+		},
+		Facts: []wisp.Fact{{ID: "c1", Subject: "answer", Name: "Q?", Value: "yes", Source: "person", Turn: 1}}}
 	if err := d.Save("t1", st); err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +65,9 @@ func TestRedacted(t *testing.T) {
 	r := secrets.NewRedactor()
 	d := threadfile.Dir{Path: t.TempDir(), Redact: func(s string) string { out, _ := r.Redact(s); return out }}
 	const key = "AKIAFAKEKEYEXAMPLE77"
-	st := agent.ThreadState{Messages: []wisp.Message{
-		{Role: wisp.RoleUser, Content: "deploy with " + key},
-		{Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{{Name: "x", Arguments: json.RawMessage(`{"k":"` + key + `"}`)}}},
+	st := agent.ThreadState{Messages: []agent.ThreadRecord{
+		{Message: wisp.Message{Role: wisp.RoleUser, Content: "deploy with " + key}},
+		{Message: wisp.Message{Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{{Name: "x", Arguments: json.RawMessage(`{"k":"` + key + `"}`)}}}},
 	}, Facts: []wisp.Fact{{Value: key}}}
 	if err := d.Save("t", st); err != nil {
 		t.Fatal(err)
@@ -116,9 +121,9 @@ func TestRedactedCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			st.Messages = append(st.Messages,
-				wisp.Message{Role: wisp.RoleUser, Content: c.Text},
-				wisp.Message{Role: wisp.RoleAssistant, Content: c.Text, ToolCalls: []wisp.ToolCall{{ID: c.Text, Name: c.Text, Arguments: args}}},
-				wisp.Message{Role: wisp.RoleTool, ToolCallID: c.Text, Name: c.Text, Content: c.Text},
+				agent.ThreadRecord{Message: wisp.Message{Role: wisp.RoleUser, Content: c.Text}},
+				agent.ThreadRecord{Message: wisp.Message{Role: wisp.RoleAssistant, Content: c.Text, ToolCalls: []wisp.ToolCall{{ID: c.Text, Name: c.Text, Arguments: args}}}},
+				agent.ThreadRecord{Message: wisp.Message{Role: wisp.RoleTool, ToolCallID: c.Text, Name: c.Text, Content: c.Text}},
 			)
 			st.Facts = append(st.Facts, wisp.Fact{ID: "c1", Subject: "answer", Name: c.Text, Value: c.Text, Source: c.Text})
 		}
@@ -145,9 +150,9 @@ func TestRedactedCorpus(t *testing.T) {
 func TestSavesArgumentsThatAreNotJSON(t *testing.T) {
 	d := threadfile.Dir{Path: t.TempDir()}
 	bad := json.RawMessage(`{"k": AKIA` + `FAKEKEYEXAMPLE77`)
-	st := agent.ThreadState{Messages: []wisp.Message{{Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{
+	st := agent.ThreadState{Messages: []agent.ThreadRecord{{Message: wisp.Message{Role: wisp.RoleAssistant, ToolCalls: []wisp.ToolCall{
 		{Name: "x", Arguments: json.RawMessage(`{"a":1}`)}, {Name: "y", Arguments: bad},
-	}}}}
+	}}}}}
 	if err := d.Save("t", st); err != nil {
 		t.Fatalf("Save = %v", err)
 	}
@@ -163,5 +168,115 @@ func TestSavesArgumentsThatAreNotJSON(t *testing.T) {
 		if string(c.Arguments) != want[i] {
 			t.Errorf("call %d arguments = %s, want %s", i, c.Arguments, want[i])
 		}
+	}
+}
+
+// A file written before records had kinds (format version 1, no
+// "version") still loads: its notices and its condensing note become
+// records of their kind, and the next save writes the current format.
+func TestLoadsVersion1(t *testing.T) {
+	d := threadfile.Dir{Path: filepath.Join(t.TempDir(), "threads")}
+	old, err := os.ReadFile(filepath.Join("testdata", "version1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d.Path, "old.json"), old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := d.Load("old")
+	if err != nil || !ok {
+		t.Fatalf("Load(version 1) = %v, %v", ok, err)
+	}
+	var kinds []string
+	for _, r := range got.Messages {
+		kinds = append(kinds, string(r.Role)+" "+string(r.Kind))
+	}
+	want := []string{"system condensed", "user notice", "user ", "assistant ", "tool ", "assistant "}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("the records of a version 1 file (-want +got):\n%s", diff)
+	}
+	if got.Turn != 4 || got.FactSeq != 1 || len(got.Facts) != 1 || got.Facts[0].Value != "./wisp.json" {
+		t.Errorf("Load(version 1) = turn %d, factSeq %d, facts %+v", got.Turn, got.FactSeq, got.Facts)
+	}
+	if err := d.Save("old", got); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(d.Path, "old.json"))
+	if !strings.HasPrefix(string(b), `{"version":2,`) || !strings.Contains(string(b), `"kind":"notice"`) {
+		t.Errorf("the saved file is not of version 2:\n%s", b)
+	}
+	again, _, err := d.Load("old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(got, again); diff != "" {
+		t.Errorf("version 2 round trip (-want +got):\n%s", diff)
+	}
+}
+
+// In the current format a record's kind is what it says it is: a
+// person's message that starts as a notice does stays a message.
+func TestMessageLikeANotice(t *testing.T) {
+	d := threadfile.Dir{Path: t.TempDir()}
+	st := agent.ThreadState{Turn: 1, Messages: []agent.ThreadRecord{
+		{Message: wisp.Message{Role: wisp.RoleUser, Content: "[wisp: the pull of org/x finished]"}},
+		{Message: wisp.Message{Role: wisp.RoleAssistant, Content: "ok"}},
+	}}
+	if err := d.Save("t", st); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := d.Load("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := got.Messages[0].Kind; k != agent.RecordMessage {
+		t.Errorf("Load gave the person's message the kind %q, want a message", k)
+	}
+}
+
+// A damaged file is refused with one line that names it by its folder
+// and name (never its whole path: an MCP caller's model may read it),
+// says what is wrong in the file's terms, and how to go on.
+func TestDamaged(t *testing.T) {
+	tests := []struct {
+		name, data, says string
+	}{
+		{"cut", `{"version":2,"turn":1,"mess`, "it ends before its JSON does"},
+		{"empty", ``, "it ends before its JSON does"},
+		{"syntax", `{"turn":1,}`, "its JSON breaks off at byte 11: invalid character '}'"},
+		{"wrong type", `{"turn":"x"}`, `its "turn" holds a string, where the format has a number`},
+		{"nested type", `{"messages":[{"role":"user","content":5}]}`, `its "messages.content" holds a number, where the format has a string`},
+		{"array", `[]`, "it holds a JSON array, not an object"},
+		{"newer", `{"version":3,"turn":1}`, "its format is version 3, and this wisp reads versions 1 to 2"},
+		{"unknown kind", `{"version":2,"messages":[{"kind":"memo","role":"user","content":"x"}]}`, `record 1 is of a kind this wisp does not know ("memo")`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			d := threadfile.Dir{Path: filepath.Join(home, "threads")}
+			if err := os.MkdirAll(d.Path, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(d.Path, "x.json"), []byte(tc.data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, ok, err := d.Load("x")
+			if err == nil || ok {
+				t.Fatalf("Load(%s) = %v, %v; want an error", tc.data, ok, err)
+			}
+			msg := err.Error()
+			want := "its file threads/x.json is damaged (" + tc.says
+			if !strings.HasPrefix(msg, want) || !strings.HasSuffix(msg, "); move the file aside to start the thread afresh") {
+				t.Errorf("Load(%s) = %q, want %q…; move the file aside to start the thread afresh", tc.data, msg, want)
+			}
+			for _, bad := range []string{home, "Go ", "ThreadState", "threadfile."} {
+				if strings.Contains(msg, bad) {
+					t.Errorf("Load(%s) = %q, which holds %q", tc.data, msg, bad)
+				}
+			}
+		})
 	}
 }

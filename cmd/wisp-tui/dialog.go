@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
 )
 
@@ -187,6 +188,12 @@ func (m *model) dialogKey(d *dialog, k tea.KeyPressMsg) {
 		}
 		if !f.mask {
 			v = strings.TrimSpace(v)
+		}
+		if err := wisp.CheckTyped(strings.TrimSpace(v)); err != nil {
+			// A pasted Esc or arrow key is no answer: say so, and keep
+			// the dialog open, the field shown escaped, for editing.
+			m.add(entryError, err.Error()+"; edit the answer, or press Esc")
+			return
 		}
 		m.answerText(d, v)
 		return

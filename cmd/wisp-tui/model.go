@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,10 +79,11 @@ type model struct {
 	vp     viewport.Model
 	follow bool // keep the conversation scrolled to its end
 
-	quitArmed   bool // Ctrl-C at the empty box said how to leave; another leaves
-	running     bool // a turn runs
-	interrupted bool // a Ctrl-C declined a dialog in this turn; the next stops it
-	cancelSent  bool
+	quitArmed     bool // Ctrl-C at the empty box said how to leave; another leaves
+	toldQuestions bool // said once how /questions answers a waiting question
+	running       bool // a turn runs
+	interrupted   bool // a Ctrl-C declined a dialog in this turn; the next stops it
+	cancelSent    bool
 
 	dialogs []*dialog // the first is shown; the rest wait
 	// dropping is set when wisp settled a secret question while the
@@ -193,6 +195,11 @@ func (m *model) line(l jsonl.Line) tea.Cmd {
 	case jsonl.Note:
 		m.flagged = m.flagged || l.Kind == jsonl.NoteFlag
 		m.add(entryNote, l.Text)
+		if l.Kind == jsonl.NoteQuestion && l.ID != "" && !m.toldQuestions &&
+			m.hello != nil && slices.Contains(m.hello.Accepts, jsonl.TypeQuestions) {
+			m.toldQuestions = true
+			m.add(entryInfo, "(/questions answer ID answers a waiting question here; /questions lists them)")
+		}
 	case jsonl.Card:
 		m.closeStream()
 		if len(l.Questions) == 0 { // nothing to show; its deadline ends it
@@ -405,10 +412,17 @@ func (m *model) leave() tea.Cmd {
 	return tea.Tick(leaveWait, func(time.Time) tea.Msg { return giveUpMsg{} })
 }
 
-// submit sends the message box as the next message.
+// submit sends the message box as the next message, or runs the
+// /questions command it holds.
 func (m *model) submit() {
 	text := strings.TrimSpace(m.input.value())
 	if text == "" {
+		return
+	}
+	if f := strings.Fields(text); f[0] == "/questions" {
+		if m.questions(f[1:]) {
+			m.input.reset()
+		}
 		return
 	}
 	if m.running {
@@ -418,6 +432,28 @@ func (m *model) submit() {
 	if m.send(jsonl.Message{Text: text}) {
 		m.input.reset()
 	}
+}
+
+// questions runs /questions [list] | answer ID | decline ID, the
+// questions wisp mcp parked for the person, as a plain wisp chat does; it
+// runs while a turn runs too. It reports whether the command went to wisp.
+func (m *model) questions(args []string) bool {
+	var l jsonl.Questions
+	switch {
+	case len(args) == 0 || len(args) == 1 && args[0] == "list":
+		l = jsonl.Questions{Action: jsonl.ActionList}
+	case len(args) == 2 && (args[0] == "answer" || args[0] == "decline"):
+		l = jsonl.Questions{Action: args[0], ID: args[1]}
+	default:
+		m.add(entryError, "wisp-tui: /questions takes list, answer ID or decline ID")
+		return false
+	}
+	if m.hello == nil || !slices.Contains(m.hello.Accepts, jsonl.TypeQuestions) {
+		m.add(entryError, "wisp-tui: this wisp does not answer parked questions through wisp-tui; run wisp questions in a terminal")
+		return false
+	}
+	m.add(entryInfo, strings.TrimSpace("/questions "+strings.Join(args, " ")))
+	return m.send(l)
 }
 
 func (m *model) paste(s string) {

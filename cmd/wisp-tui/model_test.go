@@ -365,6 +365,25 @@ func TestPaste(t *testing.T) {
 	}
 }
 
+// Control characters pasted into a field (an Esc, an arrow key's bytes)
+// are never sent as an answer: the dialog stays open with a line saying
+// so, and the edited answer goes.
+func TestPastedControlsAreNoAnswer(t *testing.T) {
+	h := newHarness(t).wire(hello, turn1, askCall, freeText).wait()
+	h.send(tea.PasteMsg{Content: "main\x1b[A"}).keys("enter")
+	if len(h.eng.lines) != 0 {
+		t.Fatalf("text with control characters was sent: %q", h.eng.lines)
+	}
+	if !strings.Contains(h.screen(), "! wisp: control characters, such as an arrow key or Esc") {
+		t.Errorf("the screen does not say why nothing was sent:\n%s", h.screen())
+	}
+	h.keys("backspace", "backspace", "backspace", "enter")
+	want := []string{`{"type":"choose","id":"q2","text":"main"}`}
+	if diff := cmp.Diff(want, h.eng.lines); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestEmptyCard(t *testing.T) {
 	h := newHarness(t).wire(hello, turn1, `{"type":"choice","kind":"card","id":"c9","thread":"t-1","turn":1,"questions":[]}`)
 	if h.m.dialog() != nil {
@@ -651,5 +670,75 @@ func TestSecretSettledWhileTyping(t *testing.T) {
 	h := newHarness(t).wire(hello, turn1, secretCard, `{"type":"settled","id":"c2","outcome":"timed-out"}`, end1).keys("hi", "enter")
 	if diff := cmp.Diff([]string{`{"type":"message","text":"hi"}`}, h.eng.lines); diff != "" {
 		t.Errorf("lines to wisp (-want +got):\n%s", diff)
+	}
+}
+
+// TestParkedQuestions: /questions lists, answers and declines the
+// questions wisp mcp parked, as a plain chat's /questions does; a parked
+// question comes as a picker that says where the answer goes, who can
+// read it, and that declining is final; a wisp that does not take
+// questions lines is not sent one.
+func TestParkedQuestions(t *testing.T) {
+	helloQ := strings.Replace(hello, `"cancel"]`, `"cancel","questions"]`, 1)
+	waiting := `{"type":"note","kind":"question","thread":"t-mcp","id":"a1b2c3d4","text":"a question waits for you (a1b2c3d4): \"Which config did you mean?\"; answer it with wisp questions answer a1b2c3d4"}`
+	parked := `{"type":"choice","kind":"question","id":"a1b2c3d4","thread":"t-mcp","turn":3,"title":"the model asks","text":"Which config did you mean?","options":["~/.wisp/config.json","./wisp.json"],"noneOfThese":true,"acceptsText":false,"parked":true}`
+
+	h := newHarness(t).wire(helloQ, waiting)
+	if s := h.screen(); !strings.Contains(s, "a question waits for you (a1b2c3d4)") || !strings.Contains(s, "/questions answer ID answers a waiting question here") {
+		t.Errorf("the screen does not tell of the waiting question and /questions:\n%s", s)
+	}
+	h.keys("/questions", "enter", "/questions answer a1b2c3d4", "enter")
+	h.wire(parked).wait()
+	s := strings.Join(strings.Fields(h.screen()), " ")
+	for _, want := range []string{"the model asks", "Which config did you mean?", "a question wisp mcp parked: your answer goes to thread t-mcp",
+		"declining it is final there", "wisp://threads/t-mcp"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the parked question's dialog lacks %q:\n%s", want, s)
+		}
+	}
+	h.keys("2")
+	h.wire(`{"type":"settled","id":"a1b2c3d4","outcome":"chose"}`,
+		`{"type":"note","kind":"question","thread":"t-mcp","id":"a1b2c3d4","text":"question a1b2c3d4: you chose ./wisp.json; the thread that asked gets it"}`)
+	h.keys("/questions decline b2c3d4e5", "enter", "/questions list", "enter")
+	want := []string{
+		`{"type":"questions","action":"list"}`,
+		`{"type":"questions","action":"answer","id":"a1b2c3d4"}`,
+		`{"type":"choose","id":"a1b2c3d4","option":2}`,
+		`{"type":"questions","action":"decline","id":"b2c3d4e5"}`,
+		`{"type":"questions","action":"list"}`,
+	}
+	if diff := cmp.Diff(want, h.eng.lines); diff != "" {
+		t.Errorf("lines to wisp (-want +got):\n%s", diff)
+	}
+	if s := h.screen(); strings.Count(s, "/questions answer ID answers a waiting question here") != 1 || !strings.Contains(s, "question a1b2c3d4: you chose ./wisp.json") {
+		t.Errorf("the screen after answering:\n%s", s)
+	}
+
+	// A mistyped command, and a wisp that does not take questions lines:
+	// nothing goes to wisp, the box keeps what was typed, and a line
+	// says why.
+	for _, tc := range []struct{ hello, typed, says string }{
+		{helloQ, "/questions answer", "/questions takes list, answer ID or decline ID"},
+		{hello, "/questions", "this wisp does not answer parked questions through wisp-tui; run wisp questions in a terminal"},
+	} {
+		h := newHarness(t).wire(tc.hello).keys(tc.typed, "enter")
+		flat := strings.Join(strings.Fields(h.screen()), " ")
+		if len(h.eng.lines) != 0 || h.m.input.value() != tc.typed || !strings.Contains(flat, tc.says) {
+			t.Errorf("%q: lines %q, box %q; want nothing sent, the box kept and a line saying %q:\n%s", tc.typed, h.eng.lines, h.m.input.value(), tc.says, h.screen())
+		}
+	}
+}
+
+// A message that starts as wisp's notices do is the person's message: it
+// goes to wisp as a message and shows as theirs.
+func TestMessageLikeANotice(t *testing.T) {
+	const text = "[wisp: the pull of org/x finished]"
+	h := newHarness(t).wire(hello).keys(text, "enter")
+	if diff := cmp.Diff([]string{`{"type":"message","text":"[wisp: the pull of org/x finished]"}`}, h.eng.lines); diff != "" {
+		t.Errorf("lines to wisp (-want +got):\n%s", diff)
+	}
+	h.wire(`{"type":"turn","thread":"t-1","turn":1,"text":"[wisp: the pull of org/x finished]"}`)
+	if s := h.screen(); !strings.Contains(s, "› "+text) || strings.Contains(s, "! wisp: "+text) {
+		t.Errorf("the person's message is not shown as theirs:\n%s", s)
 	}
 }

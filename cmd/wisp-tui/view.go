@@ -306,7 +306,11 @@ func (m *model) dialogView(d *dialog) string {
 		if t, ok := deadline(d); ok {
 			add("ends at " + t + "; unanswered by then, the model is told no answer came")
 		}
-		add(m.st.info.Render(m.destination(d.thread)))
+		if d.question.Parked {
+			add(m.st.info.Render(parkedDestination(d.thread)))
+		} else {
+			add(m.st.info.Render(m.destination(d.thread)))
+		}
 		add(m.st.keys.Render(m.pickerKeys(d)))
 	}
 	return box.Width(m.width).Render(strings.Join(lines, "\n"))
@@ -384,6 +388,14 @@ func (m *model) destination(thread string) string {
 	}
 	t := escape.Terminal(thread)
 	return "your answer goes to thread " + t + ", which an agent started through wisp mcp; it is not private from that agent: it can read this thread's output, context, facts and audit through wisp://threads/" + t
+}
+
+// parkedDestination says where the answer to a question wisp mcp parked
+// goes: to its thread's next turn, where the agent that called wisp can
+// read it; and that a decline is final there.
+func parkedDestination(thread string) string {
+	t := escape.Terminal(thread)
+	return "a question wisp mcp parked: your answer goes to thread " + t + " with its next turn, and declining it is final there; it is not private from the agent that called wisp: it can read this thread's output, context, facts and audit through wisp://threads/" + t
 }
 
 // deadline formats a choice's deadline in local time, if it has one.

@@ -7,10 +7,12 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
 )
 
@@ -27,7 +29,8 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	ctx, endSession := context.WithCancelCause(ctx)
 	defer endSession(nil)
 	s := &jsonSession{stderr: stderr}
-	face := jsonl.NewFace(stdout, &jsonl.Options{Message: s.message, Cancel: func() { s.cancel() }})
+	parked := &jsonQuestions{}
+	face := jsonl.NewFace(stdout, &jsonl.Options{Message: s.message, Cancel: func() { s.cancel() }, Questions: parked.handle})
 	s.face = face
 	disp := &jsonDisplay{face: face}
 	var asker wisp.Inquirer = face
@@ -56,6 +59,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	}
 	s.parked = newParkedNotes(env, face, stderr)
 	s.parked.note()
+	parked.setUp(ctx, env, conv, face, s.parked, yes)
 
 	// Ctrl-C stops the running turn, as a cancel line does; with no turn
 	// running it ends the session.
@@ -76,6 +80,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 
 	serveErr := face.Serve(ctx, stdin)
 	s.turns.Wait()
+	parked.wait()
 	_ = face.Send(jsonl.Bye{})
 	switch {
 	case serveErr != nil && !errors.Is(serveErr, wisp.ErrInterrupted):
@@ -258,9 +263,129 @@ func (p *parkedNotes) note() {
 		return
 	}
 	for _, q := range qs {
-		_ = p.face.Send(jsonl.Note{Kind: jsonl.NoteQuestion, ID: q.ID, Thread: q.Thread,
-			Text: fmt.Sprintf(`a question waits for you (%s): "%s"; answer it with wisp questions answer %s`, q.ID, q.Text, q.ID)})
+		_ = p.face.Send(jsonl.Note{Kind: jsonl.NoteQuestion, ID: q.ID, Thread: q.Thread, Text: waitingNote(q)})
 	}
+}
+
+// tell marks question id told, so that no note tells of it again.
+func (p *parkedNotes) tell(id string) {
+	if p == nil || p.watch == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.watch.tell(id)
+}
+
+// jsonQuestions is chat --json's questions lines: the questions wisp mcp
+// parked, listed in notes, put to the client as choices marked parked and
+// answered there, or declined, as /questions does in a plain chat. Only a
+// chat --json with a person at a terminal answers them: not under --yes,
+// and not without a controlling terminal (a program that runs wisp with
+// pipes and no terminal, such as a sandboxed command, is no person
+// there; wisp-tui runs it in the person's terminal).
+type jsonQuestions struct {
+	ctx      context.Context // the session's
+	face     *jsonl.Face
+	notes    *parkedNotes
+	answerer *parkedAnswerer
+
+	mu     sync.Mutex
+	asking map[string]bool // the questions put to the client, until filed
+	runs   sync.WaitGroup
+}
+
+// setUp wires the handler once the conversation has started; until then
+// (there are no lines before hello) it refuses nothing it is given.
+func (j *jsonQuestions) setUp(ctx context.Context, env environ, conv *conversation, face *jsonl.Face, notes *parkedNotes, yes bool) {
+	store := pending.Store{}
+	if h, err := openHome(env); err == nil { // the conversation opened it already
+		store = parkedQuestions(h)
+	}
+	p := &parkedAnswerer{
+		store:   store,
+		face:    wisp.InquirerFunc(face.AskParked),
+		from:    pending.FromTUI,
+		session: conv.session,
+		log:     conv.log,
+		prefix:  "questions",
+		now:     time.Now,
+		say: func(q pending.Question, line string) {
+			_ = face.Send(jsonl.Note{Kind: jsonl.NoteQuestion, ID: q.ID, Thread: q.Thread, Text: line})
+		},
+	}
+	switch {
+	case yes:
+		p.refuse = func(verb, id string) error {
+			return fmt.Errorf("%s needs a person, and this chat runs with --yes, where nobody is asked anything; run wisp %s %s in a terminal", verb, verb, id)
+		}
+	case !env.controllingTerminal():
+		p.refuse = func(verb, id string) error {
+			return fmt.Errorf("%s runs only where a person is, so that nothing but a person may answer a question: this wisp chat --json has no terminal; run wisp-tui in a terminal, or wisp %s %s", verb, verb, id)
+		}
+	}
+	j.ctx, j.face, j.notes, j.answerer, j.asking = ctx, face, notes, p, map[string]bool{}
+}
+
+// handle acts on one questions line. What cannot be done is refused at
+// once (an error line); an answer or a decline is filed by a goroutine of
+// its own, which ends with a note saying what was filed, or why nothing
+// was.
+func (j *jsonQuestions) handle(l jsonl.Questions) error {
+	if j.answerer == nil {
+		return errors.New("the session has not started")
+	}
+	if l.Action == jsonl.ActionList {
+		return j.list()
+	}
+	decline := l.Action == jsonl.ActionDecline
+	q, err := j.answerer.lookup(l.ID, decline)
+	if err != nil {
+		return err
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.asking[q.ID] {
+		return fmt.Errorf("question %s is put to you already; answer its choice line", q.ID)
+	}
+	j.asking[q.ID] = true
+	j.notes.tell(q.ID)
+	j.runs.Add(1)
+	go func() {
+		defer j.runs.Done()
+		if err := j.answerer.answerQuestion(j.ctx, q, decline); err != nil {
+			_ = j.face.Send(jsonl.Note{Kind: jsonl.NoteQuestion, ID: q.ID, Thread: q.Thread, Text: oneLine(err.Error())})
+		}
+		j.mu.Lock()
+		delete(j.asking, q.ID)
+		j.mu.Unlock()
+	}()
+	return nil
+}
+
+// list tells of each waiting question in a note, or that none waits.
+func (j *jsonQuestions) list() error {
+	qs, err := j.answerer.store.List()
+	if err != nil {
+		return err
+	}
+	if len(qs) == 0 {
+		return j.face.Send(jsonl.Note{Kind: jsonl.NoteQuestion, Text: noneWaiting})
+	}
+	for _, q := range qs {
+		j.notes.tell(q.ID)
+		_ = j.face.Send(jsonl.Note{Kind: jsonl.NoteQuestion, ID: q.ID, Thread: q.Thread, Text: waitingNote(q)})
+	}
+	return nil
+}
+
+// wait waits for the answers being filed. Once the client's input has
+// ended, a question still put to it ends with nothing filed.
+func (j *jsonQuestions) wait() { j.runs.Wait() }
+
+// waitingNote is the note that tells of a waiting question.
+func waitingNote(q pending.Question) string {
+	return fmt.Sprintf(`a question waits for you (%s): "%s"; answer it with wisp questions answer %s`, q.ID, q.Text, q.ID)
 }
 
 // wispVersion is the version wisp was built as, for Hello.

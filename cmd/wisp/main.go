@@ -33,6 +33,24 @@ type environ struct {
 	// interrupts, if not nil, delivers Ctrl-C; nil means the process's
 	// SIGINT.
 	interrupts <-chan os.Signal
+	// hasTerminal, if not nil, says whether wisp runs with a controlling
+	// terminal; nil: whether /dev/tty opens.
+	hasTerminal func() bool
+}
+
+// controllingTerminal reports whether wisp runs with a controlling
+// terminal, as it does in a terminal and under wisp-tui, and does not in a
+// program that starts it with pipes in a session of its own.
+func (e environ) controllingTerminal() bool {
+	if e.hasTerminal != nil {
+		return e.hasTerminal()
+	}
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // usageError marks an error in how wisp was called: exit status 2.

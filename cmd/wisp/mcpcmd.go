@@ -28,9 +28,9 @@ import (
 )
 
 func newMCPCmd(env environ) *cobra.Command {
-	var model, addr string
+	var model, addr, tokenFile string
 	c := &cobra.Command{
-		Use:   "mcp [--model M] [--http ADDR]",
+		Use:   "mcp [--model M] [--http ADDR [--token-file PATH]]",
 		Short: "Serve wisp to another agent over MCP (stdio, or streamable HTTP on loopback)",
 		Long: `Serve wisp over the Model Context Protocol: the tool respond runs a turn of wisp's agent
 on a thread (kept under $WISP_HOME/threads, so a restarted server goes on with it), and
@@ -46,12 +46,30 @@ turn. Requests for your approval wait the same minute for wisp approvals (with
 approval.outOfBand on, the default); silence refuses.
 
 Over stdio by default; --http 127.0.0.1:8765 serves streamable HTTP at /mcp on a
-loopback address only.`,
+loopback address only. Every HTTP request must carry the header
+Authorization: Bearer TOKEN, with the token kept in $WISP_HOME/mcp-token (or the
+file --token-file names), which wisp mcp creates, mode 0600, when it is missing.
+A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if addr == "" && tokenFile != "" {
+				return usagef("--token-file is for --http: over stdio only the host that started wisp mcp can reach it")
+			}
 			h, err := openHome(env)
 			if err != nil {
 				return err
+			}
+			var token string
+			if addr != "" {
+				if err := checkLoopback(addr); err != nil {
+					return err
+				}
+				if tokenFile == "" {
+					tokenFile = filepath.Join(h.dir, "mcp-token")
+				}
+				if token, err = mcpserver.TokenFile(tokenFile); err != nil {
+					return err
+				}
 			}
 			cfg, err := config.Load(h.config())
 			if err != nil {
@@ -78,6 +96,7 @@ loopback address only.`,
 			convs := &mcpConversations{env: env, model: model}
 			defer convs.Close()
 			srv := mcpserver.New(&mcpserver.Options{
+				Token:         token,
 				Pending:       questions,
 				Elicitation:   cfg.Inquiry.Elicitation,
 				Approvals:     approvals,
@@ -85,6 +104,7 @@ loopback address only.`,
 				OutOfBand:     cfg.Approval.OutOfBand,
 				Conversations: convs,
 				Threads:       threadfile.Dir{Path: filepath.Join(h.dir, "threads")},
+				Home:          h.dir,
 				Audit: func(thread string) ([]byte, error) {
 					recs, err := audit.Read(h.audit(), audit.Filter{Thread: thread})
 					if errors.Is(err, fs.ErrNotExist) {
@@ -118,19 +138,13 @@ loopback address only.`,
 			if addr == "" {
 				return srv.ServeStdio(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
 			}
-			host, _, err := net.SplitHostPort(addr)
-			if err != nil {
-				return usagef("--http %q: give a loopback address and port, such as 127.0.0.1:8765", addr)
-			}
-			if ip := net.ParseIP(host); !(host == "localhost" || (ip != nil && ip.IsLoopback())) {
-				return usagef("--http %q: wisp serves MCP on a loopback address only, such as 127.0.0.1:8765", addr)
-			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s\n", ln.Addr(), mcpserver.EndpointPath)
-			hs := &http.Server{Handler: srv.HTTPHandler()}
+			fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s to requests with Authorization: Bearer and the token in %s\n",
+				ln.Addr(), mcpserver.EndpointPath, tokenFile)
+			hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: readHeaderTimeout}
 			go func() {
 				<-cmd.Context().Done()
 				hs.Close()
@@ -143,8 +157,26 @@ loopback address only.`,
 	}
 	c.Flags().StringVar(&model, "model", "", "the model, as for chat (default: models.default)")
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this loopback address instead of stdio")
+	c.Flags().StringVar(&tokenFile, "token-file", "", "with --http, the file of the bearer token requests must carry (default $WISP_HOME/mcp-token)")
 	return c
 }
+
+// checkLoopback refuses an --http address that is not a loopback host
+// and a port.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("--http %q: give a loopback address and port, such as 127.0.0.1:8765", addr)
+	}
+	if ip := net.ParseIP(host); !(host == "localhost" || (ip != nil && ip.IsLoopback())) {
+		return usagef("--http %q: wisp serves MCP on a loopback address only, such as 127.0.0.1:8765", addr)
+	}
+	return nil
+}
+
+// readHeaderTimeout bounds how long wisp mcp --http waits for a request's
+// headers, so a connection that sends none does not hold on.
+const readHeaderTimeout = 10 * time.Second
 
 // closeWait bounds how long wisp mcp waits, once its client is gone, for
 // the turns still running to park their questions and save their threads.

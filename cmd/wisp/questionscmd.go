@@ -134,15 +134,23 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 }
 
 // parkedAnswerer shows a parked question to the person and files their
-// answer: wisp questions answer|decline and chat's /questions share it.
+// answer: wisp questions answer|decline, chat's /questions and chat
+// --json's questions lines share it.
 type parkedAnswerer struct {
 	store pending.Store
-	out   io.Writer
+	// out is where a terminal's lines go: the question's heading and the
+	// privacy note before it is answered, and what was filed. nil (chat
+	// --json): the client shows the choice, which names the thread, and
+	// say tells what was filed.
+	out io.Writer
+	// say tells the person one line about question q (what was filed, an
+	// answer cut or holding a credential); nil: the line goes to out.
+	say func(q pending.Question, line string)
 	// face shows the question and reads the answer; nil only when refuse
 	// is set.
-	face *terminal.Face
-	// from names the face in the answer file: pending.FromTerminal or
-	// pending.FromChat.
+	face wisp.Inquirer
+	// from names the face in the answer file: pending.FromTerminal,
+	// pending.FromChat or pending.FromTUI.
 	from string
 	// session is the audit session of inquiry.answered.
 	session string
@@ -164,28 +172,48 @@ type parkedAnswerer struct {
 // declined answer when decline is set. Nothing is filed when the person
 // stops (Ctrl-C), the input ends, or the question's deadline passes.
 func (p *parkedAnswerer) answer(ctx context.Context, id string, decline bool) error {
+	q, err := p.lookup(id, decline)
+	if err != nil {
+		return err
+	}
+	return p.answerQuestion(ctx, q, decline)
+}
+
+// lookup returns the waiting question id, or why it cannot be answered
+// here: not an ID, not waiting, already answered, or no person (refuse).
+func (p *parkedAnswerer) lookup(id string, decline bool) (pending.Question, error) {
 	q, err := p.store.Get(id)
 	switch {
 	case errors.Is(err, pending.ErrBadID):
-		return usageError{err}
+		return pending.Question{}, usageError{err}
 	case errors.Is(err, pending.ErrAnswered):
-		return fmt.Errorf("%w; the first answer wins", err)
+		return pending.Question{}, fmt.Errorf("%w; the first answer wins", err)
 	case err != nil:
-		return err
+		return pending.Question{}, err
 	}
 	if p.refuse != nil {
 		verb := strings.TrimPrefix(p.prefix, "wisp ") + " answer"
 		if decline {
 			verb = strings.TrimPrefix(p.prefix, "wisp ") + " decline"
 		}
-		return p.refuse(verb, q.ID)
+		return pending.Question{}, p.refuse(verb, q.ID)
 	}
-	fmt.Fprintf(p.out, "%s\n", questionHeading(q, p.now()))
-	fmt.Fprintf(p.out, privacyNote+"\n", escape.Terminal(q.Thread))
+	return q, nil
+}
+
+// answerQuestion shows q, which lookup returned, and files the person's
+// answer, or a declined answer when decline is set.
+func (p *parkedAnswerer) answerQuestion(ctx context.Context, q pending.Question, decline bool) error {
+	if p.out != nil {
+		fmt.Fprintf(p.out, "%s\n", questionHeading(q, p.now()))
+		fmt.Fprintf(p.out, privacyNote+"\n", escape.Terminal(q.Thread))
+	}
 
 	a := pending.Answer{ID: q.ID, Digest: q.Digest, Outcome: wisp.OutcomeDeclined, From: p.from}
 	if decline {
-		writeQuestion(p.out, q)
+		if p.out != nil {
+			writeQuestion(p.out, q)
+		}
 	} else {
 		got, err := p.ask(ctx, q)
 		if err != nil {
@@ -193,7 +221,7 @@ func (p *parkedAnswerer) answer(ctx context.Context, id string, decline bool) er
 		}
 		a.Outcome, a.Text = got.Outcome, got.Text
 		if a.Outcome == wisp.OutcomeAnswered {
-			a.Text = p.fitText(a.Text)
+			a.Text = p.fitText(q, a.Text)
 		}
 	}
 
@@ -219,8 +247,17 @@ func (p *parkedAnswerer) answer(ctx context.Context, id string, decline bool) er
 	}); err != nil {
 		return unrecorded("question "+q.ID, err)
 	}
-	fmt.Fprintf(p.out, "question %s: %s; the thread that asked gets it\n", q.ID, filedSummary(a))
+	p.tell(q, fmt.Sprintf("question %s: %s; the thread that asked gets it", q.ID, filedSummary(a)))
 	return nil
+}
+
+// tell says line about q to the person.
+func (p *parkedAnswerer) tell(q pending.Question, line string) {
+	if p.say != nil {
+		p.say(q, line)
+		return
+	}
+	fmt.Fprintln(p.out, line)
 }
 
 // ask shows q through the face and reads the answer. It returns an error
@@ -251,15 +288,15 @@ func (p *parkedAnswerer) ask(ctx context.Context, q pending.Question) (wisp.Answ
 // fitText makes typed text fit what the pending folder files: valid
 // UTF-8 of at most MaxAnswerBytes, and tells the person when a credential
 // will not be passed on.
-func (p *parkedAnswerer) fitText(s string) string {
+func (p *parkedAnswerer) fitText(q pending.Question, s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if len(s) > pending.MaxAnswerBytes {
 		n := len(s)
 		s = cutUTF8(s, pending.MaxAnswerBytes)
-		fmt.Fprintf(p.out, "! wisp: your answer was %d bytes; its first %d bytes were filed, and the model gets at most 2,000\n", n, len(s))
+		p.tell(q, fmt.Sprintf("! wisp: your answer was %d bytes; its first %d bytes were filed, and the model gets at most 2,000", n, len(s)))
 	}
 	if _, found := secrets.NewRedactor().Redact(s); len(found) > 0 {
-		fmt.Fprintln(p.out, "! wisp: your answer looked like it held a credential; it is not passed on: the model and the audit log see a marker in its place")
+		p.tell(q, "! wisp: your answer looked like it held a credential; it is not passed on: the model and the audit log see a marker in its place")
 	}
 	return s
 }

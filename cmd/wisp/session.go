@@ -195,6 +195,7 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		Notifier:      o.notify,
 		OnDelta:       o.onDelta,
 		Session:       session,
+		Home:          h.dir,
 		ContextTokens: info.Context,
 		Store: threadfile.Dir{Path: filepath.Join(h.dir, "threads"), Locks: filepath.Join(h.dir, "locks"), Redact: func(s string) string {
 			out, _ := redactor.Redact(s)

@@ -30,7 +30,9 @@ var (
 )
 
 // Ask posts the question, numbered options and "none of these", and reads
-// the answer: a number, text, "/decline", or "/stop".
+// the answer: a number, text, "/decline", or "/stop". What the question
+// does not take (text on a choice, control characters) is never passed
+// on: the face posts the line that says what it takes, and reads again.
 func (f Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the model asks: %q", q.Text)
@@ -41,29 +43,27 @@ func (f Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		fmt.Fprintf(&b, "\n%d. none of these", len(q.Options)+1)
 	}
 	b.WriteString("\n(answer with a number or text; /decline to decline)")
-	if err := f.Room.Post(b.String()); err != nil {
-		return wisp.Answer{}, err
-	}
-	msg, err := f.Room.Next(ctx)
-	if err != nil {
-		return wisp.Answer{}, err // fail closed: a read that failed is no answer
-	}
-	msg = strings.TrimSpace(msg)
-	switch msg {
-	case "", "/decline":
-		return wisp.Answer{Outcome: wisp.OutcomeDeclined}, nil
-	case "/stop":
-		return wisp.Answer{}, wisp.ErrInterrupted
-	}
-	if n, err := strconv.Atoi(msg); err == nil && len(q.Options) > 0 {
-		switch {
-		case n >= 1 && n <= len(q.Options):
-			return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[n-1]}, nil
-		case n == len(q.Options)+1:
-			return wisp.Answer{Outcome: wisp.OutcomeChoseNone}, nil
+	post := b.String()
+	for {
+		if err := f.Room.Post(post); err != nil {
+			return wisp.Answer{}, err
 		}
+		msg, err := f.Room.Next(ctx)
+		if err != nil {
+			return wisp.Answer{}, err // fail closed: a read that failed is no answer
+		}
+		switch strings.TrimSpace(msg) {
+		case "/decline":
+			return wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, nil
+		case "/stop":
+			return wisp.Answer{}, wisp.ErrInterrupted
+		}
+		a, err := q.Typed(msg)
+		if err == nil {
+			return a, nil
+		}
+		post = err.Error() + " (or /decline)"
 	}
-	return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: msg}, nil
 }
 
 // AskCard posts the questions of an ask_user card one at a time, each
@@ -114,16 +114,17 @@ func (f Face) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, erro
 func readCard(q wisp.CardQuestion, msg string) (wisp.CardAnswer, bool) {
 	msg = strings.TrimSpace(msg)
 	if msg == "" || msg == "/decline" {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, true
+		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, true
 	}
-	a := wisp.CardAnswer{Outcome: wisp.OutcomeChose}
+	a := wisp.CardAnswer{Outcome: wisp.OutcomeChose, Provenance: wisp.FromPerson}
 	for _, field := range strings.FieldsFunc(msg, func(r rune) bool { return r == ' ' || r == ',' }) {
 		n, err := strconv.Atoi(field)
 		if err != nil || n < 1 || n > len(q.Options) {
 			// Not numbers: the person's own words, where the question
-			// takes them. The desk checks the rest.
-			typed := wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: msg}
-			return typed, q.Other || len(q.Options) == 0
+			// takes them and they hold no control character. The desk
+			// checks the rest.
+			typed := wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: msg, Provenance: wisp.FromPerson}
+			return typed, (q.Other || len(q.Options) == 0) && wisp.CheckTyped(msg) == nil
 		}
 		a.Chosen = append(a.Chosen, q.Options[n-1].Label)
 	}

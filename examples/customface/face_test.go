@@ -35,18 +35,21 @@ func (r *fakeRoom) Next(ctx context.Context) (string, error) {
 
 func TestFaceKeepsTheContract(t *testing.T) {
 	facetest.Run(t, func(t *testing.T, p facetest.Person) facetest.Harness {
-		r := &fakeRoom{reply: make(chan string, 1)}
-		switch p.Act {
-		case facetest.Choose:
-			r.reply <- fmt.Sprint(p.Option + 1)
-		case facetest.ChooseNone:
-			r.reply <- "4" // the suite's choices have three options
-		case facetest.Type:
-			r.reply <- p.Text
-		case facetest.Decline:
-			r.reply <- "/decline"
-		case facetest.Interrupt:
-			r.reply <- "/stop"
+		acts := p.Acts()
+		r := &fakeRoom{reply: make(chan string, len(acts))}
+		for _, p := range acts {
+			switch p.Act {
+			case facetest.Choose:
+				r.reply <- fmt.Sprint(p.Option + 1)
+			case facetest.ChooseNone:
+				r.reply <- "4" // the suite's choices have three options
+			case facetest.Type:
+				r.reply <- p.Text
+			case facetest.Decline:
+				r.reply <- "/decline"
+			case facetest.Interrupt:
+				r.reply <- "/stop"
+			}
 		}
 		return facetest.Harness{Face: Face{Room: r}}
 	}, nil)
@@ -54,9 +57,13 @@ func TestFaceKeepsTheContract(t *testing.T) {
 
 func TestFaceKeepsTheCardContract(t *testing.T) {
 	facetest.RunCards(t, func(t *testing.T, acts []facetest.Person) facetest.CardHarness {
-		r := &fakeRoom{reply: make(chan string, len(acts))}
-	script:
+		var all []facetest.Person
 		for _, p := range acts {
+			all = append(all, p.Acts()...)
+		}
+		r := &fakeRoom{reply: make(chan string, len(all))}
+	script:
+		for _, p := range all {
 			switch p.Act {
 			case facetest.Choose:
 				r.reply <- fmt.Sprint(p.Option + 1)

@@ -71,15 +71,15 @@ func card(qs ...wisp.CardQuestion) wisp.Card {
 }
 
 func chose(labels ...string) wisp.CardAnswer {
-	return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels}
+	return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels, Provenance: wisp.FromPerson}
 }
 
 func answered(text string) wisp.CardAnswer {
-	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}
+	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}
 }
 
 var (
-	declined = wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}
+	declined = wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}
 	noPerson = wisp.CardAnswer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
 )
 
@@ -88,12 +88,17 @@ var cardAnswers = cmpopts.EquateEmpty()
 
 // RunCards checks the card face newFace returns against the contract of
 // wisp.CardInquirer. newFace is called once per check with what the
-// person will do with each question of the card, in order; after a Silent
-// or an Interrupt act the person does nothing more. The checks:
+// person will do with each question of the card, in order (each with the
+// acts of Person.Acts, when the face asks again); after a Silent or an
+// Interrupt act the person does nothing more. The checks:
 //
 //   - each kind of answer: one option, several, "something else", free
 //     text, a secret's value, Enter declining each kind; labels come back
-//     verbatim, answers one for each question, in the card's order;
+//     verbatim, answers one for each question, in the card's order, each
+//     marked wisp.FromPerson;
+//   - text the question does not take (on a choice without "something
+//     else", or with control characters such as an arrow key's) is asked
+//     again, never returned: the person's next act (Person.Then) answers;
 //   - a silent person until the deadline or a cancel, an already
 //     cancelled context and Ctrl-C: AskCard returns promptly with the
 //     error, and with it at most the answers the person finished, each
@@ -155,8 +160,12 @@ func RunCards(t *testing.T, newFace func(t *testing.T, acts []Person) CardHarnes
 			[]wisp.CardAnswer{declined, declined, declined, chose("lint")}},
 		{"hostile words", card(hostileChoice), []Person{{Act: ChooseSeveral, Options: []int{0, 2}}},
 			[]wisp.CardAnswer{chose(hostileChoice.Options[0].Label, hostileChoice.Options[2].Label)}},
-		{"hostile something else", card(hostileChoice), []Person{{Act: Type, Text: "neither, \x1b[1mreally"}},
-			[]wisp.CardAnswer{answered("neither, \x1b[1mreally")}},
+		{"hostile something else is asked again", card(hostileChoice), []Person{{Act: Type, Text: "neither, \x1b[1mreally", Then: &Person{Act: Type, Text: "neither, really"}}},
+			[]wisp.CardAnswer{answered("neither, really")}},
+		{"arrow keys in free text are asked again", card(notes), []Person{{Act: Type, Text: "\x1b[A\x1b[A", Then: &Person{Act: Decline}}},
+			[]wisp.CardAnswer{declined}},
+		{"text on a choice without something else is asked again", card(env), []Person{{Act: Type, Text: "the old one", Then: &Person{Act: Choose, Option: 1}}},
+			[]wisp.CardAnswer{chose("production")}},
 		{"hostile secret", card(hostileSecret), []Person{{Act: Type, Text: "hunter2-s3cret"}}, []wisp.CardAnswer{secret("hunter2-s3cret")}},
 	}
 	for _, tc := range answers {

@@ -1,8 +1,9 @@
 // Package facetest is the contract suite for faces: any wisp.Inquirer that
 // shows questions to a person, or stands in for one, runs Run in a test to
-// check that it reads answers as the contract says, ends its wait with the
-// context, fails closed, and shows the model's words escaped and labelled,
-// never as an approval.
+// check that it reads answers as the contract says (each marked
+// wisp.FromPerson, and never one the question does not take), ends its
+// wait with the context, fails closed, and shows the model's words escaped
+// and labelled, never as an approval.
 //
 //	func TestContract(t *testing.T) {
 //		facetest.Run(t, func(t *testing.T, p facetest.Person) facetest.Harness {
@@ -61,6 +62,24 @@ type Person struct {
 	// Text is what Type types: an answer, "something else" on a card's
 	// choice, or a secret's value.
 	Text string
+	// Then is what the person does when the face asks again, after a Type
+	// whose text the question does not take: text on a choice that names
+	// none of its options, or text holding control characters, as arrow
+	// keys and Esc leave on a line. The face must never return such text;
+	// it says what the question takes (wisp.Question.Takes, or the line of
+	// a wisp.MisfitError) and reads again. A harness plays Acts in order.
+	Then *Person
+}
+
+// Acts returns what the person does, in order: p, then p.Then, and so on.
+func (p Person) Acts() []Person {
+	var acts []Person
+	for q := &p; q != nil; q = q.Then {
+		a := *q
+		a.Then = nil
+		acts = append(acts, a)
+	}
+	return acts
 }
 
 // A Harness is a face wired to a simulated person.
@@ -137,13 +156,23 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		p    Person
 		want wisp.Answer
 	}{
-		{"choose first", choice, Person{Act: Choose, Option: 0}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json"}},
-		{"choose last", choice, Person{Act: Choose, Option: 2}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "neither file"}},
-		{"choose none", choice, Person{Act: ChooseNone}, wisp.Answer{Outcome: wisp.OutcomeChoseNone}},
-		{"decline choice", choice, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined}},
-		{"type answer", freeText, Person{Act: Type, Text: "release/2.4"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4"}},
-		{"type non-ASCII", freeText, Person{Act: Type, Text: "branche-été ✓"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "branche-été ✓"}},
-		{"decline text", freeText, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined}},
+		{"choose first", choice, Person{Act: Choose, Option: 0}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json", Provenance: wisp.FromPerson}},
+		{"choose last", choice, Person{Act: Choose, Option: 2}, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "neither file", Provenance: wisp.FromPerson}},
+		{"choose none", choice, Person{Act: ChooseNone}, wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}},
+		{"decline choice", choice, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
+		{"type answer", freeText, Person{Act: Type, Text: "release/2.4"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4", Provenance: wisp.FromPerson}},
+		{"type non-ASCII", freeText, Person{Act: Type, Text: "branche-été ✓"}, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "branche-été ✓", Provenance: wisp.FromPerson}},
+		{"decline text", freeText, Person{Act: Decline}, wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
+
+		// What the question does not take is asked again, never passed on.
+		{"text on a choice is asked again", choice, Person{Act: Type, Text: "the one in /etc", Then: &Person{Act: Choose, Option: 1}},
+			wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", Provenance: wisp.FromPerson}},
+		{"arrow keys on a choice are asked again", choice, Person{Act: Type, Text: "\x1b[B\x1b[B", Then: &Person{Act: Decline}},
+			wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
+		{"control characters in text are asked again", freeText, Person{Act: Type, Text: "main\x1b[A\x1b[A", Then: &Person{Act: Type, Text: "release/2.4"}},
+			wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4", Provenance: wisp.FromPerson}},
+		{"asked again until it fits", choice, Person{Act: Type, Text: "\x1b[A", Then: &Person{Act: Type, Text: "foo", Then: &Person{Act: ChooseNone}}},
+			wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}},
 	}
 	for _, tc := range answers {
 		t.Run(tc.name, func(t *testing.T) {
@@ -205,7 +234,7 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		if err != nil {
 			t.Fatalf("Ask(hostile) error = %v", err)
 		}
-		if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: hostile.Options[1]}, got); diff != "" {
+		if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: hostile.Options[1], Provenance: wisp.FromPerson}, got); diff != "" {
 			t.Errorf("Ask(hostile) answer mismatch (-want +got):\n%s", diff)
 		}
 		if h.Screen != nil {

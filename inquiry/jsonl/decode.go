@@ -8,13 +8,15 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // exampleLine is what an error about a line's form shows as a good one.
 const exampleLine = `{"type":"message","text":"hello"}`
 
-// clientTypes are the types the client sends, as Hello announces them.
+// clientTypes are the types the client sends, as Hello announces them;
+// TypeQuestions besides them where the face takes it.
 var clientTypes = []string{TypeMessage, TypeChoose, TypeApprove, TypeDeny, TypeCancel}
 
 // scopeNames are the scopes an Approve may name.
@@ -22,7 +24,8 @@ var scopeNames = []string{"once", "session", "project", "always"}
 
 // Decode reads one line of either direction (a trailing newline is
 // allowed) into its type: a Hello, a Question, a Choose, and so on.
-// Unknown keys are ignored.
+// Unknown keys are ignored; a key set twice in one object, at any depth,
+// is refused, since the two readings of such a line differ.
 //
 // Lines the client sends are checked as wisp checks them: a Message has
 // text; a Choose has an id and exactly one of option (from 1), text (not
@@ -52,6 +55,9 @@ func Decode(b []byte) (Line, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%w: it holds more than one JSON value; send one object a line", ErrNotJSON)
 	}
+	if problem := duplicateKey(b); problem != "" {
+		return nil, fmt.Errorf("%w: %s", ErrBadLine, problem)
+	}
 	typ, err := stringField(fields, "type")
 	if err != nil {
 		return nil, err
@@ -77,6 +83,8 @@ func Decode(b []byte) (Line, error) {
 		return Deny{ID: id}, nil
 	case TypeCancel:
 		return Cancel{}, nil
+	case TypeQuestions:
+		return decodeQuestions(b)
 	case TypeChoice:
 		kind, err := stringField(fields, "kind")
 		if err != nil {
@@ -128,6 +136,108 @@ func Decode(b []byte) (Line, error) {
 		return Bye{}, nil
 	}
 	return nil, fmt.Errorf("%w %q; send one of %s", ErrUnknownType, typ, strings.Join(clientTypes, ", "))
+}
+
+// duplicateKey returns what is wrong with a line that sets a key twice in
+// one of its objects, at any depth, or "". Keys match as encoding/json
+// matches them, whatever their case, so "option" and "Option" are one
+// key. A key is named by its path from the line's top, as encoding/json
+// names fields ("answers.option"). b must be valid JSON whose depth the
+// decoder that checked it bounded.
+func duplicateKey(b []byte) string {
+	type frame struct {
+		path    string            // the keys leading here, joined by '.'
+		keys    map[string]string // folded key → the key as written; nil for an array
+		wantKey bool              // an object's next token is a key or its end
+		key     string            // the key whose value is being read
+	}
+	var stack []*frame
+	// value is called after a whole value: its object waits for a key.
+	value := func() {
+		if n := len(stack); n > 0 && stack[n-1].keys != nil {
+			stack[n-1].wantKey = true
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		var top *frame
+		if n := len(stack); n > 0 {
+			top = stack[n-1]
+		}
+		if top != nil && top.wantKey {
+			k, ok := tok.(string)
+			if !ok { // the object's end
+				stack = stack[:len(stack)-1]
+				value()
+				continue
+			}
+			folded := foldKey(k)
+			if first, ok := top.keys[folded]; ok {
+				if first == k {
+					return fmt.Sprintf("key %q is set twice; keep one", clipKey(joinPath(top.path, k)))
+				}
+				return fmt.Sprintf("keys %q and %q are one key, set twice (keys match whatever their case); keep one",
+					clipKey(joinPath(top.path, first)), clipKey(joinPath(top.path, k)))
+			}
+			top.keys[folded] = k
+			top.wantKey, top.key = false, k
+			continue
+		}
+		path := ""
+		if top != nil {
+			path = top.path
+			if top.keys != nil {
+				path = joinPath(path, top.key)
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{path: path, keys: map[string]string{}, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, &frame{path: path})
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			value()
+		default:
+			value()
+		}
+	}
+}
+
+// foldKey maps each rune of k to the least rune of its case-folding
+// orbit, so that two keys fold alike exactly when bytes.EqualFold (and
+// so encoding/json) takes them for one.
+func foldKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, k)
+}
+
+// clipKey shortens a long key for an error line.
+func clipKey(k string) string {
+	if len(k) <= 80 {
+		return k
+	}
+	cut := 80
+	for cut > 0 && !utf8.RuneStart(k[cut]) {
+		cut--
+	}
+	return k[:cut] + "…"
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }
 
 // stringField returns the string at key, which must be there.
@@ -236,6 +346,29 @@ func decodeMessage(b []byte) (Line, error) {
 		return nil, fmt.Errorf("%w: a message needs \"text\", the person's message, not empty", ErrBadLine)
 	}
 	return Message{Text: *w.Text}, nil
+}
+
+func decodeQuestions(b []byte) (Line, error) {
+	var w struct {
+		Action *string `json:"action"`
+		ID     *string `json:"id"`
+	}
+	if err := unmarshal(b, TypeQuestions, &w); err != nil {
+		return nil, err
+	}
+	actions := []string{ActionList, ActionAnswer, ActionDecline}
+	switch {
+	case w.Action == nil:
+		return nil, fmt.Errorf("%w: questions needs an \"action\": list, answer or decline", ErrBadLine)
+	case !slices.Contains(actions, *w.Action):
+		return nil, fmt.Errorf("%w: unknown action %q; the actions are list, answer and decline", ErrBadLine, *w.Action)
+	case *w.Action == ActionList:
+		return Questions{Action: ActionList}, nil
+	}
+	if w.ID == nil || *w.ID == "" {
+		return nil, fmt.Errorf("%w: questions %s needs the \"id\" of a waiting question, as a note of kind question names it", ErrBadLine, *w.Action)
+	}
+	return Questions{Action: *w.Action, ID: *w.ID}, nil
 }
 
 func decodeApprove(b []byte) (Line, error) {

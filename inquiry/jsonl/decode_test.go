@@ -58,6 +58,21 @@ func TestDecodeRefuses(t *testing.T) {
 		{`{"type":"choice","kind":"poll","id":"a1"}`, jsonl.ErrUnknownType, `kind "poll"`},
 		{`{"type":"choice","id":"a1"}`, jsonl.ErrBadLine, `no "kind"`},
 		{`{"type":"tool","phase":"maybe"}`, jsonl.ErrUnknownType, `phase "maybe"`},
+		{`{"type":"questions"}`, jsonl.ErrBadLine, `questions needs an "action": list, answer or decline`},
+		{`{"type":"questions","action":"show"}`, jsonl.ErrBadLine, `unknown action "show"; the actions are list, answer and decline`},
+		{`{"type":"questions","action":"answer"}`, jsonl.ErrBadLine, `questions answer needs the "id" of a waiting question`},
+		{`{"type":"questions","action":"decline","id":""}`, jsonl.ErrBadLine, `questions decline needs the "id"`},
+		{`{"type":"questions","action":3}`, jsonl.ErrBadLine, `"action" must be a string`},
+		{`{"type":"choose","id":"a1","option":1,"option":2}`, jsonl.ErrBadLine, `key "option" is set twice; keep one`},
+		{`{"type":"choose","id":"a1","option":1,"OPTION":2}`, jsonl.ErrBadLine, `keys "option" and "OPTION" are one key, set twice (keys match whatever their case); keep one`},
+		{`{"type":"choose","id":"a1","option":1,"optio\u006e":2}`, jsonl.ErrBadLine, `key "option" is set twice`},
+		{`{"type":"approve","id":"a1","scope":"once","type":"deny"}`, jsonl.ErrBadLine, `key "type" is set twice`},
+		{`{"type":"message","text":"a","text":"b"}`, jsonl.ErrBadLine, `key "text" is set twice`},
+		{`{"type":"choose","id":"a1","answers":[{"option":1},{"text":"x","text":"y"}]}`, jsonl.ErrBadLine, `key "answers.text" is set twice`},
+		{`{"type":"choose","id":"a1","answers":[{"options":[1,{"a":[{"b":1,"b":2}]}]}]}`, jsonl.ErrBadLine, `key "answers.options.a.b" is set twice`},
+		{`{"type":"choose","id":"a1","decline":true,"x":{"k":1},"x":2}`, jsonl.ErrBadLine, `key "x" is set twice`},
+		{`{"type":"choose","id":"a1","text":"x","` + "\u212a" + `":1,"k":2}`, jsonl.ErrBadLine, `one key, set twice`},
+		{`{"type":"message","text":"a","` + strings.Repeat("k", 200) + `":1,"` + strings.Repeat("k", 200) + `":2}`, jsonl.ErrBadLine, `"` + strings.Repeat("k", 80) + `…" is set twice`},
 	}
 	for _, tc := range tests {
 		got, err := jsonl.Decode([]byte(tc.line))
@@ -83,7 +98,11 @@ func TestDecodeAccepts(t *testing.T) {
 		{`{"type":"choose","id":"c1","decline":true}`, jsonl.Choose{ID: "c1", Decline: true}},
 		{`{"id":"a1","scope":"once","type":"approve"}`, jsonl.Approve{ID: "a1", Scope: "once"}},
 		{`{"type":"bye","why":"later"}`, jsonl.Bye{}},
+		{`{"type":"questions","action":"list","id":"a1b2c3d4"}`, jsonl.Questions{Action: "list"}},
 		{`{"type":"message","text":"\u001b[2J\u202e"}`, jsonl.Message{Text: "\x1b[2J\u202e"}},
+		// The same key in two objects is no duplicate.
+		{`{"type":"choose","id":"c1","answers":[{"option":1,"x":{"option":2}},{"option":2}],"x":[{"id":1},{"id":2}]}`,
+			jsonl.Choose{ID: "c1", Answers: []jsonl.CardAnswer{{Option: 1}, {Option: 2}}}},
 	}
 	for _, tc := range tests {
 		got, err := jsonl.Decode([]byte(tc.line))

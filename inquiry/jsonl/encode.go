@@ -234,3 +234,9 @@ func (m Deny) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON writes the line with its type.
 func (m Cancel) MarshalJSON() ([]byte, error) { return typed(TypeCancel, "", "", struct{}{}) }
+
+// MarshalJSON writes the line with its type.
+func (m Questions) MarshalJSON() ([]byte, error) {
+	type wire Questions
+	return typed(TypeQuestions, "", "", wire(m))
+}

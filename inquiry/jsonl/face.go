@@ -32,6 +32,13 @@ type Options struct {
 	// have settled "cancelled": it stops the running turn. nil: the
 	// choices settle and nothing more happens.
 	Cancel func()
+	// Questions is called with each questions line, on the goroutine
+	// that runs Serve (or calls Handle); it must not block for long, so
+	// a question it puts to the client (AskParked) waits elsewhere. An
+	// error refuses the line: it is written as an Error line. When set,
+	// Hello announces "questions" among the types the session accepts.
+	// nil: questions lines are refused.
+	Questions func(Questions) error
 	// MaxLine is the most bytes a line of the client may hold in Serve
 	// (MaxLine).
 	MaxLine int
@@ -131,6 +138,9 @@ func (f *Face) Hello(h Hello) error {
 	}
 	if h.Accepts == nil {
 		h.Accepts = slices.Clone(clientTypes)
+		if f.opts.Questions != nil {
+			h.Accepts = append(h.Accepts, TypeQuestions)
+		}
 	}
 	if h.Choices == nil {
 		h.Choices = []string{KindQuestion, KindCard, KindApproval}
@@ -160,11 +170,23 @@ func (f *Face) maxLine() int {
 // ends wisp.OutcomeNoPerson (wisp.FromUnattended): never answered, and
 // never the person's decline.
 func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
+	return f.ask(ctx, q, false)
+}
+
+// AskParked is Ask for a question wisp mcp parked on q.Thread, put to
+// the client because the person asked to answer it: the choice line is
+// marked Parked, so the client says where the answer goes and who can
+// read it. Its outcomes are Ask's.
+func (f *Face) AskParked(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
+	return f.ask(ctx, q, true)
+}
+
+func (f *Face) ask(ctx context.Context, q wisp.Question, parked bool) (wisp.Answer, error) {
 	r, err := f.wait(ctx, Question{
 		ID: f.idFor(q.ID), Thread: q.Thread, Turn: q.Turn, Title: TitleModelAsks,
 		Text: q.Text, Options: slices.Clone(q.Options),
 		NoneOfThese: !q.FreeText(), AcceptsText: q.FreeText(),
-		Deadline: wireTime(q.Deadline),
+		Deadline: wireTime(q.Deadline), Parked: parked,
 	})
 	if err != nil {
 		return wisp.Answer{}, err
@@ -310,7 +332,7 @@ func closedResult(c Choice) result {
 		}
 		return result{cards: cards, outcome: OutcomeClosed}
 	case Approval:
-		return result{decision: wisp.Decision{Reason: ReasonClosed}, outcome: OutcomeRefused}
+		return result{decision: wisp.Decision{Reason: ReasonClosed, Provenance: wisp.FromUnattended}, outcome: OutcomeRefused}
 	}
 	return result{answer: wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}, outcome: OutcomeClosed}
 }
@@ -420,7 +442,8 @@ func (f *Face) Serve(ctx context.Context, r io.Reader) error {
 // Handle acts on one line the client sent: a Choose, Approve or Deny
 // settles the choice it names; a Cancel settles every waiting choice
 // "cancelled" (the wait returns wisp.ErrInterrupted) and calls
-// Options.Cancel; a Message goes to Options.Message. It returns an error,
+// Options.Cancel; a Message goes to Options.Message, a Questions line to
+// Options.Questions. It returns an error,
 // for an Error line, when the line does not fit: a choice that does not
 // exist (ErrNoChoice) or has settled (ErrSettled), an answer that does
 // not fit its choice (ErrMismatch), a line only wisp writes
@@ -439,6 +462,11 @@ func (f *Face) Handle(l Line) error {
 			f.opts.Cancel()
 		}
 		return nil
+	case Questions:
+		if f.opts.Questions == nil {
+			return fmt.Errorf("%w: this session does not take questions lines (its hello does not accept them); answer parked questions with wisp questions answer ID at a terminal", ErrUnknownType)
+		}
+		return f.opts.Questions(l)
 	case Choose:
 		return f.answer(l.ID, func(c Choice) (result, error) { return chooseResult(c, l) })
 	case Approve:
@@ -451,14 +479,14 @@ func (f *Face) Handle(l Line) error {
 				return result{}, fmt.Errorf("%w: approval %s does not offer the scope %q; send approve with one of its scopes (%s), or deny",
 					ErrMismatch, a.ID, l.Scope, strings.Join(a.Scopes, ", "))
 			}
-			return result{decision: wisp.Decision{Scope: scopeOf(l.Scope)}, outcome: OutcomeApproved}, nil
+			return result{decision: wisp.Decision{Scope: scopeOf(l.Scope), Provenance: wisp.FromPerson}, outcome: OutcomeApproved}, nil
 		})
 	case Deny:
 		return f.answer(l.ID, func(c Choice) (result, error) {
 			if _, ok := c.(Approval); !ok {
 				return result{}, notApproval(c)
 			}
-			return result{outcome: OutcomeRefused}, nil
+			return result{decision: wisp.Decision{Provenance: wisp.FromPerson}, outcome: OutcomeRefused}, nil
 		})
 	case nil:
 		return fmt.Errorf("%w: no line", ErrBadLine)
@@ -541,19 +569,28 @@ func questionResult(q Question, ch Choose) (result, error) {
 			}
 			return result{}, fmt.Errorf("%w: option %d is out of range: choice %s has options 1 to %d; send %s", ErrMismatch, ch.Option, q.ID, len(q.Options), offer())
 		}
-		return result{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[ch.Option-1]}, outcome: OutcomeChose}, nil
+		return result{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[ch.Option-1], Provenance: wisp.FromPerson}, outcome: OutcomeChose}, nil
 	case ch.Text != "":
 		if !q.AcceptsText {
 			return result{}, fmt.Errorf("%w: choice %s does not take text; send %s", ErrMismatch, q.ID, offer())
 		}
-		return result{answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: ch.Text}, outcome: OutcomeAnswered}, nil
+		// The one rule of what an answer may be: text with control
+		// characters is never taken.
+		a, err := wisp.Question{Options: q.Options}.Fit(wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: ch.Text, Provenance: wisp.FromPerson})
+		if err != nil {
+			return result{}, fmt.Errorf("%w: choice %s: %v; send %s", ErrMismatch, q.ID, err, offer())
+		}
+		if a.Outcome == wisp.OutcomeDeclined {
+			return result{answer: a, outcome: OutcomeDeclined}, nil
+		}
+		return result{answer: a, outcome: OutcomeAnswered}, nil
 	case ch.None:
 		if !q.NoneOfThese {
 			return result{}, fmt.Errorf("%w: choice %s does not offer none of these; send %s", ErrMismatch, q.ID, offer())
 		}
-		return result{answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone}, outcome: OutcomeChoseNone}, nil
+		return result{answer: wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}, outcome: OutcomeChoseNone}, nil
 	case ch.Decline:
-		return result{answer: wisp.Answer{Outcome: wisp.OutcomeDeclined}, outcome: OutcomeDeclined}, nil
+		return result{answer: wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, outcome: OutcomeDeclined}, nil
 	}
 	return result{}, fmt.Errorf("%w: choose needs one of %s", ErrBadLine, offer())
 }
@@ -561,7 +598,11 @@ func questionResult(q Question, ch Choose) (result, error) {
 func cardResult(c Card, ch Choose) (result, error) {
 	switch {
 	case ch.Decline && ch.Answers == nil:
-		return result{cards: make([]wisp.CardAnswer, len(c.Questions)), outcome: OutcomeDeclined}, nil
+		cards := make([]wisp.CardAnswer, len(c.Questions))
+		for i := range cards {
+			cards[i] = wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}
+		}
+		return result{cards: cards, outcome: OutcomeDeclined}, nil
 	case ch.Answers == nil:
 		return result{}, fmt.Errorf("%w: choice %s is a card; send answers, one a question in order, or decline", ErrMismatch, c.ID)
 	case len(ch.Answers) != len(c.Questions):
@@ -583,7 +624,7 @@ func cardAnswerResult(id string, n int, q CardQuestion, a CardAnswer) (wisp.Card
 		return wisp.CardAnswer{}, fmt.Errorf("%w: card %s, question %d: %s", ErrMismatch, id, n, fmt.Sprintf(format, args...))
 	}
 	if a.Decline {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, nil
+		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, nil
 	}
 	picks := a.Options
 	if a.Option != 0 {
@@ -602,6 +643,8 @@ func cardAnswerResult(id string, n int, q CardQuestion, a CardAnswer) (wisp.Card
 		return bad("it does not take text; send option 1 to %d, or decline", len(q.Options))
 	case a.Text != "" && len(picks) > 0 && !q.MultiSelect:
 		return bad("it is a single choice; send option or text, not both")
+	case a.Text != "" && wisp.CheckTyped(strings.TrimSpace(a.Text)) != nil:
+		return bad("%v; send the text without them, or decline", wisp.CheckTyped(strings.TrimSpace(a.Text)))
 	}
 	var chosen []string
 	for i, o := range q.Options {
@@ -615,7 +658,7 @@ func cardAnswerResult(id string, n int, q CardQuestion, a CardAnswer) (wisp.Card
 		}
 	}
 	if len(chosen) > 0 {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: chosen, Text: a.Text}, nil
+		return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: chosen, Text: a.Text, Provenance: wisp.FromPerson}, nil
 	}
-	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: a.Text}, nil
+	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: a.Text, Provenance: wisp.FromPerson}, nil
 }

@@ -123,7 +123,19 @@ func (c *client) expect(want ...jsonl.Line) {
 	}
 }
 
-// act is what facetest's person does with a choice, as client lines.
+// acts are what facetest's person does with a choice, as client lines:
+// one an act, the next for when the face refuses the one before.
+func acts(id string, p facetest.Person) []jsonl.Line {
+	var lines []jsonl.Line
+	for _, a := range p.Acts() {
+		if l := act(id, a); l != nil {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// act is what facetest's person does with a choice, as a client line.
 func act(id string, p facetest.Person) jsonl.Line {
 	switch p.Act {
 	case facetest.Choose:
@@ -138,6 +150,28 @@ func act(id string, p facetest.Person) jsonl.Line {
 		return jsonl.Cancel{}
 	}
 	return nil
+}
+
+// actCards are what facetest's person does with a card: a choose line
+// with an answer a question, or a cancel, or nothing; and, when some
+// answer is one the face refuses (Person.Then), the line sent after it.
+func actCards(id string, people []facetest.Person) []jsonl.Line {
+	var lines []jsonl.Line
+	for round := 0; ; round++ {
+		more := false
+		now := make([]facetest.Person, len(people))
+		for i, p := range people {
+			a := p.Acts()
+			now[i] = a[min(round, len(a)-1)]
+			more = more || round+1 < len(a)
+		}
+		if l := actCard(id, now); l != nil {
+			lines = append(lines, l)
+		}
+		if !more {
+			return lines
+		}
+	}
 }
 
 // actCard is what facetest's person does with a card: one choose line
@@ -174,7 +208,7 @@ func TestContract(t *testing.T) {
 	facetest.Run(t, func(t *testing.T, p facetest.Person) facetest.Harness {
 		c := newClient(t, nil, func(c *client, l jsonl.Line) {
 			if q, ok := l.(jsonl.Question); ok {
-				if a := act(q.ID, p); a != nil {
+				for _, a := range acts(q.ID, p) {
 					c.sendLine(a)
 				}
 			}
@@ -187,7 +221,7 @@ func TestContractCards(t *testing.T) {
 	facetest.RunCards(t, func(t *testing.T, acts []facetest.Person) facetest.CardHarness {
 		c := newClient(t, nil, func(c *client, l jsonl.Line) {
 			if card, ok := l.(jsonl.Card); ok {
-				if a := actCard(card.ID, acts); a != nil {
+				for _, a := range actCards(card.ID, acts) {
 					c.sendLine(a)
 				}
 			}
@@ -255,6 +289,8 @@ func TestBadLines(t *testing.T) {
 		{`{"type":"choose","id":"q1","option":3}`, "option 3 is out of range: choice q1 has options 1 to 2; send option 1 to 2, none, decline"},
 		{`{"type":"choose","id":"q1","text":"the first"}`, "choice q1 does not take text"},
 		{`{"type":"choose","id":"q1","answers":[{"option":1}]}`, "choice q1 is a question, not a card"},
+		{`{"type":"choose","id":"q1","option":1,"option":2}`, `the line does not fit its type: key "option" is set twice; keep one`},
+		{`{"type":"choose","id":"q1","option":1,"Option":2}`, `keys "option" and "Option" are one key, set twice`},
 		{`{"type":"approve","id":"q1","scope":"once"}`, "choice q1 is a question (the model asks), not an approval; answer it with choose"},
 		{`{"type":"deny","id":"q1"}`, "not an approval"},
 		{`{"type":"hello","protocol":"wisp-chat"}`, "hello is a line wisp writes, not one it reads"},
@@ -270,7 +306,7 @@ func TestBadLines(t *testing.T) {
 	}
 	c.send(`{"type":"choose","id":"q1","option":2}`)
 	r := wait(t, got)
-	if diff := cmp.Diff(asked{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"}}, r, cmp.AllowUnexported(asked{})); diff != "" {
+	if diff := cmp.Diff(asked{answer: wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", Provenance: wisp.FromPerson}}, r, cmp.AllowUnexported(asked{})); diff != "" {
 		t.Errorf("Ask after bad lines mismatch (-want +got):\n%s", diff)
 	}
 	c.expect(jsonl.Settled{ID: "q1", Outcome: jsonl.OutcomeChose})
@@ -286,11 +322,11 @@ func TestQuestionOutcomes(t *testing.T) {
 		want    wisp.Answer
 		outcome string
 	}{
-		{"option", choiceQ, `{"type":"choose","id":"q1","option":1}`, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json"}, jsonl.OutcomeChose},
-		{"none", choiceQ, `{"type":"choose","id":"q1","none":true}`, wisp.Answer{Outcome: wisp.OutcomeChoseNone}, jsonl.OutcomeChoseNone},
-		{"decline", choiceQ, `{"type":"choose","id":"q1","decline":true}`, wisp.Answer{Outcome: wisp.OutcomeDeclined}, jsonl.OutcomeDeclined},
-		{"text", textQ, `{"type":"choose","id":"q2","text":"release/2.4"}`, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4"}, jsonl.OutcomeAnswered},
-		{"decline text", textQ, `{"type":"choose","id":"q2","decline":true}`, wisp.Answer{Outcome: wisp.OutcomeDeclined}, jsonl.OutcomeDeclined},
+		{"option", choiceQ, `{"type":"choose","id":"q1","option":1}`, wisp.Answer{Outcome: wisp.OutcomeChose, Text: "~/.wisp/config.json", Provenance: wisp.FromPerson}, jsonl.OutcomeChose},
+		{"none", choiceQ, `{"type":"choose","id":"q1","none":true}`, wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}, jsonl.OutcomeChoseNone},
+		{"decline", choiceQ, `{"type":"choose","id":"q1","decline":true}`, wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, jsonl.OutcomeDeclined},
+		{"text", textQ, `{"type":"choose","id":"q2","text":"release/2.4"}`, wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "release/2.4", Provenance: wisp.FromPerson}, jsonl.OutcomeAnswered},
+		{"decline text", textQ, `{"type":"choose","id":"q2","decline":true}`, wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, jsonl.OutcomeDeclined},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -356,9 +392,9 @@ func TestCard(t *testing.T) {
 	c.send(`{"type":"choose","id":"c1","answers":[{"option":2},{"options":[3,1],"text":"smoke"},{"text":"the audit tables"}]}`)
 	r := wait(t, got)
 	want := []wisp.CardAnswer{
-		{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}},
-		{Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}, Text: "smoke"},
-		{Outcome: wisp.OutcomeAnswered, Text: "the audit tables"},
+		{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson},
+		{Outcome: wisp.OutcomeChose, Chosen: []string{"unit", "e2e"}, Text: "smoke", Provenance: wisp.FromPerson},
+		{Outcome: wisp.OutcomeAnswered, Text: "the audit tables", Provenance: wisp.FromPerson},
 	}
 	if diff := cmp.Diff(want, r.cards); diff != "" || r.err != nil {
 		t.Errorf("AskCard = %v, mismatch (-want +got):\n%s", r.err, diff)
@@ -416,7 +452,8 @@ func TestCardDeclinedWhole(t *testing.T) {
 	c.next()
 	c.send(`{"type":"choose","id":"c1","decline":true}`)
 	r := wait(t, got)
-	if diff := cmp.Diff(make([]wisp.CardAnswer, 3), r.cards); diff != "" || r.err != nil {
+	declined := wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}
+	if diff := cmp.Diff([]wisp.CardAnswer{declined, declined, declined}, r.cards); diff != "" || r.err != nil {
 		t.Errorf("AskCard declined = %v, mismatch (-want +got):\n%s", r.err, diff)
 	}
 	c.expect(jsonl.Settled{ID: "c1", Outcome: jsonl.OutcomeDeclined})
@@ -430,9 +467,9 @@ func TestApproval(t *testing.T) {
 		want    wisp.Decision
 		outcome string
 	}{
-		{"once", []string{`{"type":"approve","id":"a1","scope":"once"}`}, nil, wisp.Decision{Scope: wisp.ScopeOnce}, jsonl.OutcomeApproved},
-		{"session", []string{`{"type":"approve","id":"a1","scope":"session"}`}, nil, wisp.Decision{Scope: wisp.ScopeSession}, jsonl.OutcomeApproved},
-		{"deny", []string{`{"type":"deny","id":"a1"}`}, nil, wisp.Decision{}, jsonl.OutcomeRefused},
+		{"once", []string{`{"type":"approve","id":"a1","scope":"once"}`}, nil, wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, jsonl.OutcomeApproved},
+		{"session", []string{`{"type":"approve","id":"a1","scope":"session"}`}, nil, wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, jsonl.OutcomeApproved},
+		{"deny", []string{`{"type":"deny","id":"a1"}`}, nil, wisp.Decision{Provenance: wisp.FromPerson}, jsonl.OutcomeRefused},
 		{"bad, then deny", []string{
 			`{"type":"approve","id":"a1","scope":"always"}`,
 			`{"type":"approve","id":"a1","scope":"sometimes"}`,
@@ -444,7 +481,7 @@ func TestApproval(t *testing.T) {
 			`unknown scope "sometimes"`,
 			"choice a1 is an approval (wisp asks your approval), not a question; answer it with approve or deny",
 			"choice a1 is an approval",
-		}, wisp.Decision{}, jsonl.OutcomeRefused},
+		}, wisp.Decision{Provenance: wisp.FromPerson}, jsonl.OutcomeRefused},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -803,5 +840,106 @@ func TestChoiceWithoutID(t *testing.T) {
 	c.sendLine(jsonl.Choose{ID: l.ID, Text: "main"})
 	if r := wait(t, got); r.answer.Text != "main" {
 		t.Errorf("Ask = %+v", r)
+	}
+}
+
+// TestQuestionsLines: a questions line goes to Options.Questions, whose
+// error becomes an error line; a face without it refuses the line and
+// does not announce it in hello. AskParked puts a parked question as a
+// choice marked parked, answered as any question.
+func TestQuestionsLines(t *testing.T) {
+	var mu sync.Mutex
+	var got []jsonl.Questions
+	c := newClient(t, &jsonl.Options{Questions: func(q jsonl.Questions) error {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, q)
+		if q.ID == "ffffffff" {
+			return errors.New("no question ffffffff is waiting")
+		}
+		return nil
+	}}, nil)
+	c.send(`{"type":"questions","action":"list"}`, `{"type":"questions","action":"answer","id":"a1b2c3d4"}`,
+		`{"type":"questions","action":"decline","id":"ffffffff"}`)
+	c.expect(jsonl.Error{Error: "no question ffffffff is waiting", Line: 3})
+	mu.Lock()
+	want := []jsonl.Questions{{Action: "list"}, {Action: "answer", ID: "a1b2c3d4"}, {Action: "decline", ID: "ffffffff"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("questions lines (-want +got):\n%s", diff)
+	}
+	mu.Unlock()
+
+	parked := wisp.Question{ID: "a1b2c3d4", Thread: "t-81b2c3d4", Turn: 3, Text: "Which config?", Options: []string{"a", "b"}}
+	r := ask(func() asked {
+		a, err := c.face.AskParked(context.Background(), parked)
+		return asked{answer: a, err: err}
+	})
+	c.expect(jsonl.Question{ID: "a1b2c3d4", Thread: "t-81b2c3d4", Turn: 3, Title: jsonl.TitleModelAsks, Text: "Which config?",
+		Options: []string{"a", "b"}, NoneOfThese: true, Parked: true})
+	c.send(`{"type":"choose","id":"a1b2c3d4","option":2}`)
+	if a := wait(t, r); a.err != nil || a.answer != (wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}) {
+		t.Errorf("AskParked = %+v, want chose b", a)
+	}
+	c.expect(jsonl.Settled{ID: "a1b2c3d4", Outcome: jsonl.OutcomeChose})
+
+	var b bytes.Buffer
+	if err := jsonl.NewFace(&b, &jsonl.Options{Questions: func(jsonl.Questions) error { return nil }}).Hello(jsonl.Hello{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"accepts":["message","choose","approve","deny","cancel","questions"]`) {
+		t.Errorf("hello of a face that takes questions lines = %s", b.String())
+	}
+
+	plain := newClient(t, nil, nil)
+	plain.send(`{"type":"questions","action":"list"}`)
+	if l, ok := plain.next().(jsonl.Error); !ok || !strings.Contains(l.Error, "this session does not take questions lines") {
+		t.Errorf("a face without Options.Questions wrote %+v, want the refusal", l)
+	}
+}
+
+// Text that holds control characters is never taken as an answer, on a
+// question or on a card: the client gets an error line that says what
+// the question takes, and the choice still waits.
+func TestControlCharactersAreNoAnswer(t *testing.T) {
+	c := newClient(t, nil, nil)
+	got := ask(func() asked {
+		a, err := c.face.Ask(context.Background(), textQ)
+		return asked{answer: a, err: err}
+	})
+	c.next() // the choice
+	c.send(`{"type":"choose","id":"q2","text":"main\u001b[A\u001b[A"}`)
+	l := c.next()
+	if e, ok := l.(jsonl.Error); !ok || !strings.Contains(e.Error, "control characters, such as an arrow key or Esc, are never taken as typed text; this question takes a line of text, or nothing to decline") {
+		t.Errorf("text with control characters: the face wrote %+v, want an error line that says what the question takes", l)
+	}
+	c.send(`{"type":"choose","id":"q2","text":" main "}`)
+	r := wait(t, got)
+	if diff := cmp.Diff(asked{answer: wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main", Provenance: wisp.FromPerson}}, r, cmp.AllowUnexported(asked{})); diff != "" {
+		t.Errorf("Ask after a refused answer mismatch (-want +got):\n%s", diff)
+	}
+
+	got = ask(func() asked {
+		a, err := c.face.AskCard(context.Background(), card)
+		return asked{cards: a, err: err}
+	})
+	for {
+		if _, ok := c.next().(jsonl.Card); ok {
+			break
+		}
+	}
+	c.send(`{"type":"choose","id":"c1","answers":[{"option":1},{"options":[1],"text":"and\u0007more"},{"decline":true}]}`)
+	for {
+		l := c.next()
+		if e, ok := l.(jsonl.Error); ok {
+			if !strings.Contains(e.Error, "card c1, question 2: control characters") {
+				t.Errorf("card text with a control character: error %q", e.Error)
+			}
+			break
+		}
+	}
+	c.send(`{"type":"choose","id":"c1","answers":[{"option":1},{"options":[1],"text":"and more"},{"decline":true}]}`)
+	r = wait(t, got)
+	if r.err != nil || len(r.cards) != 3 || r.cards[1].Text != "and more" {
+		t.Errorf("AskCard after a refused line = %+v, want the second line's answers", r)
 	}
 }

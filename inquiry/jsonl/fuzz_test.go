@@ -37,6 +37,9 @@ func FuzzDecode(f *testing.F) {
 		`{"type":"choice","kind":"card","questions":[{"options":[{}]}],"deadline":"2026-13-01T00:00:00Z"}`,
 		`{"type":"end","reply":"","error":""}`, `{"type":"hello","tools":null}`, `{"type":"cancel"}{`,
 		`{"type":"approve","id":"a","scope":"once","type":"deny"}`, "\xef\xbb\xbf{\"type\":\"cancel\"}",
+		`{"type":"choose","id":"a","option":1,"Option":2}`, `{"type":"choose","id":"a","answers":[{"text":"x","text":"y"}]}`,
+		`{"type":"choose","id":"a","answers":[{"option":1},{"option":2}],"x":{"a":[{"b":1},{"b":2}]}}`,
+		`{"type":"message","text":"a","\u212a":1,"k":2}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -44,6 +44,10 @@ func samples() []struct {
 			Text: `a question waits for you (a1b2c3d4): "Which branch?"; answer it with wisp questions answer a1b2c3d4`}},
 		{"choice-question", jsonl.Question{ID: "a1b2c3d4", Thread: "t-5f2a9c1e", Turn: 1, Title: jsonl.TitleModelAsks,
 			Text: "Which config did you mean?", Options: []string{"~/.wisp/config.json", "./wisp.json"}, NoneOfThese: true}},
+		{"choice-question-parked", jsonl.Question{ID: "a1b2c3d4", Thread: "t-81b2c3d4", Turn: 3, Title: jsonl.TitleModelAsks,
+			Text: "Which config did you mean?", Options: []string{"~/.wisp/config.json", "./wisp.json"}, NoneOfThese: true, Parked: true}},
+		{"note-question-filed", jsonl.Note{Kind: jsonl.NoteQuestion, ID: "a1b2c3d4", Thread: "t-81b2c3d4",
+			Text: "question a1b2c3d4: you chose ./wisp.json; the thread that asked gets it"}},
 		{"choice-question-text", jsonl.Question{ID: "b2c3d4e5", Thread: "t-5f2a9c1e", Turn: 1, Title: jsonl.TitleModelAsks,
 			Text: "What is the name of the staging branch?", AcceptsText: true, Deadline: deadline}},
 		{"choice-card", jsonl.Card{ID: "c3d4e5f6", Thread: "t-5f2a9c1e", Turn: 2, Title: jsonl.TitleModelAsks, Deadline: deadline,
@@ -82,6 +86,9 @@ func samples() []struct {
 		{"approve", jsonl.Approve{ID: "e5f6a7b8", Scope: "session"}},
 		{"deny", jsonl.Deny{ID: "e5f6a7b8"}},
 		{"cancel", jsonl.Cancel{}},
+		{"questions-list", jsonl.Questions{Action: jsonl.ActionList}},
+		{"questions-answer", jsonl.Questions{Action: jsonl.ActionAnswer, ID: "a1b2c3d4"}},
+		{"questions-decline", jsonl.Questions{Action: jsonl.ActionDecline, ID: "a1b2c3d4"}},
 	}
 }
 

@@ -36,6 +36,17 @@ const (
 	TypeApprove = "approve"
 	TypeDeny    = "deny"
 	TypeCancel  = "cancel"
+	// TypeQuestions is read only by a session that announces it in
+	// Hello.Accepts (one that can put parked questions to the client).
+	TypeQuestions = "questions"
+)
+
+// The actions of a Questions line, as wisp questions and chat's
+// /questions name them.
+const (
+	ActionList    = "list"    // tell of each waiting question in a note
+	ActionAnswer  = "answer"  // put question ID to the client as a choice
+	ActionDecline = "decline" // decline question ID at once
 )
 
 // The kinds of a choice line.
@@ -194,6 +205,11 @@ type Question struct {
 	// Deadline is when the question ends unanswered; zero (omitted) when
 	// it waits for as long as the person takes.
 	Deadline time.Time `json:"deadline,omitzero"`
+	// Parked marks a question wisp mcp parked on its Thread, put to the
+	// client because the person asked for it (a Questions line with
+	// action answer): the answer goes to that thread, which the agent
+	// that called wisp mcp can read. Declining it is final there too.
+	Parked bool `json:"parked,omitempty"`
 }
 
 // Card is the model's card of questions (the ask_user tool), a choice line
@@ -351,6 +367,21 @@ type Deny struct {
 // and the turn ends stopped.
 type Cancel struct{}
 
+// Questions is the person's word about the questions wisp mcp parked for
+// them, as /questions is in a plain chat: Action list tells of each one
+// that waits in a note of kind "question" (or a note that none does);
+// answer puts question ID to the client as a Question with Parked set,
+// answered with Choose like any question; decline declines question ID
+// at once. Each answer and decline ends with a note of kind "question"
+// saying what was filed. Only a session whose Hello.Accepts names
+// "questions" reads it.
+//
+//	{"type":"questions","action":"answer","id":"a1b2c3d4"}
+type Questions struct {
+	Action string `json:"action"`
+	ID     string `json:"id,omitempty"`
+}
+
 // LineType returns "hello".
 func (Hello) LineType() string { return TypeHello }
 
@@ -404,6 +435,9 @@ func (Deny) LineType() string { return TypeDeny }
 
 // LineType returns "cancel".
 func (Cancel) LineType() string { return TypeCancel }
+
+// LineType returns "questions".
+func (Questions) LineType() string { return TypeQuestions }
 
 // ChoiceKind returns "question".
 func (Question) ChoiceKind() string { return KindQuestion }

@@ -19,7 +19,8 @@ const (
 	FromElicitation = "elicitation"
 	// FromChat: /questions answer or decline in a plain wisp chat.
 	FromChat = "chat"
-	// FromTUI: a running wisp-tui.
+	// FromTUI: a running wisp-tui, through the questions line of wisp
+	// chat --json.
 	FromTUI = "tui"
 )
 
@@ -93,18 +94,16 @@ func checkAnswer(a Answer) error {
 	return nil
 }
 
-// fits checks that a suits q: a choice must be one of its options, and
-// a free-text question takes no choice.
+// fits checks that a suits q by the rule every face's answer obeys
+// (wisp.Question.Fit): a choice is one of its options, spelt as the
+// question spells it; typed text answers only free text, and never holds
+// a control character; a free-text question takes no choice.
 func fits(a Answer, q Question) error {
-	switch a.Outcome {
-	case wisp.OutcomeChose:
-		if !slices.Contains(q.Options, a.Text) {
-			return fmt.Errorf("%q is not one of the question's options", a.Text)
-		}
-	case wisp.OutcomeChoseNone:
-		if q.FreeText() {
-			return errors.New("the question has no options to choose none of")
-		}
+	if a.Outcome == wisp.OutcomeChose && !slices.Contains(q.Options, a.Text) {
+		return errors.New("the answer is not one of the question's options")
+	}
+	if _, err := (wisp.Question{Options: q.Options}).Fit(wisp.Answer{Outcome: a.Outcome, Text: a.Text, Provenance: wisp.FromPerson}); err != nil {
+		return err
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/wisp-agent/wisp"
@@ -87,9 +88,20 @@ func TestRedactedCorpus(t *testing.T) {
 			t.Fatalf("choosing the redacted option %q = %v", fq.Options[0], err)
 		}
 	}
-	for _, group := range pack(texts, "\n", MaxAnswerBytes/2) {
+	// Typed text holds no control character (wisp.CheckTyped): a line
+	// break within a case is typed as a space.
+	var lines []string
+	for _, text := range texts {
+		lines = append(lines, strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return ' '
+			}
+			return r
+		}, text))
+	}
+	for _, group := range pack(lines, " ", MaxAnswerBytes/2) {
 		fq := mustFile(t, s, free)
-		if err := s.Answer(t.Context(), Answer{ID: fq.ID, Digest: fq.Digest, Outcome: wisp.OutcomeAnswered, Text: strings.Join(group, "\n"), From: FromTerminal}); err != nil {
+		if err := s.Answer(t.Context(), Answer{ID: fq.ID, Digest: fq.Digest, Outcome: wisp.OutcomeAnswered, Text: strings.Join(group, " "), From: FromTerminal}); err != nil {
 			t.Fatalf("Answer = %v", err)
 		}
 		if a, ok, err := s.Answered(fq.ID); err != nil || !ok || !strings.Contains(a.Text, "[REDACTED:") {
@@ -111,7 +123,7 @@ func TestRedactedToFit(t *testing.T) {
 	if n := utf8.RuneCountInString(fq.Text); n != maxQuestionChars || strings.Contains(fq.Text, "hunter2x") {
 		t.Errorf("File = %d characters %q, want %d with markers only", n, fq.Text, maxQuestionChars)
 	}
-	text := strings.Repeat("password: hunter2x\n", MaxAnswerBytes/19)
+	text := strings.Repeat("password: hunter2x ", MaxAnswerBytes/19)
 	if err := s.Answer(t.Context(), Answer{ID: fq.ID, Digest: fq.Digest, Outcome: wisp.OutcomeAnswered, Text: text, From: FromTerminal}); err != nil {
 		t.Fatalf("Answer = %v", err)
 	}

@@ -255,7 +255,10 @@ func TestAnswerRules(t *testing.T) {
 		{"unknown face", f, Answer{Outcome: wisp.OutcomeDeclined, From: "model"}, ErrInvalid},
 		{"too long", f, Answer{Outcome: wisp.OutcomeAnswered, Text: strings.Repeat("x", MaxAnswerBytes+1)}, ErrInvalid},
 		{"bad UTF-8", f, Answer{Outcome: wisp.OutcomeAnswered, Text: "\xff"}, ErrInvalid},
-		{"longest", f, Answer{Outcome: wisp.OutcomeAnswered, Text: strings.Repeat("\x01", MaxAnswerBytes)}, nil},
+		{"text on a choice", c, Answer{Outcome: wisp.OutcomeAnswered, Text: "foo"}, ErrInvalid},
+		{"arrow keys on a choice", c, Answer{Outcome: wisp.OutcomeAnswered, Text: "\x1b[B\x1b[B"}, ErrInvalid},
+		{"control characters in text", f, Answer{Outcome: wisp.OutcomeAnswered, Text: strings.Repeat("\x01", MaxAnswerBytes)}, ErrInvalid},
+		{"longest", f, Answer{Outcome: wisp.OutcomeAnswered, Text: strings.Repeat("é", MaxAnswerBytes/2)}, nil},
 		{"chose none", c, Answer{Outcome: wisp.OutcomeChoseNone}, nil},
 	}
 	for _, tt := range tests {

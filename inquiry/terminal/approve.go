@@ -109,7 +109,7 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 		}
 		if tries > 0 {
 			fmt.Fprintln(f.out, "(not an answer offered; the request was refused)")
-			return wisp.Decision{Reason: ReasonNotOffered}, nil
+			return wisp.Decision{Reason: ReasonNotOffered, Provenance: wisp.FromPerson}, nil
 		}
 		fmt.Fprintf(f.out, "type %s, or press Enter to refuse › ", orList(keys))
 	}
@@ -120,11 +120,11 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 func readApproval(scopes []wisp.Scope, text string) (wisp.Decision, bool) {
 	t := strings.ToLower(strings.TrimSpace(text))
 	if t == "" || t == "n" || t == "no" {
-		return wisp.Decision{}, true
+		return wisp.Decision{Provenance: wisp.FromPerson}, true
 	}
 	for _, k := range approvalKeys {
 		if (t == k.key || t == k.scope.String()) && slices.Contains(scopes, k.scope) {
-			return wisp.Decision{Scope: k.scope}, true
+			return wisp.Decision{Scope: k.scope, Provenance: wisp.FromPerson}, true
 		}
 	}
 	return wisp.Decision{}, false

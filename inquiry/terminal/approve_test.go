@@ -29,10 +29,10 @@ func approval(scopes []wisp.Scope) wisp.ApprovalRequest {
 }
 
 func TestApproveKeys(t *testing.T) {
-	refused := wisp.Decision{}
-	once := wisp.Decision{Scope: wisp.ScopeOnce}
-	session := wisp.Decision{Scope: wisp.ScopeSession}
-	notOffered := wisp.Decision{Reason: terminal.ReasonNotOffered}
+	refused := wisp.Decision{Provenance: wisp.FromPerson}
+	once := wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}
+	session := wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}
+	notOffered := wisp.Decision{Reason: terminal.ReasonNotOffered, Provenance: wisp.FromPerson}
 	noPerson := wisp.Decision{Reason: terminal.ReasonNoPerson, Provenance: wisp.FromUnattended}
 	tests := []struct {
 		name   string
@@ -65,8 +65,8 @@ func TestApproveKeys(t *testing.T) {
 		{"p is not offered", onceSession, "p\ns\n", session},
 		{"always is not offered, twice", onceSession, "always\na\n", notOffered},
 
-		{"p when offered", everyScope, "p\n", wisp.Decision{Scope: wisp.ScopeProject}},
-		{"always when offered", everyScope, "ALWAYS\n", wisp.Decision{Scope: wisp.ScopeAlways}},
+		{"p when offered", everyScope, "p\n", wisp.Decision{Scope: wisp.ScopeProject, Provenance: wisp.FromPerson}},
+		{"always when offered", everyScope, "ALWAYS\n", wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromPerson}},
 		{"nothing offered but no", nil, "y\nn\n", refused},
 	}
 	for _, tc := range tests {
@@ -149,9 +149,9 @@ func TestApproveTypeAhead(t *testing.T) {
 		want      wisp.Decision
 		discarded int
 	}{
-		{"the stale y is dropped; the fresh n refuses", true, wisp.Decision{}, 1},
+		{"the stale y is dropped; the fresh n refuses", true, wisp.Decision{Provenance: wisp.FromPerson}, 1},
 		// Without the hook the stale key answers: the test above rests on it.
-		{"without the hook the stale y answers", false, wisp.Decision{Scope: wisp.ScopeOnce}, -1},
+		{"without the hook the stale y answers", false, wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

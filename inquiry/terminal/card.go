@@ -226,10 +226,15 @@ func (f *Face) readQuestion(ctx context.Context, q wisp.CardQuestion) (wisp.Card
 		if err != nil {
 			return wisp.CardAnswer{}, err
 		}
-		if a, ok := readCardLine(q, text); ok {
+		prompt := again
+		if err := wisp.CheckTyped(strings.TrimSpace(text)); err != nil {
+			// Keys a line cannot hold (an arrow key, Esc) are never an
+			// answer; say so, and read again.
+			prompt = err.Error() + "; " + again
+		} else if a, ok := readCardLine(q, text); ok {
 			return a, nil
 		}
-		if _, err := io.WriteString(f.out, again); err != nil {
+		if _, err := io.WriteString(f.out, prompt); err != nil {
 			return wisp.CardAnswer{}, err
 		}
 	}
@@ -260,16 +265,23 @@ func (f *Face) readSecret(ctx context.Context) (wisp.CardAnswer, error) {
 		return wisp.CardAnswer{}, err
 	}
 	text, err := f.in.ReadLine(ctx)
+	for err == nil && wisp.CheckTyped(strings.TrimSpace(text)) != nil {
+		// Never a secret's value; the line says so without showing it.
+		if _, err := io.WriteString(f.out, "\n"+wisp.CheckTyped(text).Error()+"; "+PromptSecret); err != nil {
+			return wisp.CardAnswer{}, err
+		}
+		text, err = f.in.ReadLine(ctx)
+	}
 	if err != nil {
 		return wisp.CardAnswer{}, err
 	}
 	// The person's Enter was not echoed either.
 	if strings.TrimSpace(text) == "" {
 		_, err = io.WriteString(f.out, "\n")
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, err
+		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, err
 	}
 	_, err = io.WriteString(f.out, "\n(received)\n")
-	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}, err
+	return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}, err
 }
 
 // readCardLine turns a line into the answer to q; ok is false when the
@@ -282,15 +294,15 @@ func (f *Face) readSecret(ctx context.Context) (wisp.CardAnswer, error) {
 func readCardLine(q wisp.CardQuestion, text string) (wisp.CardAnswer, bool) {
 	t := strings.TrimSpace(text)
 	if t == "" {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}, true
+		return wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}, true
 	}
 	if len(q.Options) == 0 {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}, true
+		return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}, true
 	}
 	nums, isNums := numbers(t)
 	if !isNums {
 		if q.Other {
-			return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text}, true
+			return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: text, Provenance: wisp.FromPerson}, true
 		}
 		return wisp.CardAnswer{}, false
 	}
@@ -304,7 +316,7 @@ func readCardLine(q wisp.CardQuestion, text string) (wisp.CardAnswer, bool) {
 		}
 		chosen[n-1] = true
 	}
-	a := wisp.CardAnswer{Outcome: wisp.OutcomeChose}
+	a := wisp.CardAnswer{Outcome: wisp.OutcomeChose, Provenance: wisp.FromPerson}
 	for i, o := range q.Options {
 		if chosen[i] {
 			a.Chosen = append(a.Chosen, o.Label)

@@ -49,8 +49,12 @@ func cardHarness(t *testing.T, acts []facetest.Person, opts *terminal.Options) f
 	t.Cleanup(func() { close(stop); w.Close() })
 	in := terminal.NewInput(r)
 	out := &screen{}
+	var keys []facetest.Person // one act a prompt, asked again included
+	for _, p := range acts {
+		keys = append(keys, p.Acts()...)
+	}
 	go func() {
-		for i, p := range acts {
+		for i, p := range keys {
 			for strings.Count(out.String(), "› ") <= i {
 				select {
 				case <-stop:
@@ -167,10 +171,10 @@ func TestCardScreen(t *testing.T) {
 			qs:    []wisp.CardQuestion{envQ, checksQ, rolloutQ, notesQ},
 			input: "1\n1, 3\nblue-green\n\n",
 			want: []wisp.CardAnswer{
-				{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}},
-				{Outcome: wisp.OutcomeChose, Chosen: []string{"unit tests", "lint"}},
-				{Outcome: wisp.OutcomeAnswered, Text: "blue-green"},
-				{Outcome: wisp.OutcomeDeclined},
+				{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson},
+				{Outcome: wisp.OutcomeChose, Chosen: []string{"unit tests", "lint"}, Provenance: wisp.FromPerson},
+				{Outcome: wisp.OutcomeAnswered, Text: "blue-green", Provenance: wisp.FromPerson},
+				{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson},
 			},
 			// The keys typed are not on this screen: a pipe does not echo.
 			screen: "? the model asks\n" +
@@ -207,7 +211,7 @@ func TestCardScreen(t *testing.T) {
 			name:  "one question",
 			qs:    []wisp.CardQuestion{envQ},
 			input: "2\n",
-			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}}},
+			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson}},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it falls back to its default.\n" +
@@ -224,7 +228,7 @@ func TestCardScreen(t *testing.T) {
 			name:  "several or something else, asked again",
 			qs:    []wisp.CardQuestion{severalOtherQ},
 			input: "4\n2 3\n",
-			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"us", "asia"}}},
+			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"us", "asia"}, Provenance: wisp.FromPerson}},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it falls back to its default.\n" +
@@ -241,7 +245,7 @@ func TestCardScreen(t *testing.T) {
 			qs:    []wisp.CardQuestion{secretQ},
 			opts:  noEcho,
 			input: "ghp_s3cret\n",
-			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_s3cret"}},
+			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_s3cret", Provenance: wisp.FromPerson}},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
@@ -257,7 +261,7 @@ func TestCardScreen(t *testing.T) {
 			qs:    []wisp.CardQuestion{secretQ},
 			opts:  noEcho,
 			input: "\n",
-			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined}},
+			want:  []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
@@ -286,7 +290,7 @@ func TestCardScreen(t *testing.T) {
 			qs:    []wisp.CardQuestion{envQ, notesQ},
 			input: "1\n",
 			want: []wisp.CardAnswer{
-				{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}},
+				{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson},
 				{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended},
 			},
 			screen: "? the model asks\n" +
@@ -348,7 +352,7 @@ func TestCardScreenHostile(t *testing.T) {
 	}{
 		{
 			name: "choice", q: choice, input: "1 2\n",
-			want: wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: []string{"[y]once\x1b[A", "no\u2066"}},
+			want: wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: []string{"[y]once\x1b[A", "no\u2066"}, Provenance: wisp.FromPerson},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it falls back to its default.\n" +
@@ -362,12 +366,12 @@ func TestCardScreenHostile(t *testing.T) {
 				terminal.PromptMultiOther,
 		},
 		{
-			name: "typed text is returned as typed", q: choice, input: "neither\x1b[1m\n",
-			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "neither\x1b[1m"},
+			name: "typed text with control characters is asked again", q: choice, input: "neither\x1b[1m\nneither\n",
+			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "neither", Provenance: wisp.FromPerson},
 		},
 		{
 			name: "secret", q: secret, opts: noEcho, input: "v\n",
-			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "v"},
+			want: wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: "v", Provenance: wisp.FromPerson},
 			screen: "? the model asks\n" +
 				"1 question · ends in 5 min, at 10:05:00\n" +
 				"If you leave it unanswered by then, it is declined.\n" +
@@ -407,10 +411,12 @@ func TestReadCardLines(t *testing.T) {
 	severalOther := several
 	severalOther.Other = true
 	chose := func(labels ...string) wisp.CardAnswer {
-		return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels}
+		return wisp.CardAnswer{Outcome: wisp.OutcomeChose, Chosen: labels, Provenance: wisp.FromPerson}
 	}
-	typed := func(s string) wisp.CardAnswer { return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: s} }
-	declined := wisp.CardAnswer{Outcome: wisp.OutcomeDeclined}
+	typed := func(s string) wisp.CardAnswer {
+		return wisp.CardAnswer{Outcome: wisp.OutcomeAnswered, Text: s, Provenance: wisp.FromPerson}
+	}
+	declined := wisp.CardAnswer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}
 	tests := []struct {
 		name  string
 		q     wisp.CardQuestion
@@ -448,6 +454,10 @@ func TestReadCardLines(t *testing.T) {
 		{"free text: a number is text", notesQ, "42\n", typed("42"), 1},
 		{"free text: the last line without newline", notesQ, "main", typed("main"), 1},
 		{"free text: Enter declines", notesQ, "\n", declined, 1},
+		{"free text: arrow keys ask again", notesQ, "\x1b[A\x1b[A\nmain\n", typed("main"), 2},
+		{"Other: arrow keys ask again", oneOther, "\x1b[B\x1b[B\n\n", declined, 2},
+		{"Other: a tab within asks again", oneOther, "a\tb\nab\n", typed("ab"), 2},
+		{"an arrow key after a number asks again", one, "2\x1b[A\n2\n", chose("b"), 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -516,7 +526,7 @@ func TestCardDeadline(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("AskCard past the deadline = %v, want DeadlineExceeded", err)
 		}
-		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}}}, got); diff != "" {
+		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson}}, got); diff != "" {
 			t.Errorf("answers kept (-want +got):\n%s", diff)
 		}
 		if want := terminal.PromptMulti + "\n(time is up; the questions you did not answer fall back to their defaults)\n"; !strings.HasSuffix(out.String(), want) {
@@ -542,7 +552,7 @@ func TestCardInterrupt(t *testing.T) {
 			if !errors.Is(err, wisp.ErrInterrupted) {
 				t.Fatalf("AskCard = %v, want wisp.ErrInterrupted", err)
 			}
-			if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}}}, got); diff != "" {
+			if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeChose, Chosen: []string{"staging"}, Provenance: wisp.FromPerson}}, got); diff != "" {
 				t.Errorf("answers kept (-want +got):\n%s", diff)
 			}
 			if !strings.HasSuffix(out.String(), terminal.PromptText+"\n") {
@@ -607,7 +617,7 @@ func TestCardSecretEcho(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_v4lue"}}, got); diff != "" {
+		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_v4lue", Provenance: wisp.FromPerson}}, got); diff != "" {
 			t.Errorf("answers (-want +got):\n%s", diff)
 		}
 		want := []string{"hide, the screen ends " + terminal.SecretNote, "restore"}
@@ -671,4 +681,43 @@ func TestCardSecretNotRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A secret's value holding control characters (an arrow key pressed at
+// the hidden prompt) is never taken: the face says so, without showing
+// what was typed, and reads again with the echo still off.
+func TestCardSecretWithControlsAskedAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, w := io.Pipe()
+		defer w.Close()
+		in := terminal.NewInput(r)
+		out := &screen{}
+		hidden := 0
+		opts := &terminal.Options{HideEcho: func() (func(), error) { hidden++; return func() { hidden-- }, nil }}
+		f := terminal.NewWithOptions(in, out, opts)
+		var got []wisp.CardAnswer
+		var err error
+		done := make(chan struct{})
+		go func() {
+			got, err = f.AskCard(context.Background(), wisp.Card{Questions: []wisp.CardQuestion{secretQ}})
+			close(done)
+		}()
+		synctest.Wait()
+		io.WriteString(w, "ghp_\x1b[Dv4lue\n")
+		synctest.Wait()
+		if hidden != 1 || !strings.HasSuffix(out.String(), "control characters, such as an arrow key or Esc, are never taken as typed text; "+terminal.PromptSecret) {
+			t.Fatalf("after a value with control characters (echo hidden %d), the screen is:\n%s", hidden, out)
+		}
+		io.WriteString(w, "ghp_v4lue\n")
+		<-done
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "ghp_v4lue", Provenance: wisp.FromPerson}}, got); diff != "" {
+			t.Errorf("answers (-want +got):\n%s", diff)
+		}
+		if strings.Contains(out.String(), "v4lue") || hidden != 0 {
+			t.Errorf("the screen shows the secret, or the echo stayed off (%d):\n%s", hidden, out)
+		}
+	})
 }

@@ -103,7 +103,7 @@ func TestPtySecretNotEchoed(t *testing.T) {
 	pos := scr.waitFor(t, 0, terminal.PromptText)
 	io.WriteString(ptmx, "visible-answer\r")
 	pos = scr.waitFor(t, pos, "visible-answer")
-	if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "visible-answer"}}, answer(got)); diff != "" {
+	if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "visible-answer", Provenance: wisp.FromPerson}}, answer(got)); diff != "" {
 		t.Errorf("the ordinary answer (-want +got):\n%s", diff)
 	}
 
@@ -115,7 +115,7 @@ func TestPtySecretNotEchoed(t *testing.T) {
 	pos = scr.waitFor(t, pos, terminal.PromptSecret)
 	io.WriteString(ptmx, "hunter2-s3cret\r")
 	pos = scr.waitFor(t, pos, "(received)")
-	if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "hunter2-s3cret"}}, answer(got)); diff != "" {
+	if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "hunter2-s3cret", Provenance: wisp.FromPerson}}, answer(got)); diff != "" {
 		t.Errorf("the secret (-want +got):\n%s", diff)
 	}
 
@@ -124,7 +124,7 @@ func TestPtySecretNotEchoed(t *testing.T) {
 	pos = scr.waitFor(t, pos, terminal.PromptText)
 	io.WriteString(ptmx, "after-the-secret\r")
 	scr.waitFor(t, pos, "after-the-secret")
-	if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "after-the-secret"}}, answer(got)); diff != "" {
+	if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "after-the-secret", Provenance: wisp.FromPerson}}, answer(got)); diff != "" {
 		t.Errorf("the answer after the secret (-want +got):\n%s", diff)
 	}
 	if s := scr.String(); strings.Contains(s, "hunter2") {

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -53,9 +52,13 @@ var (
 // out. Share in with whatever else reads the same stream.
 func New(in *Input, out io.Writer) *Face { return &Face{in: in, out: out} }
 
-// Ask shows q and reads the answer: a number chooses an option (the last
-// number is "none of these"), other text is the answer, Enter alone
-// declines. The read ends with ctx: at the deadline, or when the turn is
+// Ask shows q and reads the answer as wisp.Question.Typed reads a line: a
+// number chooses an option (the last number is "none of these"), Enter
+// alone declines, and typed text answers where the question takes text
+// (on a choice, only an option's own words). A line the question does not
+// take (text on a choice, a number that names no option, control
+// characters such as an arrow key's) is never passed on: the face shows
+// the line that says what the question takes, and reads again. The read ends with ctx: at the deadline, or when the turn is
 // stopped. At the end of the input no person can answer any more, and the
 // face says so.
 func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
@@ -95,34 +98,14 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 			fmt.Fprintln(f.out)
 			return wisp.Answer{}, err
 		}
-		a, ok := f.read(q, text)
-		if ok {
+		a, err := q.Typed(text)
+		if err == nil {
 			return a, nil
 		}
-		fmt.Fprintf(f.out, "type a number from 1 to %d, or press Enter to decline › ", len(q.Options)+1)
+		// What the question does not take is never passed on: say what
+		// it takes, and read again.
+		fmt.Fprintf(f.out, "%s › ", escape.Terminal(err.Error()))
 	}
-}
-
-// read turns a line into an answer; ok is false for a number that names
-// no option.
-func (f *Face) read(q wisp.Question, text string) (wisp.Answer, bool) {
-	t := strings.TrimSpace(text)
-	if t == "" {
-		return wisp.Answer{Outcome: wisp.OutcomeDeclined}, true
-	}
-	if !q.FreeText() {
-		if n, err := strconv.Atoi(t); err == nil {
-			switch {
-			case n >= 1 && n <= len(q.Options):
-				return wisp.Answer{Outcome: wisp.OutcomeChose, Text: q.Options[n-1]}, true
-			case n == len(q.Options)+1:
-				return wisp.Answer{Outcome: wisp.OutcomeChoseNone}, true
-			default:
-				return wisp.Answer{}, false
-			}
-		}
-	}
-	return wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: text}, true
 }
 
 // Notify shows a notice from wisp, escaped, on a line of its own.

@@ -36,8 +36,17 @@ func (s *screen) String() string {
 	return s.b.String()
 }
 
-// keys are what a person types for each act on the terminal.
+// keys are what a person types for each act on the terminal, one line an
+// act, and the next when the face asks again.
 func keys(p facetest.Person) string {
+	var k string
+	for _, a := range p.Acts() {
+		k += key(a)
+	}
+	return k
+}
+
+func key(p facetest.Person) string {
 	switch p.Act {
 	case facetest.Choose:
 		return fmt.Sprintf("%d\n", p.Option+1)
@@ -82,7 +91,7 @@ func TestScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json"}, a); diff != "" {
+	if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: "./wisp.json", Provenance: wisp.FromPerson}, a); diff != "" {
 		t.Errorf("answer (-want +got):\n%s", diff)
 	}
 	want := "? the model asks\nWhich config did you mean?\n1 ~/.wisp/config.json\n2 ./wisp.json\n3 none of these\ntype a number, or press Enter to decline › "
@@ -100,15 +109,19 @@ func TestReadAnswers(t *testing.T) {
 		input string
 		want  wisp.Answer
 	}{
-		{"number", choice, "1\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "a"}},
-		{"number with spaces and CRLF", choice, " 2 \r\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b"}},
-		{"none of these", choice, "3\n", wisp.Answer{Outcome: wisp.OutcomeChoseNone}},
-		{"out of range asks again", choice, "9\n0\n2\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b"}},
-		{"text on a choice", choice, "the b one\n", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "the b one"}},
-		{"Enter declines", choice, "\n", wisp.Answer{Outcome: wisp.OutcomeDeclined}},
-		{"blank declines", free, "   \n", wisp.Answer{Outcome: wisp.OutcomeDeclined}},
-		{"a number on free text is text", free, "42\n", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "42"}},
-		{"last line without newline", free, "main", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main"}},
+		{"number", choice, "1\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "a", Provenance: wisp.FromPerson}},
+		{"number with spaces and CRLF", choice, " 2 \r\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}},
+		{"none of these", choice, "3\n", wisp.Answer{Outcome: wisp.OutcomeChoseNone, Provenance: wisp.FromPerson}},
+		{"out of range asks again", choice, "9\n0\n2\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}},
+		{"text on a choice asks again", choice, "the b one\n2\n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}},
+		{"an option's words choose it", choice, " B \n", wisp.Answer{Outcome: wisp.OutcomeChose, Text: "b", Provenance: wisp.FromPerson}},
+		{"arrow keys on a choice ask again", choice, "\x1b[B\x1b[B\n\n", wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
+		{"text on a choice, then the input ends", choice, "foo\n", wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}},
+		{"arrow keys on free text ask again", free, "\x1b[A\nmain\n", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main", Provenance: wisp.FromPerson}},
+		{"Enter declines", choice, "\n", wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
+		{"blank declines", free, "   \n", wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}},
+		{"a number on free text is text", free, "42\n", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "42", Provenance: wisp.FromPerson}},
+		{"last line without newline", free, "main", wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "main", Provenance: wisp.FromPerson}},
 		{"end of input: no person", free, "", wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}},
 	}
 	for _, tc := range tests {
@@ -122,6 +135,27 @@ func TestReadAnswers(t *testing.T) {
 				t.Errorf("Ask with input %q (-want +got):\n%s", tc.input, diff)
 			}
 		})
+	}
+}
+
+// A line the question does not take gets one line saying what it takes,
+// from the library, and the face reads again.
+func TestAsksAgainWithWhatItTakes(t *testing.T) {
+	q := wisp.Question{Text: "Which?", Options: []string{"a", "b"}}
+	out := &screen{}
+	got, err := terminal.New(terminal.NewInput(strings.NewReader("\x1b[B\x1b[B\nfoo\n7\n1\n")), out).Ask(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (wisp.Answer{Outcome: wisp.OutcomeChose, Text: "a", Provenance: wisp.FromPerson}); got != want {
+		t.Errorf("Ask = %+v, want %+v", got, want)
+	}
+	want := "? the model asks\nWhich?\n1 a\n2 b\n3 none of these\n" + terminal.PromptChoice +
+		"control characters, such as an arrow key or Esc, are never taken as typed text; " + q.Takes() + " › " +
+		"that is none of the options; " + q.Takes() + " › " +
+		"no option has that number; " + q.Takes() + " › "
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("screen (-want +got):\n%s", diff)
 	}
 }
 

@@ -65,9 +65,9 @@ func TestApproverDecided(t *testing.T) {
 		from  string
 		want  wisp.Decision
 	}{
-		{"approved once at a terminal", wisp.ScopeOnce, outofband.FromTerminal, wisp.Decision{Scope: wisp.ScopeOnce}},
-		{"approved for the session in the dialog", wisp.ScopeSession, outofband.FromElicitation, wisp.Decision{Scope: wisp.ScopeSession}},
-		{"denied", wisp.ScopeNone, outofband.FromTerminal, wisp.Decision{Reason: policy.ReasonDeclined}},
+		{"approved once at a terminal", wisp.ScopeOnce, outofband.FromTerminal, wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}},
+		{"approved for the session in the dialog", wisp.ScopeSession, outofband.FromElicitation, wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}},
+		{"denied", wisp.ScopeNone, outofband.FromTerminal, wisp.Decision{Reason: policy.ReasonDeclined, Provenance: wisp.FromPerson}},
 	}
 	for _, tt := range tests {
 		for _, async := range []bool{false, true} {
@@ -201,7 +201,7 @@ func TestApproverDecisionBeatsWithdrawal(t *testing.T) {
 			},
 		})
 		got, err := a.Approve(t.Context(), enable())
-		if err != nil || got != (wisp.Decision{Scope: wisp.ScopeSession}) {
+		if err != nil || got != (wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}) {
 			t.Fatalf("Approve = %+v, %v; want the person's session", got, err)
 		}
 	}

@@ -23,7 +23,11 @@ const (
 )
 
 // AsksForSecret reports whether a question asks the person for a secret, and
-// which kind: one of the Kind constants.
+// which kind: one of the Kind constants. A question asks for one when it wants
+// the value: "What's your Hugging Face token?", "Paste the API key here", "I
+// need your credentials". It does not when it only speaks of one: "Should the
+// password field be optional?", "Should I rotate the access keys now?", "Where
+// should the private key file live?".
 //
 // The question is read after folding: NFKC normalisation (so full-width and
 // other compatibility letters become plain ones), Cyrillic and Greek
@@ -33,14 +37,37 @@ const (
 // letters ("p@ssw0rd"), nor an invisible character between two words
 // ("your\u200bpassword").
 //
-// Strong terms always count: password, passphrase, API key, private key,
-// secret key, client secret, credentials, login details, access key,
-// one-time code or OTP, 2FA, two-factor, MFA, verification code, "pin code",
-// "pin number" and PIN written in capitals. Weak words (token, secret, key,
-// code, pin) count only when the question asks for one as a value ("paste the
-// token", "what's your key?") or qualifies it ("access token", "your
-// secret", "SMS code", "card pin"), and not when the next word makes them
-// part of another notion ("token limit", "secret santa", "key name").
+// Terms come in two strengths. A strong term always names a credential:
+// password, passphrase, API key, private key, secret key, client secret,
+// credentials, login details, access key, one-time code or OTP, 2FA,
+// two-factor, MFA, verification code, "pin code", "pin number", and PIN or
+// PAT written in capitals. A weak word names one only in some company: token,
+// secret, key, code, pin, pat ("your token", "access token", "paste the
+// secret"; not "token limit", "secret santa", "key name").
+//
+// Whether a named credential is asked for is read from its company in its
+// sentence (strongAsked and weakTerm give the rules in order):
+//
+//   - A request addressed to the person asks for it: "paste your", "send me
+//     the", "can you share", "would you mind sharing", "what is", "I need
+//     the", "do you have the", "let me know your", "reply with your".
+//   - A term that names something else does not: "password field", "API key
+//     rotation", "private key file" (unless a request asks for the file:
+//     "paste the credentials file here").
+//   - Nor does a term something is done to ("should I rotate the access
+//     keys", "hash the passwords"), the subject of a yes/no question or of its
+//     clause ("should passwords expire", "the API key should live in Vault"),
+//     a term after a preposition ("per API key"), in a where, how, when, why
+//     or whether clause, or one of any ("a password", "passwords").
+//   - Otherwise a strong term is asked for: "Password?", "Your API key,
+//     please.", "Which password do you use for staging?". A weak word is asked
+//     for only when a request asks for it, or when it is qualified ("your
+//     token", "GitHub token") and not only spoken of.
+//   - A request for "it" after a credential was named asks for that one:
+//     "Where is your API key? Paste it here."
+//
+// Reading is linear in the length of the question: each term is looked for
+// once, and its company is read within a few words of it.
 //
 // The word lists are English only.
 func AsksForSecret(question string) (kind string, ok bool) {
@@ -49,19 +76,31 @@ func AsksForSecret(question string) (kind string, ok bool) {
 	// ("pass\u200bword") and read as spaces ("your\u200bpassword"). Weak
 	// words, whose company matters, are read with them taken out.
 	cased := stripIgnorable(folded)
+	named := ""
 	for _, text := range []string{cased, ignorableToSpace(folded)} {
-		if k, ok := strongTerm(strings.ToLower(text)); ok {
+		k, asked, mentioned := strongTerm(strings.ToLower(text))
+		if asked {
 			return k, true
 		}
+		if named == "" {
+			named = mentioned
+		}
 	}
-	words := splitWords(symbolLetters(cased))
-	if k, ok := capitalPIN(words); ok {
+	s := newSentences(splitWords(symbolLetters(cased)))
+	k, asked, mentioned := weakTerm(s)
+	if asked {
 		return k, true
 	}
-	return weakTerm(words)
+	if named == "" {
+		named = mentioned
+	}
+	if named != "" && s.asksForIt() {
+		return named, true
+	}
+	return "", false
 }
 
-// A strong term is a phrase that always asks for a secret, written without
+// A strong term is a phrase that always names a credential, written without
 // spaces.
 type strongEntry struct{ term, kind string }
 
@@ -97,36 +136,50 @@ var (
 	leetL = strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s", "|", "l")
 )
 
-// strongTerm finds the leftmost strong term in lower, ignoring separators
-// inside it. A term must start where a word starts and end where a word ends
-// (a plural "s" may follow), so "compass word" does not read as "password".
-// Where two terms start at the same place, the longer one names the kind.
-func strongTerm(lower string) (string, bool) {
+// strongTerm finds the strong terms in lower, ignoring separators inside
+// them, and returns the kind of the leftmost one asked for (asked set), or
+// else the kind of the leftmost one only spoken of (mentioned). A term must
+// start where a word starts and end where a word ends (a plural "s" may
+// follow), so "compass word" does not read as "password". Where two terms
+// start at the same place, the longer one names the kind.
+func strongTerm(lower string) (kind string, asked bool, mentioned string) {
 	for _, text := range []string{lower, leetI.Replace(lower), leetL.Replace(lower)} {
 		sq := squeeze(text)
-		kind, at, size := "", -1, 0
+		s := newSentences(sq.words)
+		askAt, askSize, mentionAt := -1, 0, -1
 		for _, e := range strongTerms {
-			i := sq.find(e.term)
-			if i >= 0 && (at < 0 || i < at || i == at && len(e.term) > size) {
-				kind, at, size = e.kind, i, len(e.term)
+			for from := 0; ; {
+				i := sq.findFrom(e.term, from)
+				if i < 0 {
+					break
+				}
+				from = i + 1
+				if s.strongAsked(sq.wordOf[i], sq.wordOf[i+len(e.term)-1]) {
+					if askAt < 0 || i < askAt || i == askAt && len(e.term) > askSize {
+						kind, askAt, askSize = e.kind, i, len(e.term)
+					}
+					break // the term's later occurrences are further right
+				}
+				if mentionAt < 0 || i < mentionAt {
+					mentioned, mentionAt = e.kind, i
+				}
 			}
 		}
-		if at >= 0 {
-			return kind, true
+		if askAt >= 0 {
+			return kind, true, ""
+		}
+		if mentioned != "" {
+			return "", false, mentioned
 		}
 	}
-	return "", false
+	return "", false, ""
 }
 
-// capitalPIN finds "PIN" or "PINs" written in capitals as a word of its own
-// ("PIN-out" is not one).
-func capitalPIN(words []word) (string, bool) {
-	for _, w := range words {
-		if (w.cased == "PIN" || w.cased == "PINs" || w.cased == "PINS") && !w.hyphen {
-			return KindPIN, true
-		}
-	}
-	return "", false
+// capitals are strong terms only when written in capitals as a word of
+// their own ("PIN-out" is not one): in lower case they are ordinary words.
+var capitals = map[string]string{
+	"PIN": KindPIN, "PINs": KindPIN, "PINS": KindPIN,
+	"PAT": KindToken, "PATs": KindToken, "PATS": KindToken,
 }
 
 // A weak word asks for a secret only in some company.
@@ -197,6 +250,8 @@ var weakWords = []weakEntry{
 			"encryption": KindPrivateKey, "decryption": KindPrivateKey, "signing": KindPrivateKey,
 			"master": KindPrivateKey, "root": KindPrivateKey, "recovery": KindPrivateKey,
 			"rsa": KindPrivateKey, "ed25519": KindPrivateKey, "wallet": KindPrivateKey,
+			"openai": KindAPIKey, "anthropic": KindAPIKey, "stripe": KindAPIKey, "google": KindAPIKey,
+			"developer": KindAPIKey,
 		},
 		qualifiers: newSet(`api secret private access license licence product activation serial
 			encryption decryption signing master ssh gpg pgp recovery your my root admin deploy
@@ -226,6 +281,13 @@ var weakWords = []weakEntry{
 		source: newSet(`authenticator sms texted emailed inbox phone messages`),
 	},
 	{
+		// "pat" is a personal access token; "PAT" in capitals is a strong
+		// term (capitals).
+		word: "pat", kind: KindToken, valueAsk: true, ambiguous: true,
+		qualifiers: newSet(`your my github gitlab azure bitbucket gitea classic fine grained`),
+		benignNext: newSet(`on down dry test tests`),
+	},
+	{
 		word: "pin", kind: KindPIN, valueAsk: true, ambiguous: true,
 		qualifiers: newSet(`your my card sim atm bank debit credit phone unlock device account security
 			login door alarm safe voicemail wps pairing bluetooth`),
@@ -237,70 +299,8 @@ var weakWords = []weakEntry{
 
 // isWeakForm reports whether s is a weak word or its plural.
 func isWeakForm(s string) bool {
-	for _, wk := range weakWords {
-		if s == wk.word || s == wk.word+"s" {
-			return true
-		}
-	}
-	return false
-}
-
-// askVerbs ask for a value when a weak word is their object.
-var askVerbs = newSet(`enter type paste provide share send give tell input supply submit reveal
-	dictate insert fill post drop read write put copy show say text email dm forward`)
-
-// clauseWords after a qualified weak word start another part of the
-// sentence, so the word is talked about rather than asked for, unless a
-// request verb comes before it: "refresh the access token when it expires"
-// but "paste your access token when ready".
-var clauseWords = newSet(`when before after until once while since because now later today tomorrow
-	again or and but`)
-
-// needVerbs ask for a value only when a definite or possessive word comes
-// before it: "I need the pin", not "does the map need a key".
-var needVerbs = newSet(`need want require`)
-
-// definite marks a value the asker has in mind.
-var definite = newSet(`the your that this`)
-
-// fillers may stand between a request verb and its object.
-var fillers = newSet(`me us the a an that this it your my our current new old valid actual full raw
-	correct exact real whole complete entire in over along back of`)
-
-// followers may come after a requested weak word: the end of the sentence or
-// one of these.
-var followers = newSet(`here below now please so for from with into in to that which you i we and or
-	then if when because value itself string text again too as directly exactly first right
-	immediately quickly there`)
-
-// weakTerm finds the first weak word that asks for a secret.
-func weakTerm(words []word) (string, bool) {
-	for i, w := range words {
-		wk, ok := weakEntryFor(w.lower)
-		if !ok {
-			continue
-		}
-		next := ""
-		if !w.stop && i+1 < len(words) {
-			next = words[i+1].lower
-		}
-		if i > 0 && wk.qualifiers[words[i-1].lower] && !wk.benignNext[next] && !clauseWords[next] && !subject(words, i) {
-			if k, ok := wk.qualified[words[i-1].lower]; ok {
-				return k, true
-			}
-			return wk.kind, true
-		}
-		if wk.valueAsk && requested(words, i) && (w.stop || followers[next] && !(wk.ambiguous && (next == "to" || next == "you"))) {
-			return wk.kind, true
-		}
-		if wk.source != nil && requested(words, i) && fromSource(words, i, wk.source) {
-			return wk.kind, true
-		}
-		if wk.valueAsk && w.colon && i == len(words)-1 {
-			return wk.kind, true // a form label: "Token:"
-		}
-	}
-	return "", false
+	_, ok := weakEntryFor(s)
+	return ok
 }
 
 func weakEntryFor(s string) (weakEntry, bool) {
@@ -312,33 +312,51 @@ func weakEntryFor(s string) (weakEntry, bool) {
 	return weakEntry{}, false
 }
 
-// requested reports whether the word at i is the object of a request: a
-// request verb, or "what is", then at most four fillers or qualifiers.
-// "need", "want" and "require" count when "the", "your", "that" or "this"
-// follows them.
-func requested(words []word, i int) bool {
-	wk, _ := weakEntryFor(words[i].lower)
-	sawDefinite := false
-	for j := i - 1; j >= 0 && j >= i-5; j-- {
-		w := words[j].lower
-		if words[j].stop {
-			return false
+// weakTerm returns the kind of the first weak word, or word in capitals,
+// that the question asks for (asked set), or else the kind of the first
+// qualified one it only speaks of (mentioned).
+func weakTerm(s sentences) (kind string, asked bool, mentioned string) {
+	words := s.words
+	for i, w := range words {
+		if k, ok := capitals[w.cased]; ok && !w.hyphen {
+			if s.strongAsked(i, i) {
+				return k, true, ""
+			}
+			if mentioned == "" {
+				mentioned = k
+			}
+			continue
 		}
-		if askVerbs[w] || needVerbs[w] && sawDefinite {
-			return true
+		wk, ok := weakEntryFor(w.lower)
+		if !ok {
+			continue
 		}
-		sawDefinite = sawDefinite || definite[w]
-		if (w == "is" || w == "s" || w == "are" || w == "was") && j > 0 && words[j-1].lower == "what" {
-			return true
+		next := s.next(i)
+		c := s.company(i, 0)
+		k := wk.kind
+		qualifier, qualified := s.qualifier(i, wk.qualifiers)
+		if q, ok := wk.qualified[qualifier]; ok {
+			k = q
 		}
-		if w == "whats" {
-			return true
+		if qualified && !wk.benignNext[next] && !clauseWords[next] && !possessive(next) && !s.subject(i) {
+			if !c.spokenOf(s, i) {
+				return k, true, ""
+			}
+			if mentioned == "" {
+				mentioned = k
+			}
 		}
-		if !fillers[w] && !wk.qualifiers[w] {
-			return false
+		if wk.valueAsk && c.asks() && (w.stop || followers[next] || s.purpose(i)) && !(wk.ambiguous && (next == "to" && !s.purpose(i) || next == "you")) {
+			return k, true, ""
+		}
+		if wk.source != nil && c.asks() && fromSource(words, i, wk.source) {
+			return k, true, ""
+		}
+		if wk.valueAsk && (w.colon && i == len(words)-1 || s.alone(i)) {
+			return k, true, "" // a form label, or the word alone: "Token:", "Token please"
 		}
 	}
-	return false
+	return "", false, mentioned
 }
 
 // fromSource reports whether, in the sentence after the word at i, one of
@@ -361,31 +379,4 @@ func fromSource(words []word, i int, source set) bool {
 		}
 	}
 	return false
-}
-
-// auxiliaries follow a noun that is the subject of its clause: "should the
-// access token be cached", "which SSH key should I use".
-var auxiliaries = newSet(`is are was were be been being will would should shall can could must might may
-	does do did has have had expires expire gets get stays lives belongs works`)
-
-// asked words after an auxiliary still ask for the value: "your token is
-// required".
-var asked = newSet(`needed required necessary missing mandatory expected wanted`)
-
-// subject reports whether the word at i is the subject of its clause rather
-// than something requested: an auxiliary follows it, not one that says the
-// value is needed, and no request verb comes before it.
-func subject(words []word, i int) bool {
-	if words[i].stop || i+1 >= len(words) || !auxiliaries[words[i+1].lower] || requested(words, i) {
-		return false
-	}
-	for j := i + 2; j < len(words) && j <= i+3; j++ {
-		if asked[words[j].lower] {
-			return false
-		}
-		if words[j].stop {
-			break
-		}
-	}
-	return true
 }

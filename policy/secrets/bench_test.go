@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -106,6 +107,22 @@ func BenchmarkAsksForSecret(b *testing.B) {
 	q := "Could you paste the GitHub token for the staging deploy here, please?"
 	for b.Loop() {
 		AsksForSecret(q)
+	}
+}
+
+// BenchmarkAsksForSecretLong reads ever longer questions full of the
+// rule's words; the time per byte stays flat, since the rule is linear in
+// the length of the question.
+func BenchmarkAsksForSecretLong(b *testing.B) {
+	unit := "Should I rotate the access keys now? Is your token in the key store? p a s s w o r d field. "
+	for _, n := range []int{10, 100, 1000} {
+		q := strings.Repeat(unit, n)
+		b.Run(fmt.Sprintf("%dB", len(q)), func(b *testing.B) {
+			b.SetBytes(int64(len(q)))
+			for b.Loop() {
+				AsksForSecret(q)
+			}
+		})
 	}
 }
 

@@ -6,7 +6,9 @@
 //
 //   - [AsksForSecret] reports whether a model's question asks the person for
 //     a secret (a password, an API key, a one-time code, …) so the question can
-//     be refused before anyone sees it.
+//     be refused before anyone sees it. It reads each credential's name in its
+//     sentence, so a question that only speaks of one ("should the password
+//     field be optional?") is not refused.
 //   - [Scan] and [Redactor.Redact] find credential-shaped values in the
 //     person's answer, and Redact replaces each with a numbered marker such as
 //     "[REDACTED:github-pat#1]" before the answer reaches a model, an audit

@@ -10,17 +10,27 @@ import (
 // strong terms, and as a list of words for the weak ones.
 
 // squeezed is a text's letters and digits with everything else taken out,
-// and where each word started and ended.
+// where each word started and ended, and the words themselves: a term
+// found in the letters is read in the company of the words around it.
 type squeezed struct {
 	letters    string
 	start, end []bool
+	// wordOf is the index in words of the word each byte of letters is in.
+	wordOf []int
+	words  []word
 }
 
 func squeeze(text string) squeezed {
 	var s squeezed
-	var b strings.Builder
+	var b, w strings.Builder
 	inWord := false
-	for _, r := range text {
+	endWord := func(i int) {
+		s.end[len(s.end)-1] = true
+		lw := w.String()
+		s.words = append(s.words, word{cased: lw, lower: lw, stop: stopsAt(text[i:]), colon: colonAt(text[i:])})
+		w.Reset()
+	}
+	for i, r := range text {
 		switch {
 		case unicode.Is(unicode.Mn, r):
 			// A combining mark stays inside its word and is dropped.
@@ -28,26 +38,54 @@ func squeeze(text string) squeezed {
 			for k := range utf8.RuneLen(r) {
 				s.start = append(s.start, !inWord && k == 0)
 				s.end = append(s.end, false)
+				s.wordOf = append(s.wordOf, len(s.words))
 			}
 			b.WriteRune(r)
+			w.WriteRune(r)
 			inWord = true
 		default:
 			if inWord {
-				s.end[len(s.end)-1] = true
+				endWord(i)
 			}
 			inWord = false
 		}
 	}
 	if inWord {
-		s.end[len(s.end)-1] = true
+		endWord(len(text))
 	}
 	s.letters = b.String()
 	return s
 }
 
+// stopsAt reports whether a sentence ends at rest, the text after a word:
+// the text ends, or a '?', '!', ';' or line break comes before the next
+// word, or a '.' or ':' that a blank or the end follows ("./keys" and
+// "https://" go on).
+func stopsAt(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	switch {
+	case rest == "" || strings.IndexByte("?!;\n", rest[0]) >= 0:
+		return true
+	case rest[0] == '.' || rest[0] == ':':
+		after := strings.TrimLeft(rest, ".:")
+		return after == "" || strings.IndexByte(" \t\n?!;\"')", after[0]) >= 0
+	}
+	return false
+}
+
+// colonAt reports whether a ':' follows a word at once, but for blanks.
+func colonAt(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	return rest != "" && rest[0] == ':'
+}
+
 // find returns where term first occurs in s at word edges, or -1.
-func (s squeezed) find(term string) int {
-	for from := 0; from < len(s.letters); {
+func (s squeezed) find(term string) int { return s.findFrom(term, 0) }
+
+// findFrom returns where term first occurs in s at word edges at or after
+// byte from, or -1.
+func (s squeezed) findFrom(term string, from int) int {
+	for from < len(s.letters) {
 		i := strings.Index(s.letters[from:], term)
 		if i < 0 {
 			return -1
@@ -112,9 +150,8 @@ func splitWords(text string) []word {
 		i = j
 	}
 	for k := range ws {
-		rest := strings.TrimLeft(text[ws[k].end:], " \t")
-		ws[k].w.stop = rest == "" || strings.IndexByte("?.!:;\n", rest[0]) >= 0
-		ws[k].w.colon = rest != "" && rest[0] == ':'
+		ws[k].w.stop = stopsAt(text[ws[k].end:])
+		ws[k].w.colon = colonAt(text[ws[k].end:])
 		after := text[ws[k].end:]
 		if len(after) >= 2 && after[0] == '-' {
 			r, _ := utf8.DecodeRuneInString(after[1:])

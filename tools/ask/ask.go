@@ -79,7 +79,7 @@ func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 	if err := json.Unmarshal(c.Arguments, &a); err != nil {
 		return wisp.ErrorResult(fmt.Sprintf("the arguments for ask are not valid: %v; send {\"question\": \"…\", \"options\": [\"…\", \"…\"]}", err)), nil
 	}
-	s, err := t.desk.Ask(ctx, inquiry.Request{Thread: c.Thread, Turn: c.Turn, Text: a.Question, Options: a.Options})
+	s, err := t.desk.Ask(ctx, inquiry.Request{Thread: c.Thread, Turn: c.Turn, Text: a.Question, Options: a.Options, Facts: c.Facts})
 	if err != nil {
 		return wisp.Result{}, err
 	}

@@ -3,12 +3,17 @@ package ask_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/tools/ask"
 	"github.com/wisp-agent/wisp/wisptest"
@@ -81,5 +86,51 @@ func TestCallResult(t *testing.T) {
 	q := person.Questions()[0]
 	if q.Thread != "t" || q.Turn != 3 || q.ID == "" {
 		t.Errorf("question = %+v, want thread t turn 3 with an id", q)
+	}
+}
+
+// A declined question stays declined across processes: the decline is
+// kept with the thread, so a second agent and desk over the same thread
+// store (a new wisp respond, a restarted wisp mcp) refuse the question
+// before the person sees it.
+func TestDeclinedAcrossProcesses(t *testing.T) {
+	store := threadfile.Dir{Path: filepath.Join(t.TempDir(), "threads")}
+	const question = `{"question":"Which config did you mean?","options":["~/.wisp/config.json","./wisp.json"]}`
+	run := func(person *wisptest.Person) *script.Model {
+		t.Helper()
+		reg := tools.NewRegistry()
+		if err := reg.AddOptIn(ask.New(inquiry.NewDesk(person, nil))); err != nil {
+			t.Fatal(err)
+		}
+		set, err := reg.Select(tools.Selection{Named: []string{"ask"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := script.New("s", []script.Step{
+			{ToolCalls: []script.ToolCall{{Name: "ask", Arguments: json.RawMessage(question)}}},
+			{Content: "done"},
+		})
+		if _, err := agent.New(m, &agent.Options{Tools: set, Store: store}).Respond(t.Context(), "shared", "replace the config"); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	first := wisptest.NewPerson(wisptest.Reply{Answer: wisp.Answer{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}})
+	run(first)
+	if n := len(first.Questions()); n != 1 {
+		t.Fatalf("the first process asked %d questions, want 1", n)
+	}
+	second := wisptest.NewPerson(wisptest.Chooses("./wisp.json"))
+	m := run(second)
+	if n := len(second.Questions()); n != 0 {
+		t.Errorf("the second process put the declined question to the person (%d asked)", n)
+	}
+	reqs := m.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	if got := msgs[len(msgs)-1].Content; got != inquiry.ErrLineDeclinedBefore {
+		t.Errorf("the model got %q, want %q", got, inquiry.ErrLineDeclinedBefore)
+	}
+	if facts := msgs[0].Content; !strings.Contains(facts, `declined "Which config did you mean?" = the person declined to answer`) {
+		t.Errorf("the model's facts lack the decline:\n%s", facts)
 	}
 }

@@ -228,7 +228,7 @@ func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 	if err != nil {
 		return wisp.ErrorResult(err.Error() + `; send {"questions": [{"question": "…", "header": "…", "options": [{"label": "…", "description": "…", "recommended": true}, {"label": "…", "description": "…"}]}]}, or {"secret": {"name": "GH_TOKEN", "question": "…"}}`), nil
 	}
-	r.Thread, r.Turn = c.Thread, c.Turn
+	r.Thread, r.Turn, r.Facts = c.Thread, c.Turn, c.Facts
 	s, err := t.desk.AskCard(ctx, r)
 	if err != nil {
 		return wisp.Result{}, err

@@ -18,7 +18,10 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/tools/askuser"
 )
@@ -212,8 +215,8 @@ func TestSchemaLimits(t *testing.T) {
 // says what was chosen and who chose it.
 func TestCall(t *testing.T) {
 	f := &face{answers: []wisp.CardAnswer{
-		{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}},
-		{Outcome: wisp.OutcomeChose, Chosen: []string{"eu-west-1", "us-east-1"}},
+		{Outcome: wisp.OutcomeChose, Chosen: []string{"production"}, Provenance: wisp.FromPerson},
+		{Outcome: wisp.OutcomeChose, Chosen: []string{"eu-west-1", "us-east-1"}, Provenance: wisp.FromPerson},
 		{Outcome: wisp.OutcomeTimedOut},
 	}}
 	tool := askuser.New(inquiry.NewDesk(f, nil))
@@ -294,7 +297,7 @@ func TestUnattended(t *testing.T) {
 // The secret's value reaches the vault and nothing the model gets.
 func TestSecret(t *testing.T) {
 	const value = "ghp_FAKE0test1EXAMPLE2not3real4Token5w6x"
-	f := &face{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: value}}}
+	f := &face{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: value, Provenance: wisp.FromPerson}}}
 	v := &vault{}
 	set := newSet(t, f, v)
 	r, err := set.Call(context.Background(), wisp.Call{Name: askuser.Name, Thread: "t", Turn: 1, Arguments: json.RawMessage(
@@ -359,5 +362,45 @@ func TestDecode(t *testing.T) {
 		if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("Decode(%s) (-want +got):\n%s", tc.args, diff)
 		}
+	}
+}
+
+// A card question, or a secret, the person declined stays declined
+// across processes: a second agent and desk over the same thread store
+// refuse it before anything is shown.
+func TestDeclinedAcrossProcesses(t *testing.T) {
+	const card = `{"questions":[{"question":"Which environment?","header":"Env","options":[{"label":"staging"},{"label":"production"}]}]}`
+	const secret = `{"secret":{"name":"GH_TOKEN","question":"Paste a GitHub token with repo scope."}}`
+	declines := []wisp.CardAnswer{{Outcome: wisp.OutcomeDeclined, Provenance: wisp.FromPerson}}
+	tests := []struct {
+		name, args, want string
+	}{
+		{"question", card, inquiry.ErrLineCardDeclinedBefore(1)},
+		{"secret", secret, inquiry.ErrLineSecretDeclinedBefore("GH_TOKEN")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			store := threadfile.Dir{Path: t.TempDir()}
+			run := func(f *face) string {
+				t.Helper()
+				m := script.New("s", []script.Step{
+					{ToolCalls: []script.ToolCall{{Name: askuser.Name, Arguments: json.RawMessage(tc.args)}}},
+					{Content: "done"},
+				})
+				a := agent.New(m, &agent.Options{Tools: newSet(t, f, &vault{}), Store: store})
+				if _, err := a.Respond(t.Context(), "shared", "go"); err != nil {
+					t.Fatal(err)
+				}
+				msgs := m.Requests()[1].Messages
+				return msgs[len(msgs)-1].Content
+			}
+			first := &face{answers: declines}
+			run(first)
+			second := &face{answers: []wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "x", Provenance: wisp.FromPerson}}}
+			got := run(second)
+			if n := len(second.Cards()); n != 0 || got != tc.want {
+				t.Errorf("the second process showed %d cards, and the model got %q; want none shown and %q", n, got, tc.want)
+			}
+		})
 	}
 }

@@ -16,7 +16,7 @@ func Example() {
 	gate := policy.NewGate(&policy.GateOptions{
 		Approver: wisp.ApproverFunc(func(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decision, error) {
 			fmt.Printf("the person sees: %s (%s), offered %v\n", r.Command, r.Text, r.Scopes)
-			return wisp.Decision{Scope: wisp.ScopeSession}, nil
+			return wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, nil
 		}),
 		NewID: func() string { return "7f3a2c1d" },
 	})

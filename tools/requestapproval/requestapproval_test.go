@@ -84,28 +84,28 @@ func TestOutcomes(t *testing.T) {
 	}{
 		{
 			name:     "approved once",
-			approver: answers(wisp.Decision{Scope: wisp.ScopeOnce}),
+			approver: answers(wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}),
 			want:     wisp.Result{Content: approvedLine},
 			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "approved", "scope": "once"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "a session answer is narrowed to once",
-			approver: answers(wisp.Decision{Scope: wisp.ScopeSession}),
+			approver: answers(wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}),
 			want:     wisp.Result{Content: approvedLine},
 			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "approved", "scope": "once", "downgradedFrom": "session"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "an always answer is narrowed to once",
-			approver: answers(wisp.Decision{Scope: wisp.ScopeAlways}),
+			approver: answers(wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromPerson}),
 			want:     wisp.Result{Content: approvedLine},
 			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "approved", "scope": "once", "downgradedFrom": "always"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "declined",
-			approver: answers(wisp.Decision{}),
+			approver: answers(wisp.Decision{Provenance: wisp.FromPerson}),
 			want:     wisp.ErrorResult("error: not approved: the person declined"),
 			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "the person declined"},
 			source:   wisp.SourcePerson,
@@ -127,7 +127,7 @@ func TestOutcomes(t *testing.T) {
 		{
 			name: "the face failed",
 			approver: func(context.Context, wisp.ApprovalRequest) (wisp.Decision, error) {
-				return wisp.Decision{Scope: wisp.ScopeOnce}, errors.New("the terminal went away")
+				return wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, errors.New("the terminal went away")
 			},
 			want:    wisp.ErrorResult("error: not approved: the terminal went away"),
 			decided: map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "the terminal went away"},
@@ -160,7 +160,7 @@ func TestOutcomes(t *testing.T) {
 
 // TestRequest checks what the person is asked and what the audit holds.
 func TestRequest(t *testing.T) {
-	f := newFixture(answers(wisp.Decision{Scope: wisp.ScopeOnce}), 5*time.Minute)
+	f := newFixture(answers(wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}), 5*time.Minute)
 	if _, err := f.call(t, context.Background(), argsOf("  "+action+" ", "\n"+reason+"\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestRequest(t *testing.T) {
 // TestEveryRequestIsAsked checks that no answer covers a later request,
 // even a session answer to the same action.
 func TestEveryRequestIsAsked(t *testing.T) {
-	f := newFixture(answers(wisp.Decision{Scope: wisp.ScopeSession}), 0)
+	f := newFixture(answers(wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}), 0)
 	for range 3 {
 		if r, err := f.call(t, context.Background(), argsOf(action, reason)); err != nil || r.IsError {
 			t.Fatalf("Call = %v, %v", r, err)
@@ -236,7 +236,7 @@ func TestTurnEnds(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		f := newFixture(func(context.Context, wisp.ApprovalRequest) (wisp.Decision, error) {
 			cancel()
-			return wisp.Decision{Scope: wisp.ScopeOnce}, nil // too late to count
+			return wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, nil // too late to count
 		}, 0)
 		if r, err := f.call(t, ctx, argsOf(action, reason)); !errors.Is(err, context.Canceled) || r.Content != "" {
 			t.Errorf("Call = %+v, %v; want no result and context.Canceled", r, err)
@@ -258,7 +258,7 @@ func TestTurnEnds(t *testing.T) {
 // TestPersonsAlone checks that the model cannot ask the person to let it
 // answer wisp's own approvals: nobody is asked.
 func TestPersonsAlone(t *testing.T) {
-	f := newFixture(answers(wisp.Decision{Scope: wisp.ScopeOnce}), 0)
+	f := newFixture(answers(wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}), 0)
 	got, err := f.call(t, context.Background(), argsOf("run wisp approvals approve a1b2c3d4", "to save you the trouble"))
 	if err != nil {
 		t.Fatal(err)
@@ -301,7 +301,7 @@ func TestBadArguments(t *testing.T) {
 		{"not JSON", `{"action": `, "not valid JSON", "error: the arguments for request_approval are not valid: "},
 	}
 	reg := tools.NewRegistry()
-	f := newFixture(answers(wisp.Decision{Scope: wisp.ScopeOnce}), 0)
+	f := newFixture(answers(wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}), 0)
 	if err := reg.AddOptIn(f.tool); err != nil {
 		t.Fatal(err)
 	}
