@@ -15,4 +15,8 @@ var (
 	// ErrNotApproved: a request for approval was declined, timed out or
 	// went unanswered.
 	ErrNotApproved = errors.New("not approved")
+	// ErrNotRecorded: an event of consequence could not be recorded (the
+	// audit log could not be written). The turn it belongs to ends, and
+	// nothing of that turn is kept on its thread.
+	ErrNotRecorded = errors.New("the audit log could not be written")
 )

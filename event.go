@@ -54,7 +54,11 @@ type Event struct {
 
 // An EventSink receives events. Record must not keep e.Data after it
 // returns. Sinks that write records of consequence (the audit log) must
-// finish the write even when ctx is done.
+// finish the write even when ctx is done; ctx may end only a long wait
+// for something another process holds, such as the log's lock, and then
+// Record returns an error. A Record that returns an error has not
+// recorded e: whoever recorded it ends what it was doing with an error
+// wrapping ErrNotRecorded, so nothing unrecorded goes on.
 type EventSink interface {
 	Record(ctx context.Context, e Event) error
 }

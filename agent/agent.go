@@ -150,9 +150,49 @@ type ThreadRecord struct {
 
 // A ThreadStore keeps threads' states. Load reports ok false for a thread
 // it has never saved. Implementations must be safe for concurrent use.
+//
+// A store that keeps threads where other processes can reach them should
+// also be a ThreadLocker, so that turns on one thread never lose each
+// other.
 type ThreadStore interface {
 	Load(id string) (st ThreadState, ok bool, err error)
 	Save(id string, st ThreadState) error
+}
+
+// A ThreadLocker is a ThreadStore that holds a thread for one turn against
+// every other holder, in this process or another. The agent holds the
+// thread from before it loads it until it has saved it.
+//
+// Lock takes the lock if it is free, even when ctx is done. Otherwise it
+// calls waiting (when not nil) once and waits until the lock is free or
+// ctx is done; then it returns an error that wraps context.Cause(ctx).
+// unlock gives the lock up; calls after the first do nothing.
+type ThreadLocker interface {
+	Lock(ctx context.Context, id string, waiting func()) (unlock func(), err error)
+}
+
+// MaxTurn is the highest turn number a thread reaches. A stored thread
+// whose turn (or fact count) is negative or above it is refused when it
+// is loaded: wisp never writes one, and the audit log could not number
+// its records.
+const MaxTurn = 1<<31 - 1
+
+// ErrNotSaved: a turn's thread could not be saved. The turn is not kept:
+// the thread stays as it was before the turn.
+var ErrNotSaved = errors.New("the thread could not be saved")
+
+// ErrBadThread: a stored thread holds what wisp never writes (a negative
+// turn, say); it is refused rather than run unaudited.
+var ErrBadThread = errors.New("the stored thread is not one wisp wrote")
+
+// NoticeWaiting is the kind of the Notice a turn gives, through
+// Options.Notifier, when it must wait for its thread (LineBusy).
+const NoticeWaiting = "waiting"
+
+// LineBusy is what a turn says when another turn holds its thread and it
+// waits for it to end.
+func LineBusy(thread string) string {
+	return "thread " + thread + " is busy with another turn; waiting…"
 }
 
 // An Agent answers on threads. It is safe for concurrent use; turns on the
@@ -169,13 +209,35 @@ var _ wisp.Agent = (*Agent)(nil)
 
 type thread struct {
 	notesMu sync.Mutex
-	notes   []string // notices not yet in the thread's messages
+	notes   []notice // notices not yet in the thread's messages
 
 	busy     chan struct{} // holds a token while a turn runs
 	turn     int
 	messages []ThreadRecord
 	facts    []wisp.Fact
 	factSeq  int
+}
+
+// A notice is one posted to a thread and not yet in its messages.
+type notice struct {
+	text     string
+	recorded bool // thread.notice is in the audit log
+}
+
+// state is the thread as its store keeps it.
+func (t *thread) state() ThreadState {
+	return ThreadState{Turn: t.turn, Messages: slices.Clip(t.messages), Facts: slices.Clip(t.facts), FactSeq: t.factSeq}
+}
+
+// restore puts the thread back as it was in st, with the notices a turn
+// took back among those still to come.
+func (t *thread) restore(st ThreadState, notes []notice) {
+	t.turn, t.messages, t.facts, t.factSeq = st.Turn, st.Messages, st.Facts, st.FactSeq
+	if len(notes) > 0 {
+		t.notesMu.Lock()
+		t.notes = append(slices.Clone(notes), t.notes...)
+		t.notesMu.Unlock()
+	}
 }
 
 // New returns an agent that runs on model.
@@ -213,58 +275,191 @@ func (a *Agent) thread(id string) *thread {
 // Note posts a notice to a thread: wisp's word to the model, such as the
 // end of a background pull. It is no turn of its own; the model reads it
 // with the thread's next model step. Note never waits for a running turn.
+//
+// A notice the audit log could not record is recorded again by the turn
+// that takes it, which ends if it cannot be: no notice reaches the model
+// unrecorded.
 func (a *Agent) Note(threadID, text string) {
+	_ = a.note(context.Background(), threadID, a.thread(threadID), text)
+}
+
+// note records a notice and posts it to t. One whose record fails is
+// posted all the same, to be recorded by the turn that takes it.
+func (a *Agent) note(ctx context.Context, threadID string, t *thread, text string) error {
 	text = fsx.HideHome(text, a.opts.Home)
-	t := a.thread(threadID)
-	t.notesMu.Lock()
-	t.notes = append(t.notes, text)
-	t.notesMu.Unlock()
-	a.record(context.Background(), wisp.Event{Kind: wisp.KindNotice, Thread: threadID, Source: wisp.SourceWisp,
+	err := a.record(ctx, wisp.Event{Kind: wisp.KindNotice, Thread: threadID, Source: wisp.SourceWisp,
 		Data: map[string]any{"text": text}})
+	t.notesMu.Lock()
+	t.notes = append(t.notes, notice{text: text, recorded: err == nil})
+	t.notesMu.Unlock()
+	return err
+}
+
+// Hold takes a thread for one turn ahead of Respond, as Respond itself
+// does: from this Agent's other turns on it and, when the store is a
+// ThreadLocker, from every other Agent and process. A thread another turn
+// holds is waited for, with one Notice (NoticeWaiting, LineBusy) through
+// Options.Notifier, until ctx is done; a free thread is taken even under
+// a done ctx.
+//
+// Respond on held, or on a context derived from it, runs on the held
+// thread without taking it again; release gives the thread up once that
+// Respond has returned (calls after the first do nothing). A caller that
+// runs its turn apart from the request that asked for it, as wisp mcp
+// does, holds the thread under the request's context, so that cancelling
+// the request ends the wait.
+func (a *Agent) Hold(ctx context.Context, thread string) (held context.Context, release func(), err error) {
+	t := a.thread(thread)
+	h := &holding{agent: a, id: thread}
+	unlock, err := a.hold(ctx, thread, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			h.mu.Lock()
+			h.done = true
+			h.mu.Unlock()
+			unlock()
+		})
+	}
+	return context.WithValue(ctx, holdingKey{}, h), release, nil
+}
+
+// A holding marks a context whose thread Hold took.
+type holding struct {
+	agent *Agent
+	id    string
+
+	mu   sync.Mutex
+	done bool // released
+	used bool // a Respond ran on it
+}
+
+type holdingKey struct{}
+
+// heldBy reports whether ctx carries a live Hold of thread on a, and
+// claims it for one Respond.
+func (a *Agent) heldBy(ctx context.Context, thread string) bool {
+	h, _ := ctx.Value(holdingKey{}).(*holding)
+	if h == nil || h.agent != a || h.id != thread {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.done || h.used {
+		return false
+	}
+	h.used = true
+	return true
+}
+
+// hold takes thread t for a turn: from this Agent's other turns, then,
+// through the store, from every other holder. A turn that must wait says
+// so once; ctx ends the wait.
+func (a *Agent) hold(ctx context.Context, id string, t *thread) (release func(), err error) {
+	told := false
+	waiting := func() {
+		if !told {
+			told = true
+			a.notify(ctx, wisp.Notice{Kind: NoticeWaiting, Thread: id, Text: LineBusy(id)})
+		}
+	}
+	select {
+	case t.busy <- struct{}{}: // a free thread starts its turn, even under a done ctx
+	default:
+		waiting()
+		select {
+		case t.busy <- struct{}{}:
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+	}
+	l, ok := a.opts.Store.(ThreadLocker)
+	if !ok {
+		return func() { <-t.busy }, nil
+	}
+	unlock, err := l.Lock(ctx, id, waiting)
+	if err != nil {
+		<-t.busy
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, fmt.Errorf("thread %s: %w", id, err)
+	}
+	return func() { unlock(); <-t.busy }, nil
+}
+
+// notify tells the person n through Options.Notifier, if any.
+func (a *Agent) notify(ctx context.Context, n wisp.Notice) {
+	if a.opts.Notifier != nil {
+		_ = a.opts.Notifier.Notify(context.WithoutCancel(ctx), n)
+	}
 }
 
 // load reads a thread from the store at the start of every turn, so that
 // a turn never builds on a copy another Agent, or another process, has
 // since moved on from (wisp mcp keeps one Agent per tool list; wisp respond
-// --thread may go on with the same thread elsewhere).
+// --thread may go on with the same thread elsewhere). A thread that has
+// reached MaxTurn, or whose stored numbers wisp never writes, is refused.
 func (a *Agent) load(id string, t *thread) error {
-	if a.opts.Store == nil {
-		return nil
+	if a.opts.Store != nil {
+		st, ok, err := a.opts.Store.Load(id)
+		if err != nil {
+			return fmt.Errorf("thread %s: %w", id, err)
+		}
+		if ok {
+			if err := checkState(st); err != nil {
+				return fmt.Errorf("thread %s: %w: %v; move it aside to start the thread afresh", id, ErrBadThread, err)
+			}
+			t.turn, t.messages, t.facts, t.factSeq = st.Turn, st.Messages, st.Facts, st.FactSeq
+		}
 	}
-	st, ok, err := a.opts.Store.Load(id)
-	if err != nil {
-		return fmt.Errorf("thread %s: %w", id, err)
-	}
-	if ok {
-		t.turn, t.messages, t.facts, t.factSeq = st.Turn, st.Messages, st.Facts, st.FactSeq
+	if t.turn >= MaxTurn {
+		return fmt.Errorf("thread %s has run %d turns, the most a thread runs; start a new thread", id, t.turn)
 	}
 	return nil
 }
 
-// save writes a thread to the store after a turn, whatever its end, and
-// reports whether it did. A failure is recorded; the turn's reply stands.
-func (a *Agent) save(ctx context.Context, id string, t *thread) bool {
-	if a.opts.Store == nil {
-		return true
+// checkState says what is wrong with a stored thread's numbers, or nil.
+func checkState(st ThreadState) error {
+	switch {
+	case st.Turn < 0 || st.Turn > MaxTurn:
+		return fmt.Errorf("it is at turn %d, and a turn is 0 to %d", st.Turn, MaxTurn)
+	case st.FactSeq < 0 || st.FactSeq > MaxTurn:
+		return fmt.Errorf("its factSeq is %d, and that is 0 to %d", st.FactSeq, MaxTurn)
 	}
-	st := ThreadState{Turn: t.turn, Messages: t.messages, Facts: t.facts, FactSeq: t.factSeq}
-	if err := a.opts.Store.Save(id, st); err != nil {
-		a.record(ctx, wisp.Event{Kind: wisp.KindTurnEnded, Thread: id, Turn: t.turn, Source: wisp.SourceWisp,
-			Data: map[string]any{"error": "the thread was not saved: " + err.Error()}})
-		return false
-	}
-	return true
+	return nil
 }
 
-// takeNotes moves the thread's pending notices into its messages.
-func (t *thread) takeNotes() {
+// save writes a thread to the store.
+func (a *Agent) save(id string, t *thread) error {
+	if a.opts.Store == nil {
+		return nil
+	}
+	return a.opts.Store.Save(id, t.state())
+}
+
+// takeNotes moves the thread's pending notices into its messages and
+// returns them, recording those not yet recorded. It stops at the first
+// that cannot be.
+func (a *Agent) takeNotes(ctx context.Context, threadID string, t *thread) ([]notice, error) {
 	t.notesMu.Lock()
 	notes := t.notes
 	t.notes = nil
 	t.notesMu.Unlock()
-	for _, n := range notes {
-		t.messages = append(t.messages, ThreadRecord{Kind: RecordNotice, Message: wisp.Message{Role: wisp.RoleUser, Content: n}})
+	for i, n := range notes {
+		if !n.recorded {
+			if err := a.record(ctx, wisp.Event{Kind: wisp.KindNotice, Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
+				Data: map[string]any{"text": n.text}}); err != nil {
+				return notes, err
+			}
+			notes[i].recorded = true
+		}
+		t.messages = append(t.messages, ThreadRecord{Kind: RecordNotice, Message: wisp.Message{Role: wisp.RoleUser, Content: n.text}})
 	}
+	return notes, nil
 }
 
 // add appends messages of the conversation to the thread.
@@ -285,27 +480,34 @@ func (a *Agent) Facts(threadID string) []wisp.Fact {
 // Respond runs one turn on a thread: the person's input, then model steps
 // and tool calls until the model replies without calling a tool.
 //
+// The thread is held for the whole turn (see Hold): a turn on a thread
+// another turn holds waits for it, and ctx ends the wait.
+//
 // A tool failure the model can act on goes back to the model. Respond
 // returns an error when the turn cannot go on: the model failed, a tool's
 // face or context failed, the person stopped the turn
 // (wisp.ErrInterrupted), or the turn used more than MaxSteps model steps
-// (wisp.ErrStepLimit).
+// (wisp.ErrStepLimit). Such a turn is kept on its thread, as far as it
+// went.
+//
+// A turn whose events could not all be recorded (an error wrapping
+// wisp.ErrNotRecorded), or whose thread could not be saved (ErrNotSaved),
+// is not kept: the thread stays as it was before the turn, and the error
+// says so in one line. A reply that comes with an error is never the
+// turn's answer.
 func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply, error) {
 	t := a.thread(threadID)
-	select {
-	case t.busy <- struct{}{}: // a free thread starts its turn, even under a done ctx
-	default:
-		select {
-		case t.busy <- struct{}{}:
-		case <-ctx.Done():
-			return wisp.Reply{}, context.Cause(ctx)
+	if !a.heldBy(ctx, threadID) {
+		release, err := a.hold(ctx, threadID, t)
+		if err != nil {
+			return wisp.Reply{}, err
 		}
+		defer release()
 	}
-	defer func() { <-t.busy }()
 	if err := a.load(threadID, t); err != nil {
 		return wisp.Reply{}, err
 	}
-	var mail []wisp.Fact // facts the inbox brought
+	before := t.state()
 	var taken []Mail
 	if a.opts.Inbox != nil {
 		var err error
@@ -313,85 +515,161 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 			return wisp.Reply{}, fmt.Errorf("thread %s: %w", threadID, err)
 		}
 	}
-	defer func() {
-		// Mail is forgotten only once the thread holds it; unsaved, it
-		// comes again with the next turn.
-		if a.save(ctx, threadID, t) && len(taken) > 0 {
-			a.opts.Inbox.Delivered(context.WithoutCancel(ctx), threadID, taken)
-		}
-	}()
-
 	if a.opts.Redact != nil {
 		// The person's own words too: a credential pasted into a message,
 		// or a value the session's vault holds, reaches the model as its
 		// marker.
 		input = a.opts.Redact(input)
 	}
+	if stored := storedLen(input); stored > MaxInputBytes {
+		input, _ = fit(input, MaxInputBytes)
+		a.notify(ctx, wisp.Notice{Kind: "cut", Thread: threadID, Text: lineInputCut(stored)})
+	}
 	t.turn++
-	turn := t.turn
-	reply := wisp.Reply{Thread: threadID, Turn: turn}
-	a.record(ctx, wisp.Event{Kind: wisp.KindTurnStarted, Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
-		Data: map[string]any{"input": input}})
+	reply := wisp.Reply{Thread: threadID, Turn: t.turn}
+	steps, notes, err := a.run(ctx, threadID, t, &reply, input, taken)
+	return a.finish(ctx, threadID, t, turnEnd{before: before, notes: notes, mail: taken, steps: steps}, reply, err)
+}
+
+// turnEnd is what finish needs of a turn besides its reply and error.
+type turnEnd struct {
+	before ThreadState // the thread as the turn found it
+	notes  []notice    // the notices the turn took
+	mail   []Mail      // what the inbox brought
+	steps  int         // model steps taken
+}
+
+// run runs the turn's steps and records all but its end. It returns the
+// steps taken and the notices it took into the thread.
+func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp.Reply, input string, taken []Mail) (int, []notice, error) {
+	turn := reply.Turn
+	if err := a.record(ctx, wisp.Event{Kind: wisp.KindTurnStarted, Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
+		Data: map[string]any{"input": input}}); err != nil {
+		return 0, nil, err
+	}
+	var mail []wisp.Fact // facts the inbox brought
 	for _, m := range taken {
 		if m.Text != "" {
-			a.Note(threadID, m.Text)
+			if err := a.note(ctx, threadID, t, m.Text); err != nil {
+				return 0, nil, err
+			}
 		}
 		mail = append(mail, m.Facts...)
 	}
-	t.takeNotes()
-	answered := a.learn(t, &reply, mail)
+	notes, err := a.takeNotes(ctx, threadID, t)
+	if err != nil {
+		return 0, notes, err
+	}
+	answered := a.learn(t, reply, mail)
 	turnStart := len(t.messages)
 	t.add(wisp.Message{Role: wisp.RoleUser, Content: input})
 	for step := 1; step <= a.opts.MaxSteps; step++ {
-		turnStart = a.condense(ctx, threadID, t, turnStart)
+		var err error
+		if turnStart, err = a.condense(ctx, threadID, t, turnStart); err != nil {
+			return step - 1, notes, err
+		}
 		req := wisp.ChatRequest{Messages: a.prompt(t)}
 		if a.opts.Tools != nil {
 			req.Tools = a.opts.Tools.Specs()
 		}
-		var stream func(wisp.ChatDelta)
-		if a.opts.OnDelta != nil {
-			stream = func(d wisp.ChatDelta) { a.opts.OnDelta(threadID, d) }
-		}
-		resp, err := a.model.Chat(ctx, req, stream)
+		msg, refused, err := a.ask(ctx, threadID, req)
 		if err != nil {
-			return a.fail(ctx, reply, fmt.Errorf("model: %w", err))
-		}
-		msg := resp.Message
-		msg.Role = wisp.RoleAssistant
-		for i := range msg.ToolCalls {
-			if msg.ToolCalls[i].ID == "" {
-				msg.ToolCalls[i].ID = "call_" + a.opts.NewID()
-			}
+			return step, notes, err
 		}
 		t.add(msg)
-		a.record(ctx, wisp.Event{Kind: wisp.KindModelMessage, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
-			Data: a.messageData(msg)})
+		if err := a.record(ctx, wisp.Event{Kind: wisp.KindModelMessage, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
+			Data: a.messageData(msg)}); err != nil {
+			return step, notes, err
+		}
 
 		if len(msg.ToolCalls) == 0 {
 			reply.Text = msg.Content
-			reply.Flags = a.verify(ctx, threadID, turn, msg.Content, answered)
-			a.record(ctx, wisp.Event{Kind: wisp.KindTurnEnded, Thread: threadID, Turn: turn, Source: wisp.SourceWisp,
-				Data: map[string]any{"steps": step}})
-			return reply, nil
+			flags, err := a.verify(ctx, threadID, turn, msg.Content, answered)
+			reply.Flags = flags
+			return step, notes, err
 		}
 		for i, call := range msg.ToolCalls {
-			res, err := a.call(ctx, threadID, turn, call, t.facts)
+			res, err := a.call(ctx, threadID, turn, call, refused[i], t.facts)
 			if err != nil {
 				// Every call keeps a result, so the thread stays well formed
 				// for the next turn.
 				for _, c := range msg.ToolCalls[i:] {
 					t.add(wisp.Message{Role: wisp.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: LineStopped})
 				}
-				return a.fail(ctx, reply, err)
+				return step, notes, err
 			}
-			if a.learn(t, &reply, res.Facts) {
+			if a.learn(t, reply, res.Facts) {
 				answered = true
 			}
 			t.add(wisp.Message{Role: wisp.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: res.Content})
 		}
+		if size := messagesBytes(t.messages[turnStart:]); size > MaxTurnBytes {
+			return step, notes, fmt.Errorf("%w: it takes %d bytes, and a turn keeps at most %d; it ended here and is kept as far as it went: ask for less at a time", ErrTurnTooLarge, size, MaxTurnBytes)
+		}
 	}
-	return a.fail(ctx, reply, fmt.Errorf("%w: %d model steps without a reply; raise the limit or look at what the model keeps calling", wisp.ErrStepLimit, a.opts.MaxSteps))
+	return a.opts.MaxSteps, notes, fmt.Errorf("%w: %d model steps without a reply; raise the limit or look at what the model keeps calling", wisp.ErrStepLimit, a.opts.MaxSteps)
 }
+
+// finish ends a turn: it saves the thread and records turn.ended, in that
+// order, so that a turn on the thread is a turn the audit log ends. A turn
+// that could not be recorded, or saved, is undone (the thread is put back
+// as the turn found it) and its error says so; the inbox's mail is
+// forgotten only once a kept turn holds it.
+func (a *Agent) finish(ctx context.Context, id string, t *thread, end turnEnd, reply wisp.Reply, err error) (wisp.Reply, error) {
+	ended := func(err error) wisp.Event {
+		data := map[string]any{"steps": end.steps}
+		if err != nil {
+			data = map[string]any{"error": err.Error(), "interrupted": errors.Is(err, wisp.ErrInterrupted)}
+		}
+		return wisp.Event{Kind: wisp.KindTurnEnded, Thread: id, Turn: reply.Turn, Source: wisp.SourceWisp, Data: data}
+	}
+	if errors.Is(err, wisp.ErrNotRecorded) {
+		t.restore(end.before, end.notes)
+		err = notKept(err)
+		_ = a.record(ctx, ended(err)) // tried, for what the log can still take
+		return reply, err
+	}
+	if serr := a.save(id, t); serr != nil {
+		t.restore(end.before, end.notes)
+		err = &turnError{line: fmt.Sprintf("thread %s could not be saved: %v; this turn was not kept", id, serr), kind: ErrNotSaved, cause: serr}
+		if rerr := a.record(ctx, ended(err)); rerr != nil {
+			err = &turnError{line: fmt.Sprintf("%v, and %v", err, rerr), kind: ErrNotSaved, cause: serr}
+		}
+		return reply, err
+	}
+	if rerr := a.record(ctx, ended(err)); rerr != nil {
+		// The thread holds a turn whose end the log does not: put the
+		// thread back.
+		t.restore(end.before, end.notes)
+		if serr := a.save(id, t); serr != nil {
+			return reply, &turnError{line: fmt.Sprintf("%v; and thread %s could not be put back as it was (%v), so it holds this turn unrecorded", rerr, id, serr),
+				kind: wisp.ErrNotRecorded, cause: rerr}
+		}
+		return reply, notKept(rerr)
+	}
+	if len(end.mail) > 0 {
+		// Mail is forgotten only once the thread holds it; unsaved, it
+		// comes again with the next turn.
+		a.opts.Inbox.Delivered(context.WithoutCancel(ctx), id, end.mail)
+	}
+	return reply, err
+}
+
+// notKept says of a turn's error that nothing of the turn was kept.
+func notKept(err error) error {
+	return fmt.Errorf("%w; nothing of this turn was kept", err)
+}
+
+// A turnError is one line for the person, with the sentinel it is and
+// the failure that caused it.
+type turnError struct {
+	line  string
+	kind  error
+	cause error
+}
+
+func (e *turnError) Error() string   { return e.line }
+func (e *turnError) Unwrap() []error { return []error{e.kind, e.cause} }
 
 // learn adds facts to the thread and the reply, numbering them, and
 // reports whether one of them is the person's answer.
@@ -412,23 +690,30 @@ func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered
 }
 
 // call runs one tool call and records it; the tool is given a copy of
-// the thread's facts.
-func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall, facts []wisp.Fact) (wisp.Result, error) {
-	a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
-		Data: a.callData(tc)})
+// the thread's facts. A call that could not be recorded is not run; one
+// refused (its result says why) is recorded, and not run.
+func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall, refused string, facts []wisp.Fact) (wisp.Result, error) {
+	if err := a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
+		Data: a.callData(tc)}); err != nil {
+		return wisp.Result{}, err
+	}
 	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn,
 		Facts: slices.Clone(facts)}
 	var res wisp.Result
 	var err error
-	if a.opts.Tools == nil {
+	switch {
+	case refused != "":
+		res = wisp.Result{Content: refused, IsError: true}
+	case a.opts.Tools == nil:
 		res = wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; it has no tools", tc.Name))
-	} else {
+	default:
 		res, err = a.opts.Tools.Call(ctx, c)
 	}
 	res.Content = fsx.HideHome(res.Content, a.opts.Home)
 	if a.opts.Redact != nil {
 		res.Content = a.opts.Redact(res.Content)
 	}
+	res.Content, _ = fit(res.Content, MaxMessageBytes)
 	data := map[string]any{"id": a.redact(tc.ID), "name": a.redact(tc.Name)}
 	if err != nil {
 		data["error"] = err.Error()
@@ -438,14 +723,10 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 			data["isError"] = true
 		}
 	}
-	a.record(ctx, wisp.Event{Kind: wisp.KindToolResult, Thread: threadID, Turn: turn, Source: wisp.SourceTool, Data: data})
+	if rerr := a.record(ctx, wisp.Event{Kind: wisp.KindToolResult, Thread: threadID, Turn: turn, Source: wisp.SourceTool, Data: data}); rerr != nil {
+		return res, rerr
+	}
 	return res, err
-}
-
-func (a *Agent) fail(ctx context.Context, reply wisp.Reply, err error) (wisp.Reply, error) {
-	a.record(ctx, wisp.Event{Kind: wisp.KindTurnEnded, Thread: reply.Thread, Turn: reply.Turn, Source: wisp.SourceWisp,
-		Data: map[string]any{"error": err.Error(), "interrupted": errors.Is(err, wisp.ErrInterrupted)}})
-	return reply, err
 }
 
 // prompt builds the messages the model is sent: the system prompt, the
@@ -497,13 +778,14 @@ func messagesTokens(ms []ThreadRecord) int {
 }
 
 // condense drops a thread's oldest turns when it holds more than
-// MaxHistory messages, or when its request would not fit the model's
-// context (ContextTokens, with a quarter kept for the reply). It drops
+// MaxHistory messages, when its request would not fit the model's
+// context (ContextTokens, with a quarter kept for the reply), or when its
+// messages and facts would take more than MaxThreadBytes stored. It drops
 // whole turns from the front, starting each kept part at a message the
 // person wrote so no tool result loses its call; the system prompt, the
 // facts, the notices and the current turn are always kept. Each
 // condensing is recorded as thread.condensed.
-func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnStart int) int {
+func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnStart int) (int, error) {
 	budget := 0
 	if a.opts.ContextTokens > 0 {
 		budget = a.opts.ContextTokens * 3 / 4
@@ -512,32 +794,45 @@ func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnSt
 	for _, f := range t.facts {
 		fixed += estimateTokens(f.String())
 	}
-	tooLong := func(ms []ThreadRecord) (bool, string) {
+	factsSize := 0
+	for _, f := range t.facts {
+		factsSize += factBytes(f)
+	}
+	// The tokens and bytes of the messages from i on, for every i.
+	n := len(t.messages)
+	tokens, bytes := make([]int, n+1), make([]int, n+1)
+	for i := n - 1; i >= 0; i-- {
+		m := t.messages[i : i+1]
+		tokens[i], bytes[i] = tokens[i+1]+messagesTokens(m), bytes[i+1]+messagesBytes(m)
+	}
+	tooLong := func(from int) (bool, string) {
 		switch {
-		case len(ms) > a.opts.MaxHistory:
+		case n-from > a.opts.MaxHistory:
 			return true, "messages"
-		case budget > 0 && fixed+messagesTokens(ms) > budget:
+		case budget > 0 && fixed+tokens[from] > budget:
 			return true, "context"
+		case factsSize+bytes[from] > MaxThreadBytes:
+			return true, "size"
 		}
 		return false, ""
 	}
-	over, reason := tooLong(t.messages)
+	over, reason := tooLong(0)
 	if !over {
-		return turnStart
+		return turnStart, nil
 	}
 	// Cut at person's messages, oldest first, never into the current turn.
 	cut := 0
-	for i := 1; i <= turnStart && i < len(t.messages); i++ {
+	for i := 1; i <= turnStart && i < n; i++ {
 		if t.messages[i].Kind != RecordMessage || t.messages[i].Role != wisp.RoleUser {
 			continue
 		}
 		cut = i
-		if over, _ := tooLong(t.messages[i:]); !over {
+		if over, _ := tooLong(i); !over {
 			break
 		}
 	}
 	if cut == 0 {
-		return turnStart // only the current turn is left; it is kept whole
+		return turnStart, nil // only the current turn is left; it is kept whole
 	}
 	var notices []ThreadRecord
 	dropped := 0
@@ -554,20 +849,35 @@ func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnSt
 	note := ThreadRecord{Kind: RecordCondensed, Message: wisp.Message{Role: wisp.RoleSystem, Content: fmt.Sprintf(condensedNote, dropped)}}
 	kept := append([]ThreadRecord{note}, notices...)
 	kept = append(kept, t.messages[cut:]...)
-	a.record(ctx, wisp.Event{Kind: wisp.KindCondensed, Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
-		Data: map[string]any{"dropped": dropped, "kept": len(kept), "reason": reason, "facts": len(t.facts)}})
+	if err := a.record(ctx, wisp.Event{Kind: wisp.KindCondensed, Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
+		Data: map[string]any{"dropped": dropped, "kept": len(kept), "reason": reason, "facts": len(t.facts)}}); err != nil {
+		return turnStart, err
+	}
 	t.messages = kept
-	return turnStart - cut + 1 + len(notices)
+	return turnStart - cut + 1 + len(notices), nil
 }
 
-func (a *Agent) record(ctx context.Context, e wisp.Event) {
+// record hands e to Options.Events. The audit log writes it even when ctx
+// is done, and ctx ends only a long wait for the log's lock; an event that
+// was not recorded is an error wrapping wisp.ErrNotRecorded, which ends
+// the turn.
+func (a *Agent) record(ctx context.Context, e wisp.Event) error {
 	if a.opts.Events == nil {
-		return
+		return nil
 	}
 	e.Time = a.opts.Now()
 	e.Session = a.opts.Session
-	_ = a.opts.Events.Record(context.WithoutCancel(ctx), e)
+	if err := a.opts.Events.Record(ctx, e); err != nil {
+		if errors.Is(err, wisp.ErrNotRecorded) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", wisp.ErrNotRecorded, oneLine(err.Error()))
+	}
+	return nil
 }
+
+// oneLine folds an error's line breaks, so that it stays one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // messageData is model.message's data for m; the names of its tool calls
 // are redacted as callData's are.

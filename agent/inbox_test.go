@@ -173,8 +173,8 @@ func TestInboxKeepsMailWhenSaveFails(t *testing.T) {
 	m := script.New("t", []script.Step{{Content: "a"}})
 	b := &inbox{store: &memStore{}, mail: map[int][]agent.Mail{1: {{Text: "[wisp: an answer]", Key: "a1b2c3d4"}}}}
 	a := agent.New(m, &agent.Options{Inbox: b, Store: failingStore{}})
-	if _, err := a.Respond(t.Context(), "t", "go"); err != nil {
-		t.Fatal(err)
+	if _, err := a.Respond(t.Context(), "t", "go"); !errors.Is(err, agent.ErrNotSaved) {
+		t.Fatalf("Respond = %v, want ErrNotSaved", err)
 	}
 	if len(b.delivered) != 0 {
 		t.Errorf("Delivered %v although the thread was not saved", b.delivered)

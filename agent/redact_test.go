@@ -26,10 +26,14 @@ func TestRedactToolCalls(t *testing.T) {
 		calls = append(calls, script.ToolCall{ID: c.Text, Name: c.Text, Arguments: args})
 	}
 	calls = append(calls, script.ToolCall{ID: "c0", Name: "echo", Arguments: json.RawMessage(`{"text": not JSON ` + cases[0].Text + `}`)})
-	m := script.New("t", []script.Step{{ToolCalls: calls}, {Content: "done"}})
+	var steps []script.Step // a message makes at most agent.MaxToolCalls calls
+	for rest := calls; len(rest) > 0; rest = rest[min(len(rest), agent.MaxToolCalls):] {
+		steps = append(steps, script.Step{ToolCalls: rest[:min(len(rest), agent.MaxToolCalls)]})
+	}
+	m := script.New("t", append(steps, script.Step{Content: "done"}))
 	r := secrets.NewRedactor()
 	events := &wisptest.Recorder{}
-	a := agent.New(m, &agent.Options{Tools: set(t, echo{}), Events: events,
+	a := agent.New(m, &agent.Options{Tools: set(t, echo{}), Events: events, MaxSteps: len(steps) + 1,
 		Redact: func(s string) string { out, _ := r.Redact(s); return out }})
 	if _, err := a.Respond(t.Context(), "t", "go"); err != nil {
 		t.Fatal(err)

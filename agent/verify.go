@@ -19,19 +19,18 @@ const FlagUnansweredClaim = "the reply says the person chose or confirmed someth
 // reply that claims the person chose or confirmed something when no
 // question was answered in the turn is flagged, to the person and in the
 // events.
-func (a *Agent) verify(ctx context.Context, threadID string, turn int, text string, answered bool) []string {
+func (a *Agent) verify(ctx context.Context, threadID string, turn int, text string, answered bool) ([]string, error) {
 	if answered {
-		return nil
+		return nil, nil
 	}
 	m := claims.FindString(text)
 	if m == "" {
-		return nil
+		return nil, nil
 	}
-	a.record(ctx, wisp.Event{Kind: wisp.KindVerificationFlag, Thread: threadID, Turn: turn, Source: wisp.SourceWisp,
-		Data: map[string]any{"flag": FlagUnansweredClaim, "claim": m}})
-	if a.opts.Notifier != nil {
-		_ = a.opts.Notifier.Notify(context.WithoutCancel(ctx), wisp.Notice{Kind: "unverified-claim", Thread: threadID,
-			Text: FlagUnansweredClaim + ` ("` + m + `")`})
+	if err := a.record(ctx, wisp.Event{Kind: wisp.KindVerificationFlag, Thread: threadID, Turn: turn, Source: wisp.SourceWisp,
+		Data: map[string]any{"flag": FlagUnansweredClaim, "claim": m}}); err != nil {
+		return nil, err
 	}
-	return []string{FlagUnansweredClaim}
+	a.notify(ctx, wisp.Notice{Kind: "unverified-claim", Thread: threadID, Text: FlagUnansweredClaim + ` ("` + m + `")`})
+	return []string{FlagUnansweredClaim}, nil
 }

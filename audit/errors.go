@@ -23,4 +23,8 @@ var (
 	// the disk is unknown, and a retried fsync proves nothing, so the Log
 	// refuses further appends; open a new one to go on.
 	ErrSyncFailed = errors.New("audit: fsync failed")
+	// ErrLocked: Append gave up waiting for the log's lock, which another
+	// process held past Options.Patience, because its ctx was done.
+	// Nothing was written.
+	ErrLocked = errors.New("audit: the log is locked")
 )

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -38,21 +37,39 @@ type Options struct {
 	// and reaches the disk with the next synced append (an fsync flushes
 	// the whole file) or Close; only a power loss before then can lose it.
 	Sync func(kind string) bool
-	// Append calls Redact before it takes the log's locks and Now while it
-	// holds them; neither may use the log.
+	// Waiting, when set, is called once by an append that has waited
+	// Patience for the log's lock and goes on waiting: another process
+	// holds it, such as a wisp audit --verify that was stopped. ctx is the
+	// append's. nil: nobody is told.
+	Waiting func(ctx context.Context)
+	// Patience is how long an append waits for the lock before it calls
+	// Waiting, and before a done ctx may end its wait (DefaultPatience).
+	Patience time.Duration
+	// Append calls Redact before it takes the log's locks, Now while it
+	// holds them and Waiting while it waits for them; none may use the
+	// log.
 }
+
+// DefaultPatience is Options.Patience's default: far longer than any
+// append holds the lock, far shorter than a person waits without a word.
+const DefaultPatience = time.Second
+
+// lockPoll is how often a waiting append tries the lock again.
+const lockPoll = 5 * time.Millisecond
 
 // A Log appends records to the log in one directory. Its methods are safe
 // for concurrent use, and any number of Log values, in any number of
 // processes, may append to the same directory at once: each append holds
 // an exclusive lock on the directory's lock file.
 type Log struct {
-	dir    string
-	redact func(string) string
-	now    func() time.Time
-	lock   *flock.Flock
+	dir      string
+	redact   func(string) string
+	now      func() time.Time
+	lock     *flock.Flock
+	waiting  func(ctx context.Context)
+	patience time.Duration
 
-	mu     sync.Mutex // guards what follows, and serialises appends
+	turn   chan struct{} // holds a token while an append or Close runs; guards what follows
 	closed bool
 	err    error // set by a failed fsync; see ErrSyncFailed
 
@@ -90,12 +107,18 @@ func Open(dir string, opts *Options) (*Log, error) {
 		return nil, err
 	}
 	lf.Close()
+	if o.Patience <= 0 {
+		o.Patience = DefaultPatience
+	}
 	return &Log{
-		dir:    dir,
-		redact: o.Redact,
-		now:    o.Now,
-		sync:   o.Sync,
-		lock:   flock.New(lockPath, flock.SetFlag(os.O_RDONLY|os.O_CREATE|noFollow), flock.SetPermissions(fileMode)),
+		dir:      dir,
+		redact:   o.Redact,
+		now:      o.Now,
+		sync:     o.Sync,
+		waiting:  o.Waiting,
+		patience: o.Patience,
+		turn:     make(chan struct{}, 1),
+		lock:     flock.New(lockPath, flock.SetFlag(os.O_RDONLY|os.O_CREATE|noFollow), flock.SetPermissions(fileMode)),
 	}, nil
 }
 
@@ -103,10 +126,14 @@ func Open(dir string, opts *Options) (*Log, error) {
 // the line is written and, unless Options.Sync says otherwise for its
 // kind, fsynced.
 //
-// Append is not cancellable: ctx is not consulted, and the record is
-// written even when ctx is done (as if under context.WithoutCancel), since
-// an audit record must not be lost to a cancelled turn. It waits as long as
-// another writer holds the lock.
+// The record is written even when ctx is done, since an audit record must
+// not be lost to a cancelled turn: Append waits for the log's lock, which
+// other appends (in this process or another) and readers hold a moment
+// each, at least Options.Patience. Only a longer wait, for a lock another
+// process keeps (a wisp audit --verify that was stopped, say), ends when
+// ctx is done: Append then writes nothing and returns an error wrapping
+// ErrLocked and context.Cause(ctx). Such a wait is told once through
+// Options.Waiting, after Patience.
 //
 // If the file ends with a torn line, Append first cuts it off and records
 // an audit.recovered record. An invalid entry gives ErrInvalidEntry and
@@ -120,22 +147,104 @@ func (l *Log) Append(ctx context.Context, e Entry) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	w := l.newWait(ctx)
+	defer w.stop()
+	if err := w.take(l.turn); err != nil {
+		return Record{}, err
+	}
+	defer func() { <-l.turn }()
 	switch {
 	case l.closed:
 		return Record{}, ErrClosed
 	case l.err != nil:
 		return Record{}, l.err
 	}
-	if err := l.lock.Lock(); err != nil {
-		return Record{}, lockError(l.lock.Path(), err)
+	if err := w.lock(l.lock); err != nil {
+		return Record{}, err
 	}
 	rec, err := l.appendLocked(e, data)
 	if uerr := l.lock.Unlock(); uerr != nil && err == nil {
 		err = fmt.Errorf("audit: unlock: %w", uerr)
 	}
 	return rec, err
+}
+
+// A lockWait is one append's wait for the log: for the appends before it
+// in this process, then for the lock file. It is patient (see Append).
+type lockWait struct {
+	l      *Log
+	ctx    context.Context
+	timer  *time.Timer
+	late   bool // Patience has passed
+	lockAt string
+}
+
+func (l *Log) newWait(ctx context.Context) *lockWait {
+	return &lockWait{l: l, ctx: ctx, timer: time.NewTimer(l.patience), lockAt: l.lock.Path()}
+}
+
+func (w *lockWait) stop() { w.timer.Stop() }
+
+// lateness is the channel that ends the wait: none until Patience has
+// passed, then ctx's.
+func (w *lockWait) lateness() <-chan struct{} {
+	if w.late {
+		return w.ctx.Done()
+	}
+	return nil
+}
+
+// pass marks Patience passed and tells Options.Waiting.
+func (w *lockWait) pass() {
+	w.late = true
+	if w.l.waiting != nil {
+		w.l.waiting(w.ctx)
+	}
+}
+
+// gaveUp is the error of a wait that ctx ended.
+func (w *lockWait) gaveUp() error {
+	return fmt.Errorf("%w: %s is held by another process, and the wait for it was stopped (%w); nothing was recorded",
+		ErrLocked, w.lockAt, context.Cause(w.ctx))
+}
+
+// take takes a token of turn.
+func (w *lockWait) take(turn chan struct{}) error {
+	for {
+		select {
+		case turn <- struct{}{}:
+			return nil
+		case <-w.timer.C:
+			w.pass()
+		case <-w.lateness():
+			return w.gaveUp()
+		}
+	}
+}
+
+// lock takes the exclusive lock of fl.
+func (w *lockWait) lock(fl *flock.Flock) error {
+	var tick *time.Ticker
+	for {
+		ok, err := fl.TryLock()
+		if err != nil {
+			return lockError(fl.Path(), err)
+		}
+		if ok {
+			return nil
+		}
+		if tick == nil {
+			tick = time.NewTicker(lockPoll)
+			defer tick.Stop()
+		}
+		select {
+		case <-tick.C:
+		case <-w.timer.C:
+			w.pass()
+		case <-w.lateness():
+			return w.gaveUp()
+		}
+	}
 }
 
 // appendLocked does the work of Append under both locks.
@@ -182,8 +291,8 @@ func (l *Log) appendLocked(e Entry, data json.RawMessage) (Record, error) {
 // Close marks the log closed; later appends return ErrClosed. It waits for
 // an append in progress. Closing twice is harmless.
 func (l *Log) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	l.turn <- struct{}{}
+	defer func() { <-l.turn }()
 	if l.closed {
 		return nil
 	}

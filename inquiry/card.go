@@ -135,8 +135,9 @@ type SettledQuestion struct {
 //
 // Refusals are returned as a CardSettled with Refused set and a nil
 // error. AskCard returns an error only when the turn cannot go on: ctx was
-// cancelled, the person stopped the turn (wisp.ErrInterrupted), or the
-// face failed (ErrBadAnswer among others).
+// cancelled, the person stopped the turn (wisp.ErrInterrupted), the face
+// failed (ErrBadAnswer among others), or the card or its end could not be
+// recorded (wisp.ErrNotRecorded).
 func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) {
 	qs, wait, err := validateCard(r.Questions, r.Timeout)
 	if err != nil {
@@ -172,10 +173,12 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 		Questions: cloneQuestions(qs),
 		Deadline:  d.opts.Now().Add(wait),
 	}
-	d.record(ctx, wisp.Event{
+	if err := d.record(ctx, wisp.Event{
 		Kind: wisp.KindInquiryRequested, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool,
 		Data: cardRequestedData(card),
-	})
+	}); err != nil {
+		return CardSettled{}, err // a card that is not on record is not put
+	}
 
 	answers, err := d.askFace(ctx, card, qs, wait)
 	var settled []SettledQuestion
@@ -183,10 +186,12 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 		settled, err = d.settleCard(qs, answers, wait)
 	}
 	if err != nil {
-		d.record(ctx, wisp.Event{
+		if rerr := d.record(ctx, wisp.Event{
 			Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
 			Data: map[string]any{"id": card.ID, "kind": "ask_user", "outcome": "stopped", "error": err.Error()},
-		})
+		}); rerr != nil {
+			return CardSettled{}, rerr
+		}
 		return CardSettled{}, err
 	}
 
@@ -203,7 +208,9 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 		}
 	}
 	s.Line = strings.Join(lines, "\n")
-	d.recordCardSettled(ctx, card, settled)
+	if err := d.recordCardSettled(ctx, card, settled); err != nil {
+		return CardSettled{}, err
+	}
 	d.tellCard(ctx, card, settled)
 	return s, nil
 }
@@ -554,7 +561,7 @@ func (d *Desk) tellCard(ctx context.Context, card wisp.Card, settled []SettledQu
 
 // recordCardSettled records inquiry.settled for a card: source person
 // when the person answered any of it.
-func (d *Desk) recordCardSettled(ctx context.Context, card wisp.Card, settled []SettledQuestion) {
+func (d *Desk) recordCardSettled(ctx context.Context, card wisp.Card, settled []SettledQuestion) error {
 	source := wisp.SourceWisp
 	qs := make([]map[string]any, len(settled))
 	for i, sq := range settled {
@@ -593,7 +600,7 @@ func (d *Desk) recordCardSettled(ctx context.Context, card wisp.Card, settled []
 		}
 		qs[i] = m
 	}
-	d.record(ctx, wisp.Event{
+	return d.record(ctx, wisp.Event{
 		Kind: wisp.KindInquirySettled, Thread: card.Thread, Turn: card.Turn, Source: source,
 		Data: map[string]any{"id": card.ID, "kind": "ask_user", "questions": qs},
 	})

@@ -148,7 +148,9 @@ type Settled struct {
 // Refusals (a bad question, a secret, a limit) are returned as a Settled
 // with Refused set and a nil error: the model reads them and goes on. Ask
 // returns an error only when the turn cannot go on: ctx was cancelled, the
-// person stopped the turn (wisp.ErrInterrupted), or the face failed.
+// person stopped the turn (wisp.ErrInterrupted), the face failed, or the
+// question or its end could not be recorded (wisp.ErrNotRecorded; a
+// question that is not on record is not asked).
 func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 	text, options, err := Validate(r.Text, r.Options)
 	if err != nil {
@@ -184,10 +186,12 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		askCtx, cancel = context.WithTimeout(ctx, d.opts.Timeout)
 		defer cancel()
 	}
-	d.record(ctx, wisp.Event{
+	if err := d.record(ctx, wisp.Event{
 		Kind: wisp.KindInquiryRequested, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool,
 		Data: requestedData(q),
-	})
+	}); err != nil {
+		return Settled{}, err // a question that is not on record is not asked
+	}
 
 	a, err := d.face.Ask(askCtx, q)
 	if err != nil {
@@ -195,10 +199,12 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		case ctx.Err() == nil && errors.Is(askCtx.Err(), context.DeadlineExceeded):
 			a = wisp.Answer{Outcome: wisp.OutcomeTimedOut, Provenance: wisp.FromTimeout}
 		default:
-			d.record(ctx, wisp.Event{
+			if rerr := d.record(ctx, wisp.Event{
 				Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
 				Data: map[string]any{"id": q.ID, "outcome": "stopped", "error": err.Error()},
-			})
+			}); rerr != nil {
+				return Settled{}, rerr
+			}
 			if errors.Is(err, wisp.ErrInterrupted) {
 				return Settled{}, wisp.ErrInterrupted
 			}
@@ -209,10 +215,12 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		}
 	}
 	if a.Outcome == wisp.OutcomeParked && parker != nil {
-		d.record(ctx, wisp.Event{
+		if err := d.record(ctx, wisp.Event{
 			Kind: wisp.KindInquiryParked, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
 			Data: requestedData(q),
-		})
+		}); err != nil {
+			return Settled{}, err
+		}
 		return Settled{Line: LineParked(q.Text, q.ID), Question: q, Answer: wisp.Answer{Outcome: wisp.OutcomeParked}}, nil
 	}
 	a, err = take(q, a)
@@ -227,7 +235,9 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 	}
 	s := d.settle(ctx, q, a)
 	d.noteDeclined(q.Thread, s.Answer, q.Text)
-	d.recordSettled(ctx, q, s)
+	if err := d.recordSettled(ctx, q, s); err != nil {
+		return Settled{}, err
+	}
 	if parker != nil {
 		parker.Settled(context.WithoutCancel(ctx), q)
 	}
@@ -254,7 +264,7 @@ func (d *Desk) Resume(ctx context.Context, q wisp.Question, a wisp.Answer, turn 
 		s.Fact.Turn = turn
 	}
 	q.Turn = turn
-	d.recordSettled(ctx, q, s)
+	_ = d.recordSettled(ctx, q, s) // the answer stays on file until a kept turn holds it
 	s.Line = LineLate(s.Question.Text, s.Question.ID, s.Line)
 	return s
 }
@@ -277,12 +287,12 @@ func (d *Desk) parked(ctx context.Context, thread string) (string, error) {
 }
 
 // recordSettled records inquiry.settled for q.
-func (d *Desk) recordSettled(ctx context.Context, q wisp.Question, s Settled) {
+func (d *Desk) recordSettled(ctx context.Context, q wisp.Question, s Settled) error {
 	source := wisp.SourceWisp
 	if s.Answer.Provenance == wisp.FromPerson {
 		source = wisp.SourcePerson
 	}
-	d.record(ctx, wisp.Event{
+	return d.record(ctx, wisp.Event{
 		Kind: wisp.KindInquirySettled, Thread: q.Thread, Turn: q.Turn, Source: source,
 		Data: settledData(q, s),
 	})
@@ -468,14 +478,23 @@ func (d *Desk) release(st *threadState) {
 	d.mu.Unlock()
 }
 
-func (d *Desk) record(ctx context.Context, e wisp.Event) {
+// record hands e to Options.Events. Audit is lossless: a cancelled turn
+// still records how its question ended (the log waits out other writers
+// whatever ctx says). An event that could not be recorded is an error
+// wrapping wisp.ErrNotRecorded, which ends the turn.
+func (d *Desk) record(ctx context.Context, e wisp.Event) error {
 	if d.opts.Events == nil {
-		return
+		return nil
 	}
 	e.Time = d.opts.Now()
 	e.Session = d.opts.Session
-	// Audit is lossless: a cancelled turn still records how its question ended.
-	_ = d.opts.Events.Record(context.WithoutCancel(ctx), e)
+	if err := d.opts.Events.Record(ctx, e); err != nil {
+		if errors.Is(err, wisp.ErrNotRecorded) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", wisp.ErrNotRecorded, strings.Join(strings.Fields(err.Error()), " "))
+	}
+	return nil
 }
 
 func refused(line string) Settled { return Settled{Line: line, Refused: true} }

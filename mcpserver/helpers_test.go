@@ -127,7 +127,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 			f.got = append(f.got, set.Names())
 			f.mu.Unlock()
 			var n atomic.Int64
-			return agent.New(f.model, &agent.Options{Tools: set, Store: f.dir,
+			return agent.New(f.model, &agent.Options{Tools: set, Store: f.dir, Notifier: f.srv.Notifier(),
 				NewID: func() string { return fmt.Sprint(n.Add(1)) }}), nil
 		}),
 		OnCall: func(ctx context.Context, thread string) context.Context {

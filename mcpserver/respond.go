@@ -12,6 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/pending"
@@ -244,7 +246,7 @@ func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 		return s.conversationError(err), nil
 	}
 
-	unlock, err := s.lockThread(ctx, thread)
+	held, unlock, err := s.lockThread(ctx, a, thread)
 	if err != nil {
 		return s.errorResult("thread %s: %v", thread, err), nil
 	}
@@ -257,7 +259,7 @@ func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	go func() {
 		defer s.turns.Done()
 		defer unlock()
-		r.reply, r.err = a.Respond(turnContext(ctx, r), thread, args.prompt)
+		r.reply, r.err = a.Respond(turnContext(held, r), thread, args.prompt)
 		s.settleAnswered(r)
 		close(r.done)
 		r.mu.Lock()
@@ -433,8 +435,9 @@ func (s *Server) newThread() (string, error) {
 	return "", fmt.Errorf("found no unused thread id in %d tries; pass a thread_id", maxIDTries)
 }
 
-// threadLock serialises respond calls on one thread. The agent serialises
-// a thread too, but Conversations may build a new agent for each call.
+// threadLock puts respond calls on one thread in the order they came, in
+// this server; the agent's Hold, which each call takes next, holds the
+// thread against every other agent and process.
 type threadLock struct {
 	token chan struct{}
 	refs  int
@@ -448,9 +451,27 @@ func (s *Server) busy(thread string) bool {
 	return ok
 }
 
-// lockThread waits for thread's turn, or for ctx. The returned func
-// releases it.
-func (s *Server) lockThread(ctx context.Context, thread string) (func(), error) {
+// lockThread waits for thread's turn, or for ctx, saying so to the
+// caller when it must wait, then holds the thread through a (see
+// agent.Agent.Hold) under the call's ctx, so that a cancelled call stops
+// the wait. held is the context the turn runs under; release gives the
+// thread up.
+func (s *Server) lockThread(ctx context.Context, a *agent.Agent, thread string) (held context.Context, release func(), err error) {
+	unlock, err := s.queueThread(ctx, thread)
+	if err != nil {
+		return nil, nil, err
+	}
+	held, drop, err := a.Hold(ctx, thread)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return held, func() { drop(); unlock() }, nil
+}
+
+// queueThread waits for thread's turn in this server, or for ctx. The
+// returned func releases it.
+func (s *Server) queueThread(ctx context.Context, thread string) (func(), error) {
 	s.mu.Lock()
 	l := s.threads[thread]
 	if l == nil {
@@ -471,8 +492,34 @@ func (s *Server) lockThread(ctx context.Context, thread string) (func(), error) 
 	select {
 	case l.token <- struct{}{}:
 		return func() { <-l.token; release() }, nil
+	default:
+	}
+	_ = s.Notify(ctx, "wisp: "+agent.LineBusy(thread))
+	select {
+	case l.token <- struct{}{}:
+		return func() { <-l.token; release() }, nil
 	case <-ctx.Done():
 		release()
 		return nil, context.Cause(ctx)
 	}
+}
+
+// Notifier returns the notifier to give the agents of respond calls
+// (agent.Options.Notifier, and the audit log's waiting): it tells the
+// caller of the call a turn runs for that the turn waits, for its thread
+// or for the audit log, as a notification (see Notify). Other notices are
+// the person's, not the caller's, and go nowhere.
+func (s *Server) Notifier() wisp.Notifier { return notifier{s} }
+
+type notifier struct{ s *Server }
+
+func (n notifier) Notify(ctx context.Context, note wisp.Notice) error {
+	if note.Kind != agent.NoticeWaiting {
+		return nil
+	}
+	if r := runFrom(ctx); r != nil {
+		n.s.tell(r, "wisp: "+note.Text)
+		return nil
+	}
+	return n.s.Notify(ctx, "wisp: "+note.Text) // the call's own context, while it holds its thread
 }

@@ -607,3 +607,45 @@ func TestNoHomeInWhatTheCallerReads(t *testing.T) {
 		t.Fatal("no notification arrived")
 	}
 }
+
+// A respond call on a thread another process holds tells its caller that
+// it waits, and the caller's cancel ends the wait before the turn starts;
+// so does one on a thread another call of this server holds.
+func TestRespondWaitsForItsThread(t *testing.T) {
+	model := script.New("s", steps("one", "two"))
+	f := newFixture(t, fixtureOptions{model: model})
+	c := f.client(t)
+	got := make(chan string, 10)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/message" {
+			data, _ := n.Params.AdditionalFields["data"].(string)
+			got <- data
+		}
+	})
+	if err := c.SetLevel(t.Context(), mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevelNotice}}); err != nil {
+		t.Fatalf("SetLevel: %v", err)
+	}
+	unlock, err := f.dir.Lock(t.Context(), "held", nil) // as another process does
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		var req mcp.CallToolRequest
+		req.Params.Name = "respond"
+		req.Params.Arguments = map[string]any{"prompt": "hi", "thread_id": "held"}
+		_, err := c.CallTool(ctx, req)
+		done <- err
+	}()
+	if msg := <-got; msg != "wisp: thread held is busy with another turn; waiting…" {
+		t.Errorf("notification %q, want the thread's wait", msg)
+	}
+	cancel()
+	<-done
+	unlock()
+	res := respond(t, c, map[string]any{"prompt": "again", "thread_id": "held"})
+	if r := structured(t, res); res.IsError || r.Turn != 1 || r.Reply != "one" {
+		t.Errorf("respond once the thread was free = %+v (%q); want turn 1, the model's first reply: the call that was cancelled while it waited ran no turn", r, text(res))
+	}
+}

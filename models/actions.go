@@ -446,9 +446,11 @@ func (a *Actions) check(ctx context.Context, m wisp.ModelInfo, by wisp.Actor, ap
 	if err != nil {
 		return CheckReport{}, err
 	}
-	a.record(ctx, by, approval, "model.verified", map[string]any{
+	if err := a.record(ctx, by, approval, "model.verified", map[string]any{
 		"name": m.Name, "ok": rep.OK, "findings": rep.Findings, "capabilities": rep.Info.Capabilities,
-	})
+	}); err != nil {
+		return CheckReport{}, err
+	}
 	return rep, nil
 }
 
@@ -472,8 +474,10 @@ func (a *Actions) Trust(ctx context.Context, publisher string, by wisp.Actor) er
 		return err
 	}
 	if !slices.Contains(before, p) {
-		a.record(ctx, by, "", "config.change", map[string]any{"key": "models.trusted", "added": p})
-		a.record(ctx, by, "", "model.publisher", map[string]any{"publisher": p, "trusted": true})
+		if err := a.record(ctx, by, "", "config.change", map[string]any{"key": "models.trusted", "added": p}); err != nil {
+			return err
+		}
+		return a.record(ctx, by, "", "model.publisher", map[string]any{"publisher": p, "trusted": true})
 	}
 	return nil
 }
@@ -534,24 +538,31 @@ func (a *Actions) setEnabled(ctx context.Context, name string, on bool, by wisp.
 		if on {
 			verb = "added"
 		}
-		a.record(ctx, by, approval, "config.change", map[string]any{"key": "models.enabled", verb: name})
+		return a.record(ctx, by, approval, "config.change", map[string]any{"key": "models.enabled", verb: name})
 	}
 	return nil
 }
 
-func (a *Actions) record(ctx context.Context, by wisp.Actor, approval, kind string, data map[string]any) {
+// record hands an event to Options.Events. The audit log writes it even
+// when ctx is done (it waits out other writers whatever ctx says); an
+// event it could not record is an error wrapping wisp.ErrNotRecorded.
+func (a *Actions) record(ctx context.Context, by wisp.Actor, approval, kind string, data map[string]any) error {
 	if a.opts.Events == nil {
-		return
+		return nil
 	}
 	source := wisp.SourcePerson
 	if by == wisp.ActorModel {
 		source = wisp.SourceTool
 	}
 	where := callFrom(ctx)
-	_ = a.opts.Events.Record(context.WithoutCancel(ctx), wisp.Event{
+	err := a.opts.Events.Record(ctx, wisp.Event{
 		Kind: kind, Session: a.opts.Session, Thread: where.thread, Turn: where.turn,
 		Source: source, Approval: approval, Data: data,
 	})
+	if err != nil && !errors.Is(err, wisp.ErrNotRecorded) {
+		err = fmt.Errorf("%w: %v", wisp.ErrNotRecorded, oneLine(err.Error()))
+	}
+	return err
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -270,7 +270,9 @@ func (a *Actions) fetchAndLink(ctx context.Context, pp PullPlan, by wisp.Actor, 
 	if err != nil {
 		data["error"] = oneLine(err.Error())
 	}
-	a.record(context.WithoutCancel(ctx), by, approval, "model.pull", data)
+	if rerr := a.record(context.WithoutCancel(ctx), by, approval, "model.pull", data); rerr != nil && err == nil {
+		err = rerr
+	}
 	if err != nil {
 		return "", err
 	}

@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -140,10 +142,11 @@ type Outcome struct {
 // ReasonPersonsAlone: no one is asked, and no earlier answer covers it.
 //
 // A refusal (declined, timed out, no person, an Approver that failed, an
-// answer the request does not allow, an audit that could not record) is an
-// Outcome with Approved false and a nil error. Ask returns an error only
-// when the turn cannot go on: ctx was cancelled by the caller (its cause),
-// or the person stopped the turn at the prompt (wisp.ErrInterrupted). The
+// answer the request does not allow) is an Outcome with Approved false and
+// a nil error. Ask returns an error only when the turn cannot go on: ctx
+// was cancelled by the caller (its cause), the person stopped the turn at
+// the prompt (wisp.ErrInterrupted), or the audit could not record the
+// request (wisp.ErrNotRecorded: nothing unrecorded goes ahead). The
 // Outcome then says the request was refused. A cancelled request is never
 // an approval, and nothing refused is remembered.
 func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
@@ -156,10 +159,10 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 		id := g.opts.NewID()
 		out := Outcome{ID: id, Reason: v.Reason}
 		if err := g.record(ctx, r, wisp.KindClassifierVerdict, wisp.SourceWisp, id, verdictData(v)); err != nil {
-			return auditFailed(id, err), nil
+			return auditFailed(id, err)
 		}
 		if err := g.record(ctx, r, wisp.KindApprovalDecided, wisp.SourceWisp, id, decidedData(out)); err != nil {
-			return auditFailed(id, err), nil
+			return auditFailed(id, err)
 		}
 		return out, nil
 	}
@@ -168,24 +171,24 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if earlier, ok := g.covering(r.Pattern, scopes); ok {
 		out := Outcome{Approved: true, ID: earlier.id, Scope: min(earlier.scope, scopes[len(scopes)-1]), Covered: true}
 		if err := g.record(ctx, r, wisp.KindClassifierVerdict, wisp.SourceWisp, out.ID, verdictData(v)); err != nil {
-			return auditFailed(out.ID, err), nil
+			return auditFailed(out.ID, err)
 		}
 		data := decidedData(out)
 		data["covered"] = true
 		if err := g.record(ctx, r, wisp.KindApprovalDecided, wisp.SourceWisp, out.ID, data); err != nil {
-			return auditFailed(out.ID, err), nil
+			return auditFailed(out.ID, err)
 		}
 		return out, nil
 	}
 
 	id := g.opts.NewID()
 	if err := g.record(ctx, r, wisp.KindClassifierVerdict, wisp.SourceWisp, id, verdictData(v)); err != nil {
-		return auditFailed(id, err), nil
+		return auditFailed(id, err)
 	}
 	if v.Rating < g.opts.Threshold && !r.AlwaysAsk {
 		out := Outcome{Approved: true, ID: id, Scope: wisp.ScopeOnce, Reason: ReasonBelowThreshold}
 		if err := g.record(ctx, r, wisp.KindApprovalDecided, wisp.SourceWisp, id, decidedData(out)); err != nil {
-			return auditFailed(id, err), nil
+			return auditFailed(id, err)
 		}
 		return out, nil
 	}
@@ -202,12 +205,12 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 		defer cancel()
 	}
 	if err := g.record(ctx, r, wisp.KindApprovalRequested, wisp.SourceWisp, id, requestedData(req, v, g.opts.Timeout > 0)); err != nil {
-		return auditFailed(id, err), nil
+		return auditFailed(id, err)
 	}
 
 	out, source, stop := g.decide(ctx, askCtx, req)
 	if err := g.record(ctx, r, wisp.KindApprovalDecided, source, id, decidedData(out)); err != nil {
-		return auditFailed(id, err), stop
+		return auditFailed(id, err)
 	}
 	if out.Approved && out.Scope >= wisp.ScopeSession {
 		g.remember(r.Pattern, remembered{id: id, scope: out.Scope})
@@ -301,18 +304,23 @@ func (g *Gate) remember(pattern string, m remembered) {
 	g.session[pattern] = m
 }
 
-// auditFailed refuses a request the audit could not record.
-func auditFailed(id string, err error) Outcome {
-	return Outcome{ID: id, Reason: ReasonAuditFailed(err)}
+// auditFailed refuses a request the audit could not record, and ends the
+// turn: the error wraps wisp.ErrNotRecorded.
+func auditFailed(id string, err error) (Outcome, error) {
+	if !errors.Is(err, wisp.ErrNotRecorded) {
+		err = fmt.Errorf("%w: %v", wisp.ErrNotRecorded, strings.Join(strings.Fields(err.Error()), " "))
+	}
+	return Outcome{ID: id, Reason: ReasonAuditFailed(err)}, err
 }
 
 // record writes one event. Audit is lossless: a cancelled turn still
-// records how its request ended.
+// records how its request ended (the log waits out other writers whatever
+// ctx says).
 func (g *Gate) record(ctx context.Context, r Request, kind, source, id string, data map[string]any) error {
 	if g.opts.Events == nil {
 		return nil
 	}
-	return g.opts.Events.Record(context.WithoutCancel(ctx), wisp.Event{
+	return g.opts.Events.Record(ctx, wisp.Event{
 		Kind: kind, Time: g.opts.Now(), Session: g.opts.Session, Thread: r.Thread, Turn: r.Turn,
 		Source: source, Approval: id, Data: data,
 	})

@@ -11,6 +11,7 @@
 package threadfile
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
@@ -30,8 +32,13 @@ import (
 	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
-// MaxFile bounds a thread's file when it is read.
+// MaxFile bounds a thread's file. Save refuses to write a larger one, so
+// every file it writes loads; the agent's limits keep a thread well below
+// it (see agent.MaxThreadBytes).
 const MaxFile = 64 << 20
+
+// maxFile is MaxFile, lowered by the tests.
+var maxFile = MaxFile
 
 // Version is the format of the thread files Save writes. Version 2 gives
 // notices and condensing notes a record kind of their own; version 1
@@ -53,8 +60,9 @@ var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 // ErrBadID refuses a thread id that could not be a file name of ours.
 var ErrBadID = errors.New("a thread id is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit")
 
-// Dir is a folder of thread files. It is safe for concurrent use; turns
-// on one thread are serialised by the agent.
+// Dir is a folder of thread files. It is safe for concurrent use. Turns
+// on one thread are serialised by the agent, through Lock, across
+// processes.
 //
 // A thread is read only from what the person owns: Load and Save refuse
 // the folder when it is a symbolic link, not a folder, another user's or
@@ -65,6 +73,9 @@ var ErrBadID = errors.New("a thread id is 1 to 128 letters, digits, '.', '_' or 
 type Dir struct {
 	// Path is the folder, created 0700 when missing.
 	Path string
+	// Locks is the folder of the threads' lock files
+	// (thread-<id>.lock), created 0700 when missing; "" means Path.
+	Locks string
 	// Redact replaces credentials in every string of a thread before it is
 	// written: texts, tool names and ids, facts, and the keys and values of
 	// a model's tool arguments (each value also in the light of its key,
@@ -73,7 +84,10 @@ type Dir struct {
 	Redact func(string) string
 }
 
-var _ agent.ThreadStore = Dir{}
+var (
+	_ agent.ThreadStore  = Dir{}
+	_ agent.ThreadLocker = Dir{}
+)
 
 // ValidID reports whether id can name a thread file.
 func ValidID(id string) bool { return validID.MatchString(id) }
@@ -83,6 +97,45 @@ func (d Dir) file(id string) (string, error) {
 		return "", fmt.Errorf("thread %q: %w", id, ErrBadID)
 	}
 	return filepath.Join(d.Path, id+".json"), nil
+}
+
+// Lock holds thread id against every other holder, in this process or
+// another, until unlock: an flock(2) lock on its own lock file, which dies
+// with its process, so a killed turn never leaves its thread held. A free
+// lock is taken even when ctx is done; a held one is waited for, after one
+// call of waiting, until ctx is done (the error wraps context.Cause(ctx)).
+//
+// Once it holds the thread, Lock removes the temp files a save that was
+// killed before its rename left beside the thread's file.
+func (d Dir) Lock(ctx context.Context, id string, waiting func()) (unlock func(), err error) {
+	path, err := d.file(id)
+	if err != nil {
+		return nil, err
+	}
+	locks := d.Locks
+	if locks == "" {
+		locks = d.Path
+	}
+	if err := fsx.EnsureDir(locks); err != nil {
+		return nil, err
+	}
+	release, err := fsx.LockWaiting(ctx, filepath.Join(locks, "thread-"+id+".lock"), waiting)
+	if err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	unlock = func() { once.Do(func() { _ = release() }) }
+	if err := d.useDir(false); errors.Is(err, fs.ErrNotExist) {
+		return unlock, nil
+	} else if err != nil {
+		unlock()
+		return nil, err
+	}
+	if err := fsx.SweepTemps(path); err != nil {
+		unlock()
+		return nil, fmt.Errorf("the leftovers of an earlier save of thread %s cannot be removed: %w", id, err)
+	}
+	return unlock, nil
 }
 
 // kind is what the checks of the folder and its files call them.
@@ -121,7 +174,7 @@ func (d Dir) Load(id string) (agent.ThreadState, bool, error) {
 	} else if err != nil {
 		return agent.ThreadState{}, false, err
 	}
-	data, err := kind.ReadFile(path, MaxFile)
+	data, err := kind.ReadFile(path, int64(maxFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return agent.ThreadState{}, false, nil
 	}
@@ -251,6 +304,9 @@ func (d Dir) Save(id string, st agent.ThreadState) error {
 	}
 	if data, err = jsonredact.Redact(data, redact); err != nil {
 		return err
+	}
+	if len(data)+1 > maxFile {
+		return fmt.Errorf("it would take %d bytes, and a thread file holds at most %d", len(data)+1, maxFile)
 	}
 	return fsx.WriteFile(path, append(data, '\n'), 0o600)
 }

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
@@ -75,12 +76,16 @@ error. --thread ID goes on with a thread kept under $WISP_HOME/threads.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			prompt := args[0]
 			if prompt == "-" {
-				b, err := io.ReadAll(cmd.InOrStdin())
+				b, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), agent.MaxInputBytes+1))
 				if err != nil {
 					return fmt.Errorf("reading the prompt: %w", err)
 				}
-				prompt = strings.TrimSpace(string(b))
+				prompt = string(b)
 			}
+			if len(prompt) > agent.MaxInputBytes {
+				return usagef("the prompt is longer than %d bytes, the most one turn takes; shorten it", agent.MaxInputBytes)
+			}
+			prompt = strings.TrimSpace(prompt)
 			if prompt == "" {
 				return usagef("the prompt is empty; pass the text, or - and the text on standard input")
 			}
@@ -113,7 +118,7 @@ func toolList(cmd *cobra.Command, named []string) []string {
 func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, thread, prompt string) error {
 	conv, err := newConversation(env, convOptions{
 		model: model, named: named, face: unattended.Face{}, thread: thread,
-		display: &display{out: stderr, calls: true},
+		display: &display{out: stderr, calls: true}, notify: respondNotes{stderr},
 	})
 	if err != nil {
 		return err
@@ -130,6 +135,23 @@ func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, mode
 		fmt.Fprintf(stderr, "! wisp: %s\n", f)
 	}
 	return nil
+}
+
+// respondNotes tells the person on w what wisp respond has to say during
+// a turn: that it waits (for its thread, or for the audit log) and how to
+// stop it, or that their input was cut. The verification pass's flags it
+// shows after the reply.
+type respondNotes struct{ w io.Writer }
+
+func (n respondNotes) Notify(_ context.Context, note wisp.Notice) error {
+	var err error
+	switch note.Kind {
+	case agent.NoticeWaiting:
+		_, err = fmt.Fprintf(n.w, "wisp: %s (Ctrl-C stops it)\n", escape.Terminal(note.Text))
+	case "cut":
+		_, err = fmt.Fprintf(n.w, "wisp: %s\n", escape.Terminal(note.Text))
+	}
+	return err
 }
 
 func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/models/ollama/ollamatest"
 	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
 )
@@ -57,7 +58,11 @@ func TestCorpusReachesNoSink(t *testing.T) {
 		}
 		calls = append(calls, ollamatest.ToolCall{ID: fmt.Sprintf("call_%d", i), Name: c.Text, Arguments: string(args)})
 	}
-	srv, home := vaultModel(t, ollamatest.Reply{ToolCalls: calls}, ollamatest.Reply{Content: "done"})
+	var replies []ollamatest.Reply // a message makes at most agent.MaxToolCalls calls
+	for rest := calls; len(rest) > 0; rest = rest[min(len(rest), agent.MaxToolCalls):] {
+		replies = append(replies, ollamatest.Reply{ToolCalls: rest[:min(len(rest), agent.MaxToolCalls)]})
+	}
+	srv, home := vaultModel(t, append(replies, ollamatest.Reply{Content: "done"})...)
 	env := testEnv(home)
 	env.getenv = func(k string) string {
 		return map[string]string{"WISP_HOME": home, "OLLAMA_HOST": srv.URL}[k]

@@ -126,7 +126,7 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 					return b.Bytes(), nil
 				},
 			})
-			convs.face, convs.approve = srv.Face(), srv.Approver()
+			convs.face, convs.approve, convs.notify = srv.Face(), srv.Approver(), srv.Notifier()
 			defer func() {
 				// The turns still running park their questions and end.
 				ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), closeWait)
@@ -191,6 +191,7 @@ type mcpConversations struct {
 	model   string
 	face    wisp.Inquirer
 	approve wisp.Approver
+	notify  wisp.Notifier
 
 	mu    sync.Mutex
 	convs map[string]*conversation
@@ -208,7 +209,7 @@ func (m *mcpConversations) Agent(ctx context.Context, named []string) (*agent.Ag
 	if c := m.convs[key]; c != nil {
 		return c.agent, nil
 	}
-	c, err := newConversation(m.env, convOptions{model: m.model, named: named, face: m.face, approve: m.approve})
+	c, err := newConversation(m.env, convOptions{model: m.model, named: named, face: m.face, approve: m.approve, notify: m.notify})
 	if err != nil {
 		return nil, err
 	}

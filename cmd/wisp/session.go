@@ -53,6 +53,10 @@ func openHome(env environ) (home, error) {
 	return home{dir: dir}, nil
 }
 
+// lineAuditBusy is what a turn says when it waits for the audit log,
+// which another process keeps locked.
+const lineAuditBusy = "the audit log is locked by another process (a wisp audit --verify that was stopped, perhaps); this turn waits for it…"
+
 // conversation is everything one conversation runs on, wired together.
 type conversation struct {
 	session string
@@ -110,7 +114,11 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 	log, err := audit.Open(h.audit(), &audit.Options{Redact: func(s string) string {
 		out, _ := redactor.Redact(s)
 		return out
-	}, Sync: syncNow})
+	}, Sync: syncNow, Waiting: func(ctx context.Context) {
+		if o.notify != nil {
+			_ = o.notify.Notify(ctx, wisp.Notice{Kind: agent.NoticeWaiting, Text: lineAuditBusy})
+		}
+	}})
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +196,7 @@ func newConversation(env environ, o convOptions) (*conversation, error) {
 		Session:       session,
 		Home:          h.dir,
 		ContextTokens: info.Context,
-		Store: threadfile.Dir{Path: filepath.Join(h.dir, "threads"), Redact: func(s string) string {
+		Store: threadfile.Dir{Path: filepath.Join(h.dir, "threads"), Locks: filepath.Join(h.dir, "locks"), Redact: func(s string) string {
 			out, _ := redactor.Redact(s)
 			return out
 		}},

@@ -92,6 +92,7 @@ const (
 	NotePull     = "pull"     // a background model pull ended
 	NoteQuestion = "question" // a question filed by wisp mcp waits for the person
 	NoteSecret   = "secret"   // a secret the person gave was not stored
+	NoteWaiting  = "waiting"  // the turn waits for its thread, or for the audit log, which another process holds
 )
 
 // A Line is one message of the protocol, in either direction. Its

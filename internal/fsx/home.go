@@ -103,6 +103,9 @@ func createDirs(dir, abs string) error {
 		}
 		p = parent
 	}
+	if len(missing) == 0 {
+		return nil // another process, or goroutine, made it meanwhile
+	}
 	// Refuse before creating anything inside a folder others control.
 	if err := checkAbove(dir, missing[len(missing)-1]); err != nil {
 		return err

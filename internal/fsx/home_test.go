@@ -4,9 +4,11 @@ package fsx_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -397,5 +399,22 @@ func TestLookupDirs(t *testing.T) {
 	}
 	if _, err := fsx.LookupDirs(filepath.Join(base, "loop", "x")); err == nil || !strings.Contains(err.Error(), "too many symbolic links") {
 		t.Errorf("lookupDirs through a loop = %v, want too many symbolic links", err)
+	}
+}
+
+// Folders made at once by several callers, as turns of several processes
+// make their lock folder, are made once, and none of the callers fails.
+func TestEnsureDirConcurrent(t *testing.T) {
+	for round := range 200 {
+		dir := filepath.Join(t.TempDir(), "a", "b", fmt.Sprint(round))
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Go(func() {
+				if err := fsx.EnsureDir(dir); err != nil {
+					t.Errorf("EnsureDir(%q) = %v", dir, err)
+				}
+			})
+		}
+		wg.Wait()
 	}
 }

@@ -47,6 +47,45 @@ func Lock(ctx context.Context, path string) (unlock func() error, err error) {
 	return fl.Unlock, nil
 }
 
+// LockWaiting is Lock, except that a free lock is taken even when ctx is
+// done, and that waiting, when not nil, is called once as Lock begins to
+// wait for a lock someone else holds. The wait ends with an error that
+// wraps context.Cause(ctx).
+func LockWaiting(ctx context.Context, path string, waiting func()) (unlock func() error, err error) {
+	if err := createLockFile(path); err != nil {
+		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
+	}
+	fl := flock.New(path,
+		flock.SetFlag(os.O_CREATE|os.O_RDWR|OpenNoFollow),
+		flock.SetPermissions(0o600))
+	ok, err := fl.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
+	}
+	if ok {
+		return fl.Unlock, nil
+	}
+	if waiting != nil {
+		waiting()
+	}
+	tick := time.NewTicker(lockPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for lock %s: %w", QuotePath(path), context.Cause(ctx))
+		case <-tick.C:
+		}
+		ok, err := fl.TryLock()
+		if err != nil {
+			return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
+		}
+		if ok {
+			return fl.Unlock, nil
+		}
+	}
+}
+
 // createLockFile makes sure a regular lock file exists at path. A file it
 // creates gets mode 0600 with an explicit chmod, whatever the umask.
 func createLockFile(path string) error {

@@ -100,3 +100,50 @@ func TestLockMissingFolder(t *testing.T) {
 		t.Errorf("Lock in a missing folder = %v, want %q matching os.ErrNotExist", err, want)
 	}
 }
+
+// LockWaiting takes a free lock under a done ctx, says once that it waits
+// for a held one, and ends that wait with ctx's cause.
+func TestLockWaiting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	done, cancel := context.WithCancel(t.Context())
+	cancel()
+	waits := 0
+	unlock, err := fsx.LockWaiting(done, path, func() { waits++ })
+	if err != nil || waits != 0 {
+		t.Fatalf("LockWaiting of a free lock under a done ctx = %v, waited %d times; want the lock, no wait", err, waits)
+	}
+
+	stop := errors.New("stopped by the test")
+	ctx, cancelCause := context.WithCancelCause(t.Context())
+	waited := make(chan struct{})
+	res := make(chan error, 1)
+	go func() {
+		u, err := fsx.LockWaiting(ctx, path, func() { close(waited) })
+		if u != nil {
+			u()
+		}
+		res <- err
+	}()
+	<-waited
+	cancelCause(stop)
+	if err := <-res; !errors.Is(err, stop) {
+		t.Errorf("LockWaiting on a held lock, its ctx cancelled = %v, want %v", err, stop)
+	}
+
+	got := make(chan error, 1)
+	waited2 := make(chan struct{})
+	go func() {
+		u, err := fsx.LockWaiting(t.Context(), path, func() { close(waited2) })
+		if u != nil {
+			u()
+		}
+		got <- err
+	}()
+	<-waited2
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Errorf("LockWaiting once the lock was released = %v, want the lock", err)
+	}
+}

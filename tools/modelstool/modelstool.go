@@ -68,7 +68,8 @@ type args struct {
 }
 
 // Call runs one action. Refusals and failures come back as error lines the
-// model can act on; only a cancelled context ends the turn.
+// model can act on; only a cancelled context, the person's stop, or an
+// action the audit could not record (wisp.ErrNotRecorded) ends the turn.
 func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 	var a args
 	if err := json.Unmarshal(c.Arguments, &a); err != nil {
@@ -130,7 +131,7 @@ func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 		return wisp.ErrorResult(fmt.Sprintf("unknown action %q; action is list, show, pull, enable, disable or check", a.Action)), nil
 	}
 	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, wisp.ErrInterrupted) {
+		if ctx.Err() != nil || errors.Is(err, wisp.ErrInterrupted) || errors.Is(err, wisp.ErrNotRecorded) {
 			return wisp.Result{}, err
 		}
 		return wisp.ErrorResult(models.Clip(oneLine(err.Error()))), nil
