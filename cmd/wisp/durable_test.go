@@ -104,7 +104,7 @@ func TestRespondWaitsForTheAuditLog(t *testing.T) {
 	code, stderr := respondWhileHeld(t, home, "wisp: "+lineAuditBusy+" (Ctrl-C stops it)\n")
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 	last := lines[len(lines)-1]
-	if code != 1 || !strings.HasPrefix(last, "wisp: the audit log could not be written: audit: the log is locked: ") ||
+	if code != 130 || !strings.HasPrefix(last, "wisp: the audit log could not be written: audit: the log is locked: ") ||
 		!strings.HasSuffix(last, "; nothing of this turn was kept") {
 		t.Errorf("wisp respond stopped while it waited for the audit log = exit %d, stderr %q", code, stderr)
 	}
