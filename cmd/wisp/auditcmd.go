@@ -19,7 +19,7 @@ func newAuditCmd(env environ) *cobra.Command {
 	var asJSON, verify bool
 	var expect string
 	c := &cobra.Command{
-		Use:   "audit [--thread ID] [--kind PREFIX] [--after SEQ] [--json] [--verify [--expect-head HASH]]",
+		Use:   "audit [--thread ID] [--kind PREFIX] [--after SEQ] [--json] | --verify [--expect-head HASH]",
 		Short: "Print the audit log, or check its hash chain",
 		Long: `Print the audit log ($WISP_HOME/audit/audit.jsonl): every tool call, question and
 answer, in order, with credentials already replaced by markers. --verify checks the
