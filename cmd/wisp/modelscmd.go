@@ -44,7 +44,7 @@ func newActions(env environ, h home, o *models.Options) (*models.Actions, error)
 
 func newModelsCmd(env environ) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "models list [--page N] | show NAME | enable NAME | disable NAME | check NAME | trust PUBLISHER",
+		Use:   "models list [--page N] | show NAME | pull ORGANISATION/NAME | cancel ORGANISATION/NAME | enable NAME | disable NAME | check NAME | trust PUBLISHER",
 		Short: "The models wisp can run: list them, read one's facts, enable, disable, check, trust a publisher",
 		Long: `The models wisp can run: Ollama's (at OLLAMA_HOST, default 127.0.0.1:11434) and the MLX
 models under $WISP_HOME/models/mlx. A name is ollama:NAME[:TAG] or mlx:NAME; any case,
