@@ -19,8 +19,15 @@ import (
 )
 
 // TestMain lets the scripts run wisp as a command: the test binary itself,
-// through run, the same code path as the real binary.
+// through run, the same code path as the real binary. Every test that
+// starts wisp as a process finds it on PATH, put there once for the whole
+// package run.
 func TestMain(m *testing.M) {
+	// Under -race a program that exits 0 first sleeps a second, to give
+	// late races a chance to show; the wisp processes the tests start
+	// inherit GORACE and skip it. A race found while one runs is still
+	// reported on its stderr, and its exit status is 66.
+	os.Setenv("GORACE", quickRaceExit())
 	testscript.Main(m, map[string]func(){
 		"wisp": func() {
 			env := environ{getenv: os.Getenv, userHome: os.UserHomeDir}
@@ -112,6 +119,12 @@ func scriptHubRepos() []hubtest.Repo {
 		toHub(mlxtest.Qwen3Tools("someone", "Other-4bit"), ""),
 		{ID: "org/not-mlx", Files: []hubtest.File{{Path: "README.md", Data: []byte("# not mlx\n")}, {Path: "pytorch_model.bin", Data: []byte("weights"), LFS: true}}},
 	}
+}
+
+// quickRaceExit is GORACE for a child that is this test binary, keeping
+// whatever GORACE the run was given.
+func quickRaceExit() string {
+	return strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
 }
 
 // Exit status: 0 on success, 1 on a failure, 2 on a usage error.
