@@ -121,6 +121,24 @@ func (f *afix) waitFiled(t *testing.T) outofband.Request {
 	return rs[0]
 }
 
+// endHold waits until the request's hold has begun, then ends it as a
+// clock would. The request is filed and announced before its hold
+// begins, so a test that saw it filed waits here too.
+func (f *afix) endHold(t *testing.T) {
+	t.Helper()
+	eventually(t, "the request's hold begun", func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return len(f.holds) > 0
+	})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, h := range f.holds {
+		close(h)
+	}
+	f.holds = nil
+}
+
 func enableSteps() []script.Step {
 	return []script.Step{{ToolCalls: []script.ToolCall{{Name: "enable", Arguments: []byte(`{}`)}}}, {Content: "Done."}}
 }
@@ -149,12 +167,7 @@ func TestApprovalOutOfBand(t *testing.T) {
 		results := make(chan *mcp.CallToolResult, 1)
 		go func() { results <- respond(t, c, map[string]any{"prompt": "Enable qwen."}) }()
 		req := f.waitFiled(t)
-		f.mu.Lock()
-		for _, h := range f.holds {
-			close(h)
-		}
-		f.holds = nil
-		f.mu.Unlock()
+		f.endHold(t)
 		<-results
 		got := f.results()
 		if len(got) != 1 || !strings.HasPrefix(got[0], policy.LineNotApproved+"no answer within") {
@@ -203,13 +216,7 @@ func TestApprovalDialog(t *testing.T) {
 				if strings.HasPrefix(tc.want, policy.LineNotApproved+"no answer") {
 					f.waitFiled(t)
 					e.waitShown(t)
-					time.Sleep(50 * time.Millisecond)
-					f.mu.Lock()
-					for _, h := range f.holds {
-						close(h)
-					}
-					f.holds = nil
-					f.mu.Unlock()
+					f.endHold(t)
 				}
 				res := <-results
 				got := f.results()
