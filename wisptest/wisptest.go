@@ -281,7 +281,20 @@ func (r *Recorder) Vouched(ctx context.Context, kind, id, sum string) (bool, err
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, e := range r.events {
-		if e.Kind == kind && e.Data["id"] == id && e.Data["fileSHA256"] == sum {
+		if e.Kind != kind {
+			continue
+		}
+		var gotID, gotSum string
+		switch d := e.Payload.(type) {
+		case wisp.InquiryAnsweredData:
+			gotID, gotSum = d.ID, d.FileSHA256
+		case wisp.ApprovalAnsweredData:
+			gotID, gotSum = d.ID, d.FileSHA256
+		case nil:
+			gotID, _ = e.Data["id"].(string)
+			gotSum, _ = e.Data["fileSHA256"].(string)
+		}
+		if gotID == id && gotSum == sum {
 			return true, nil
 		}
 	}
@@ -290,6 +303,9 @@ func (r *Recorder) Vouched(ctx context.Context, kind, id, sum string) (bool, err
 
 // Record keeps e.
 func (r *Recorder) Record(ctx context.Context, e wisp.Event) error {
+	if e.Payload != nil {
+		e.Kind = e.Payload.EventKind()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)

@@ -266,9 +266,13 @@ func syncNow(kind string) bool {
 type auditSink struct{ log *audit.Log }
 
 func (s auditSink) Record(ctx context.Context, e wisp.Event) error {
+	var data any = e.Data
+	if e.Payload != nil {
+		e.Kind, data = e.Payload.EventKind(), e.Payload
+	}
 	_, err := s.log.Append(ctx, audit.Entry{
 		Kind: e.Kind, Session: e.Session, Thread: e.Thread, Turn: e.Turn,
-		Source: e.Source, Approval: e.Approval, Data: e.Data,
+		Source: e.Source, Approval: e.Approval, Data: data,
 	})
 	return err
 }
