@@ -131,7 +131,7 @@ func TestUnsavedTurnIsNotKept(t *testing.T) {
 		t.Errorf("Respond = turn %d, %q; want turn 2, %q", reply.Turn, err, want)
 	}
 	ended := rec.Events(wisp.KindTurnEnded)
-	if len(ended) != 2 || ended[1].Data["error"] != want {
+	if len(ended) != 2 || ended[1].Payload.(wisp.TurnEndedData).Error != want {
 		t.Errorf("turn.ended records = %+v; want the second to carry %q", ended, want)
 	}
 	store.setErr(nil)
