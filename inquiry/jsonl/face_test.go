@@ -723,19 +723,20 @@ func TestCloseThroughDesk(t *testing.T) {
 			continue
 		}
 		settled++
+		d := e.Payload.(wisp.InquirySettledData)
 		if e.Source == wisp.SourcePerson {
-			t.Errorf("inquiry.settled at the end of the input has source person: %+v", e.Data)
+			t.Errorf("inquiry.settled at the end of the input has source person: %+v", d)
 		}
-		prov := []any{e.Data["provenance"]}
-		if qs, ok := e.Data["questions"].([]map[string]any); ok {
+		prov := []string{d.Provenance}
+		if d.Questions != nil {
 			prov = prov[:0]
-			for _, q := range qs {
-				prov = append(prov, q["provenance"])
+			for _, q := range d.Questions {
+				prov = append(prov, q.Provenance)
 			}
 		}
 		for _, p := range prov {
 			if p != "unattended" {
-				t.Errorf("inquiry.settled at the end of the input has provenance %v: %+v", p, e.Data)
+				t.Errorf("inquiry.settled at the end of the input has provenance %v: %+v", p, d)
 			}
 		}
 	}
