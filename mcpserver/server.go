@@ -304,12 +304,9 @@ func (s *Server) Close(ctx context.Context) error {
 // record hands e to Options.Events; a lost record is logged, never fatal
 // to the answer it records.
 func (s *Server) record(ctx context.Context, e wisp.Event) {
-	if s.opts.Events == nil {
-		return
-	}
 	e.Time = time.Now()
-	if err := s.opts.Events.Record(context.WithoutCancel(ctx), e); err != nil {
-		s.opts.Logger.Error("recording an event", "kind", e.Kind, "error", err)
+	if err := wisp.Record(context.WithoutCancel(ctx), s.opts.Events, e); err != nil {
+		s.opts.Logger.Error("recording an event", "kind", e.Payload.EventKind(), "error", err)
 	}
 }
 
