@@ -99,21 +99,21 @@ when it cannot be recorded, nothing is changed.`,
 func recordChanges(ctx context.Context, h home, changes []config.Change) error {
 	var entries []audit.Entry
 	session := newID()
-	add := func(data map[string]any) {
-		entries = append(entries, audit.Entry{Kind: wisp.KindConfigChange, Session: session, Source: wisp.SourcePerson, Data: data})
+	add := func(data wisp.ConfigChangeData) {
+		entries = append(entries, audit.Entry{Kind: data.EventKind(), Session: session, Source: wisp.SourcePerson, Data: data})
 	}
 	for _, ch := range changes {
 		switch {
 		case !ch.Key.Security:
 		case ch.Key.Kind == "list":
 			for _, n := range ch.Added {
-				add(map[string]any{"key": ch.Key.Name, "added": n})
+				add(wisp.ConfigChangeData{Key: ch.Key.Name, Added: n})
 			}
 			for _, n := range ch.Removed {
-				add(map[string]any{"key": ch.Key.Name, "removed": n})
+				add(wisp.ConfigChangeData{Key: ch.Key.Name, Removed: n})
 			}
 		default:
-			add(map[string]any{"key": ch.Key.Name, "from": ch.From, "to": ch.To})
+			add(wisp.ConfigChangeData{Key: ch.Key.Name, From: ch.From, To: ch.To})
 		}
 	}
 	if len(entries) == 0 {
