@@ -19,11 +19,9 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
-	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/audit"
-	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/mcpserver"
-	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 func newMCPCmd(env environ) *cobra.Command {
@@ -64,34 +62,30 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 					return err
 				}
 				if tokenFile == "" {
-					tokenFile = filepath.Join(h.dir, "mcp-token")
+					tokenFile = filepath.Join(h.Dir(), "mcp-token")
 				}
 				if token, err = mcpserver.TokenFile(tokenFile); err != nil {
 					return err
 				}
 			}
-			cfg, err := config.Load(h.config())
+			cfg, err := h.Settings().Load()
 			if err != nil {
 				return err
 			}
 			// The server's own records: answers given in the client's
 			// dialog, recorded before they are filed, and answers on file
 			// that no record vouches for, refused.
-			redactor := secrets.NewRedactor()
-			serverLog, err := audit.Open(h.audit(), &audit.Options{Redact: func(s string) string {
-				out, _ := redactor.Redact(s)
-				return out
-			}})
+			serverLog, err := h.OpenAudit(nil)
 			if err != nil {
 				return err
 			}
 			defer serverLog.Close()
-			witness := auditWitness{log: serverLog, dir: h.audit()}
-			questions := parkedQuestions(h, witness)
+			witness := audit.Witness{Log: serverLog}
+			questions := h.Questions(witness)
 			if err := questions.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-			approvals := approvalsStore(h, witness)
+			approvals := h.Approvals(witness)
 			if err := approvals.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
@@ -102,13 +96,13 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 				Pending:       questions,
 				Elicitation:   cfg.Inquiry.Elicitation,
 				Approvals:     approvals,
-				Events:        auditSink{serverLog},
+				Events:        serverLog,
 				OutOfBand:     cfg.Approval.OutOfBand,
 				Conversations: convs,
-				Threads:       threadfile.Dir{Path: filepath.Join(h.dir, "threads")},
-				Home:          h.dir,
+				Threads:       h.Threads(nil),
+				Home:          h.Dir(),
 				Audit: func(thread string) ([]byte, error) {
-					recs, err := audit.Read(h.audit(), audit.Filter{Thread: thread})
+					recs, err := audit.Read(h.AuditDir(), audit.Filter{Thread: thread})
 					if errors.Is(err, fs.ErrNotExist) {
 						return nil, nil
 					}
@@ -194,7 +188,7 @@ type mcpConversations struct {
 	notify  wisp.Notifier
 
 	mu    sync.Mutex
-	convs map[string]*conversation
+	convs map[string]*conversation.Conversation
 }
 
 func (m *mcpConversations) Agent(ctx context.Context, named []string) (*agent.Agent, error) {
@@ -207,17 +201,17 @@ func (m *mcpConversations) Agent(ctx context.Context, named []string) (*agent.Ag
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if c := m.convs[key]; c != nil {
-		return c.agent, nil
+		return c.Agent(), nil
 	}
-	c, err := newConversation(m.env, convOptions{model: m.model, named: named, face: m.face, approve: m.approve, notify: m.notify})
+	c, err := newConversation(ctx, m.env, convOptions{model: m.model, named: named, face: m.face, approve: m.approve, notify: m.notify})
 	if err != nil {
 		return nil, err
 	}
 	if m.convs == nil {
-		m.convs = map[string]*conversation{}
+		m.convs = map[string]*conversation.Conversation{}
 	}
 	m.convs[key] = c
-	return c.agent, nil
+	return c.Agent(), nil
 }
 
 func (m *mcpConversations) Close() {
