@@ -68,8 +68,9 @@ type args struct {
 }
 
 // Call runs one action. Refusals and failures come back as error lines the
-// model can act on; only a cancelled context, the person's stop, or an
-// action the audit could not record (wisp.ErrNotRecorded) ends the turn.
+// model can act on; only a cancelled context, the person's stop, an
+// action the audit could not record (wisp.ErrNotRecorded) or settings
+// that could not be saved (models.ErrNotSaved) end the turn.
 func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 	var a args
 	if err := json.Unmarshal(c.Arguments, &a); err != nil {
@@ -131,7 +132,8 @@ func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 		return wisp.ErrorResult(fmt.Sprintf("unknown action %q; action is list, show, pull, enable, disable or check", a.Action)), nil
 	}
 	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, wisp.ErrInterrupted) || errors.Is(err, wisp.ErrNotRecorded) {
+		if ctx.Err() != nil || errors.Is(err, wisp.ErrInterrupted) || errors.Is(err, wisp.ErrNotRecorded) ||
+			errors.Is(err, models.ErrNotSaved) {
 			return wisp.Result{}, err
 		}
 		return wisp.ErrorResult(models.Clip(oneLine(err.Error()))), nil

@@ -3,6 +3,7 @@ package modelstool_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -178,5 +179,25 @@ func TestShowModelWithoutTools(t *testing.T) {
 	r = call(t, tl, `{"action":"list"}`)
 	if !strings.Contains(r.Content, "  completion\n    cannot be used: cannot call tools\n") {
 		t.Errorf("list = %q, want the model followed by why it cannot be used", r.Content)
+	}
+}
+
+// A change the settings file could not keep is a failed write, not a
+// refusal the model may read and work around: the call ends the turn with
+// models.ErrNotSaved, and the model is told nothing was enabled.
+func TestSettingsNotSavedEndsTheTurn(t *testing.T) {
+	home := t.TempDir()
+	mlxtest.Write(t, home, mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"))
+	a := models.New(&models.Options{
+		Backends: []models.Backend{mlx.New(home)},
+		// config.json's folder does not exist, so no save can succeed.
+		Settings:  config.Store{Path: filepath.Join(home, "gone", "config.json"), LockPath: filepath.Join(home, "lock")},
+		Approvals: approvals{policy.Outcome{Approved: true, ID: "a1", Scope: wisp.ScopeOnce}},
+	})
+	tl := modelstool.New(a, "")
+	r, err := tl.Call(context.Background(), wisp.Call{Name: "models", Thread: "t", Turn: 1,
+		Arguments: json.RawMessage(`{"action":"enable","name":"mlx:Qwen3-4B-4bit"}`)})
+	if !errors.Is(err, models.ErrNotSaved) {
+		t.Fatalf("enable with settings that cannot be saved = (%+v, %v), want models.ErrNotSaved", r, err)
 	}
 }
