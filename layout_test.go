@@ -60,6 +60,7 @@ var allowed = map[string][]string{
 	"cmd/wisp-tui":               {"", "inquiry/escape", "inquiry/jsonl"},
 	"scripts/benchpull":          {"models/hf/hubtest"},
 	"examples/customface":        {"", "agent", "inquiry/...", "models/...", "tools/..."},
+	"examples/embed":             {"", "conversation", "home", "inquiry/escape", "models/script"},
 }
 
 func TestDependencyDirection(t *testing.T) {
