@@ -221,3 +221,40 @@ func TestTools(t *testing.T) {
 		conv.Close()
 	}
 }
+
+// A pool starts one conversation for each tool list, whatever the order
+// of its names, and keeps it.
+func TestPool(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(`{"content":"ok"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := conversation.NewPool(&conversation.Options{Home: dir, ModelName: "script:" + path})
+	ctx := context.Background()
+	all, err := p.Agent(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab, err := p.Agent(ctx, []string{"ask", "models"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := p.Agent(ctx, []string{"models", "ask"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := p.Agent(ctx, []string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again != ab || all == ab || none == all || none == ab {
+		t.Errorf("Agent gave %p for every tool, %p and %p for ask and models, %p for none; want one agent per list", all, ab, again, none)
+	}
+	if _, err := p.Agent(ctx, []string{"aks"}); !errors.Is(err, tools.ErrUnknownTool) {
+		t.Errorf("Agent(aks) = %v, want ErrUnknownTool", err)
+	}
+	if err := p.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+}

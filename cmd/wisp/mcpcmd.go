@@ -10,14 +10,10 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/conversation"
@@ -89,18 +85,30 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 			if err := approvals.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-			convs := &mcpConversations{env: env, model: model}
-			defer convs.Close()
+			// One conversation per tool list, with the server's faces.
+			opts, err := conversationOptions(env, convOptions{model: model})
+			if err != nil {
+				return err
+			}
+			var convs *conversation.Pool // set once the server's faces are
+			defer func() {
+				if convs != nil {
+					convs.Close()
+				}
+			}()
 			srv := mcpserver.New(&mcpserver.Options{
-				Token:         token,
-				Pending:       questions,
-				Elicitation:   cfg.Inquiry.Elicitation,
-				Approvals:     approvals,
-				Events:        serverLog,
-				OutOfBand:     cfg.Approval.OutOfBand,
-				Conversations: convs,
-				Threads:       h.Threads(nil),
-				Home:          h.Dir(),
+				Token:       token,
+				Pending:     questions,
+				Elicitation: cfg.Inquiry.Elicitation,
+				Approvals:   approvals,
+				Events:      serverLog,
+				OutOfBand:   cfg.Approval.OutOfBand,
+				Conversations: mcpserver.ConversationsFunc(func(ctx context.Context, named []string) (*agent.Agent, error) {
+					a, err := convs.Agent(ctx, named)
+					return a, usageOf(err)
+				}),
+				Threads: h.Threads(nil),
+				Home:    h.Dir(),
 				Audit: func(thread string) ([]byte, error) {
 					recs, err := audit.Read(h.AuditDir(), audit.Filter{Thread: thread})
 					if errors.Is(err, fs.ErrNotExist) {
@@ -120,7 +128,8 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 					return b.Bytes(), nil
 				},
 			})
-			convs.face, convs.approve, convs.notify = srv.Face(), srv.Approver(), srv.Notifier()
+			opts.Face, opts.Approver, opts.Notifier = srv.Face(), srv.Approver(), srv.Notifier()
+			convs = conversation.NewPool(opts)
 			defer func() {
 				// The turns still running park their questions and end.
 				ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), closeWait)
@@ -129,7 +138,7 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 			}()
 			// Fail early, before a client connects, on a model that will not run.
 			if _, err := convs.Agent(cmd.Context(), nil); err != nil {
-				return err
+				return usageOf(err)
 			}
 			if addr == "" {
 				return srv.ServeStdio(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
@@ -177,47 +186,3 @@ const readHeaderTimeout = 10 * time.Second
 // closeWait bounds how long wisp mcp waits, once its client is gone, for
 // the turns still running to park their questions and save their threads.
 const closeWait = 30 * time.Second
-
-// mcpConversations keeps one conversation per tool list for the server's
-// life: the audit log, the model and the tools are wired once.
-type mcpConversations struct {
-	env     environ
-	model   string
-	face    wisp.Inquirer
-	approve wisp.Approver
-	notify  wisp.Notifier
-
-	mu    sync.Mutex
-	convs map[string]*conversation.Conversation
-}
-
-func (m *mcpConversations) Agent(ctx context.Context, named []string) (*agent.Agent, error) {
-	key := "*"
-	if named != nil {
-		sorted := slices.Clone(named)
-		slices.Sort(sorted)
-		key = "=" + strings.Join(sorted, ",")
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if c := m.convs[key]; c != nil {
-		return c.Agent(), nil
-	}
-	c, err := newConversation(ctx, m.env, convOptions{model: m.model, named: named, face: m.face, approve: m.approve, notify: m.notify})
-	if err != nil {
-		return nil, err
-	}
-	if m.convs == nil {
-		m.convs = map[string]*conversation.Conversation{}
-	}
-	m.convs[key] = c
-	return c.Agent(), nil
-}
-
-func (m *mcpConversations) Close() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, c := range m.convs {
-		c.Close()
-	}
-}

@@ -36,9 +36,21 @@ type convOptions struct {
 }
 
 // newConversation starts a conversation in the wisp home with the
-// backends the environment names (OLLAMA_HOST, WISP_MLX_URL, HF_ENDPOINT,
-// HF_TOKEN). A mistake in the options is a usage error.
+// backends the environment names. A mistake in the options is a usage
+// error.
 func newConversation(ctx context.Context, env environ, o convOptions) (*conversation.Conversation, error) {
+	opts, err := conversationOptions(env, o)
+	if err != nil {
+		return nil, err
+	}
+	conv, err := conversation.New(ctx, opts)
+	return conv, usageOf(err)
+}
+
+// conversationOptions are the options of a conversation in the wisp home
+// with the backends the environment names (OLLAMA_HOST, WISP_MLX_URL,
+// HF_ENDPOINT, HF_TOKEN).
+func conversationOptions(env environ, o convOptions) (*conversation.Options, error) {
 	h, err := openHome(env)
 	if err != nil {
 		return nil, err
@@ -47,7 +59,7 @@ func newConversation(ctx context.Context, env environ, o convOptions) (*conversa
 	if err != nil {
 		return nil, err
 	}
-	conv, err := conversation.New(ctx, &conversation.Options{
+	return &conversation.Options{
 		Home:      h.Dir(),
 		ModelName: o.model,
 		Backends:  backends,
@@ -59,18 +71,24 @@ func newConversation(ctx context.Context, env environ, o convOptions) (*conversa
 		Events:    o.display,
 		OnDelta:   o.onDelta,
 		Thread:    o.thread,
-	})
+	}, nil
+}
+
+// usageOf returns err, as a usage error when it is a mistake in how wisp
+// was called: no model, a model or script that cannot run, an unknown
+// tool, a thread id that names no thread.
+func usageOf(err error) error {
 	var unknown *tools.UnknownToolError
 	var bad *conversation.OptionError
 	switch {
 	case errors.Is(err, conversation.ErrNoModel):
-		return nil, usagef("no model given; pass --model (ollama:NAME, mlx:NAME, or script:PATH such as script:examples/scripts/ask.jsonl), or set models.default")
+		return usagef("no model given; pass --model (ollama:NAME, mlx:NAME, or script:PATH such as script:examples/scripts/ask.jsonl), or set models.default")
 	case errors.As(err, &unknown):
-		return nil, usageError{fmt.Errorf("%w (use --tool with one of the known tools)", err)}
+		return usageError{fmt.Errorf("%w (use --tool with one of the known tools)", err)}
 	case errors.As(err, &bad):
-		return nil, usageError{err}
+		return usageError{err}
 	}
-	return conv, err
+	return err
 }
 
 func newID() string {
