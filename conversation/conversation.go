@@ -71,7 +71,7 @@ type Options struct {
 	// answer (inquiry/unattended).
 	Face wisp.Inquirer
 	// Approver asks the person to approve what the model asks to do.
-	// nil: nothing is approved.
+	// nil: no person can approve, and whatever must be asked is refused.
 	Approver wisp.Approver
 	// Notifier tells the person what the conversation has to say beside
 	// a reply: that a turn waits for its thread or for the audit log,

@@ -26,8 +26,8 @@
 //     failed write of the log fails the turn.
 //   - A nil Face is a face with no person (inquiry/unattended): ask ends
 //     with "no person can answer here" and an ask_user card takes its
-//     defaults. A nil Approver approves nothing: whatever needs the
-//     person's approval is refused. Every question goes through one
+//     defaults. A nil Approver means no person can approve: whatever
+//     must be asked of the person is refused. Every question goes through one
 //     inquiry.Desk and every approval through one policy.Gate.
 //   - Wisp's opt-in tools (ask, ask_user, request_approval, models) are
 //     offered only when the settings turn them on or Options.Named names
