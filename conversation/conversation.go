@@ -112,6 +112,7 @@ type OptionError struct {
 	Err error
 }
 
+// Error returns Err's text.
 func (e *OptionError) Error() string { return e.Err.Error() }
 
 // Unwrap returns Err.
