@@ -20,7 +20,7 @@ var allowed = map[string][]string{
 	"agent/threadfile":           {"", "agent", "internal/fsx", "internal/jsonredact", "policy/secrets"},
 	"mcpserver":                  {"", "agent", "agent/threadfile", "inquiry", "inquiry/escape", "inquiry/pending", "internal/fsx", "policy/outofband", "tools"},
 	"tools":                      {""},
-	"tools/ask":                  {"", "inquiry"},
+	"tools/ask":                  {"", "inquiry", "tools"},
 	"tools/askuser":              {"", "inquiry"},
 	"inquiry":                    {"", "policy/secrets"},
 	"inquiry/escape":             {},
