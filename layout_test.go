@@ -47,7 +47,7 @@ var allowed = map[string][]string{
 	"policy":                     {""},
 	"policy/outofband":           {"", "policy", "internal/fsx", "internal/spool", "policy/secrets"},
 	"tools/modelstool":           {"", "models"},
-	"tools/requestapproval":      {"", "policy"},
+	"tools/requestapproval":      {"", "policy", "tools"},
 	"models/script":              {""},
 	"models/ollama":              {"", "models", "internal/neterr"},
 	"models/ollama/ollamatest":   {},
