@@ -51,9 +51,14 @@ func (r *Registry) add(t wisp.Tool, optIn bool) error {
 	if _, dup := r.entries[name]; dup {
 		return fmt.Errorf("tool %q is registered twice", name)
 	}
-	sch, err := compile(name, t.Schema())
-	if err != nil {
-		return err
+	var sch *jsonschema.Schema
+	if c, ok := t.(interface{ compiled() *jsonschema.Schema }); ok {
+		sch = c.compiled() // a tool from New: compiled already
+	} else {
+		var err error
+		if sch, err = compile(name, t.Schema()); err != nil {
+			return err
+		}
 	}
 	r.entries[name] = &entry{tool: t, optIn: optIn, schema: sch}
 	r.order = append(r.order, name)

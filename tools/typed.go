@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	validator "github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wisp-agent/wisp"
 )
@@ -73,7 +74,7 @@ func New[Args any](name, description string, call func(ctx context.Context, c wi
 	if err != nil {
 		panic(fmt.Sprintf("tools.New(%q): %v", name, err))
 	}
-	t := wisp.ToolFunc{
+	t := typed{schema: compiled, ToolFunc: wisp.ToolFunc{
 		Spec: wisp.ToolSpec{Name: name, Description: description, Schema: raw},
 		Func: func(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 			args, problem := check(name, compiled, c.Arguments)
@@ -87,16 +88,25 @@ func New[Args any](name, description string, call func(ctx context.Context, c wi
 			c.Arguments = args
 			return call(ctx, c, a)
 		},
-	}
+	}}
 	if o.Summary != nil {
-		return summarized{ToolFunc: t, summary: o.Summary}
+		return summarized{typed: t, summary: o.Summary}
 	}
 	return t
 }
 
+// typed is a tool from New. A Registry takes its compiled schema rather
+// than compile the schema again.
+type typed struct {
+	wisp.ToolFunc
+	schema *validator.Schema
+}
+
+func (t typed) compiled() *validator.Schema { return t.schema }
+
 // summarized is a tool from New with Options.Summary.
 type summarized struct {
-	wisp.ToolFunc
+	typed
 	summary func(json.RawMessage) string
 }
 
