@@ -21,7 +21,7 @@ var allowed = map[string][]string{
 	"mcpserver":                  {"", "agent", "agent/threadfile", "inquiry", "inquiry/escape", "inquiry/pending", "internal/fsx", "policy/outofband", "tools"},
 	"tools":                      {""},
 	"tools/ask":                  {"", "inquiry", "tools"},
-	"tools/askuser":              {"", "inquiry"},
+	"tools/askuser":              {"", "inquiry", "tools"},
 	"inquiry":                    {"", "policy/secrets"},
 	"inquiry/escape":             {},
 	"inquiry/terminal":           {"", "inquiry", "inquiry/escape"},
