@@ -46,7 +46,7 @@ var allowed = map[string][]string{
 	"models/modeltest":           {"", "models"},
 	"policy":                     {""},
 	"policy/outofband":           {"", "policy", "internal/fsx", "internal/spool", "policy/secrets"},
-	"tools/modelstool":           {"", "models"},
+	"tools/modelstool":           {"", "models", "tools"},
 	"tools/requestapproval":      {"", "policy", "tools"},
 	"models/script":              {""},
 	"models/ollama":              {"", "models", "internal/neterr"},
