@@ -18,7 +18,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
@@ -197,7 +196,7 @@ type mcpConversations struct {
 	convs map[string]*conversation
 }
 
-func (m *mcpConversations) Agent(ctx context.Context, named []string) (*agent.Agent, error) {
+func (m *mcpConversations) Agent(ctx context.Context, named []string) (wisp.Agent, error) {
 	key := "*"
 	if named != nil {
 		sorted := slices.Clone(named)
