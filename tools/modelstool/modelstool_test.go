@@ -217,7 +217,9 @@ func TestShowModelWithoutTools(t *testing.T) {
 // and by whom.
 type actions struct{ asked []string }
 
-func (a *actions) note(what string, by wisp.Actor) { a.asked = append(a.asked, what+" by "+by.String()) }
+func (a *actions) note(what string, by wisp.Actor) {
+	a.asked = append(a.asked, what+" by "+by.String())
+}
 func (a *actions) List(ctx context.Context, page int) (wisp.Listing, error) {
 	a.asked = append(a.asked, fmt.Sprintf("list %d", page))
 	return wisp.Listing{Models: []wisp.ModelInfo{{Name: "fake:one", Runtime: "fake", Usable: true}}, Page: page, Pages: 1}, nil
