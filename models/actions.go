@@ -81,6 +81,10 @@ var (
 	ErrDisabled = errors.New("disabled")
 	// ErrPullUnavailable: no Hub was configured for pulls.
 	ErrPullUnavailable = errors.New("pulling models is not set up here")
+	// ErrNotSaved: the settings could not be written, so a change to
+	// models.enabled or models.trusted was not made. It is a failed write,
+	// not a refusal: the models tool ends the turn with it.
+	ErrNotSaved = config.ErrNotSaved
 )
 
 // New returns Actions over opts.

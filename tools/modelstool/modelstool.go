@@ -58,8 +58,9 @@ type tool struct {
 }
 
 // call runs one action. Refusals and failures come back as error lines the
-// model can act on; only a cancelled context, the person's stop, or an
-// action the audit could not record (wisp.ErrNotRecorded) ends the turn.
+// model can act on; only a cancelled context, the person's stop, an
+// action the audit could not record (wisp.ErrNotRecorded) or settings
+// that could not be saved (models.ErrNotSaved) end the turn.
 func (t *tool) call(ctx context.Context, c wisp.Call, a args) (wisp.Result, error) {
 	ctx = models.WithCall(ctx, c.Thread, c.Turn)
 	needName := func() (wisp.Result, bool) {
@@ -117,7 +118,8 @@ func (t *tool) call(ctx context.Context, c wisp.Call, a args) (wisp.Result, erro
 		return wisp.ErrorResult(fmt.Sprintf("unknown action %q; action is list, show, pull, enable, disable or check", a.Action)), nil
 	}
 	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, wisp.ErrInterrupted) || errors.Is(err, wisp.ErrNotRecorded) {
+		if ctx.Err() != nil || errors.Is(err, wisp.ErrInterrupted) || errors.Is(err, wisp.ErrNotRecorded) ||
+			errors.Is(err, models.ErrNotSaved) {
 			return wisp.Result{}, err
 		}
 		return wisp.ErrorResult(models.Clip(oneLine(err.Error()))), nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -262,5 +263,23 @@ func TestOwnModelActions(t *testing.T) {
 	}
 	if r := call(t, tl, `{"action":"enable","name":"fake:two"}`); r.Content != "fake:two is enabled\n" || r.IsError {
 		t.Errorf("enable = %+v, want the change's lines", r)
+
+// A change the settings file could not keep is a failed write, not a
+// refusal the model may read and work around: the call ends the turn with
+// models.ErrNotSaved, and the model is told nothing was enabled.
+func TestSettingsNotSavedEndsTheTurn(t *testing.T) {
+	home := t.TempDir()
+	mlxtest.Write(t, home, mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"))
+	a := models.New(&models.Options{
+		Backends: []models.Backend{mlx.New(home)},
+		// config.json's folder does not exist, so no save can succeed.
+		Settings:  config.Store{Path: filepath.Join(home, "gone", "config.json"), LockPath: filepath.Join(home, "lock")},
+		Approvals: approvals{policy.Outcome{Approved: true, ID: "a1", Scope: wisp.ScopeOnce}},
+	})
+	tl := modelstool.New(a, "")
+	r, err := tl.Call(context.Background(), wisp.Call{Name: "models", Thread: "t", Turn: 1,
+		Arguments: json.RawMessage(`{"action":"enable","name":"mlx:Qwen3-4B-4bit"}`)})
+	if !errors.Is(err, models.ErrNotSaved) {
+		t.Fatalf("enable with settings that cannot be saved = (%+v, %v), want models.ErrNotSaved", r, err)
 	}
 }
