@@ -263,6 +263,8 @@ func TestOwnModelActions(t *testing.T) {
 	}
 	if r := call(t, tl, `{"action":"enable","name":"fake:two"}`); r.Content != "fake:two is enabled\n" || r.IsError {
 		t.Errorf("enable = %+v, want the change's lines", r)
+	}
+}
 
 // A change the settings file could not keep is a failed write, not a
 // refusal the model may read and work around: the call ends the turn with
