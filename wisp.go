@@ -8,9 +8,12 @@ import (
 // This file holds the interfaces of wisp, the contracts its packages
 // implement and consume; the value types they speak in are beside it:
 // reply.go, tool.go, inquiry.go, card.go, approval.go, model.go, models.go,
-// and event.go with EventSink and Witness, the sinks of events. Each
-// interface with one method has a Func adapter; Tool, which has four, has
-// ToolFunc, a struct.
+// and event.go with EventSink and Witness, the sinks of events.
+//
+// Agent, Inquirer, Approver and Model have a Func adapter each; Tool,
+// which has four methods, has ToolFunc, a struct. Summarizer,
+// CardInquirer and Notifier are abilities a Tool or a face may add,
+// found by type assertion, so they have none.
 
 // An Agent answers a person's input on a thread, running as many model
 // steps and tool calls as the turn needs.
