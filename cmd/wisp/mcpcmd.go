@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/mcpserver"
@@ -103,9 +103,12 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 				Approvals:   approvals,
 				Events:      serverLog,
 				OutOfBand:   cfg.Approval.OutOfBand,
-				Conversations: mcpserver.ConversationsFunc(func(ctx context.Context, named []string) (*agent.Agent, error) {
+				Conversations: mcpserver.ConversationsFunc(func(ctx context.Context, named []string) (wisp.Agent, error) {
 					a, err := convs.Agent(ctx, named)
-					return a, usageOf(err)
+					if err != nil {
+						return nil, usageOf(err)
+					}
+					return a, nil
 				}),
 				Threads: h.Threads(nil),
 				Home:    h.Dir(),
