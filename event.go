@@ -45,24 +45,27 @@ const (
 )
 
 // An Event is one thing that happened in a session, as the audit log and
-// the faces receive it. Its key names are an interface: the audit log and
-// the JSON-lines protocol pin them.
+// the faces receive it. What happened is Data, whose type says the kind;
+// its key names are an interface, which the audit log and the JSON-lines
+// protocol pin.
 type Event struct {
-	// Kind is Payload's kind when Payload is set (Record sets it).
-	Kind     string
 	Time     time.Time
 	Session  string
 	Thread   string
 	Turn     int
 	Source   string
 	Approval string
-	// Data holds the details of an event not yet given a payload type;
-	// values must marshal to a JSON object. An event has Data or
-	// Payload, not both.
-	Data map[string]any
-	// Payload holds the event's details, typed: one of the *Data types
-	// of this package, which says the event's kind.
-	Payload EventData
+	// Data holds the event's details: one of the *Data types of this
+	// package, such as ToolCallData, or a type of the program's own.
+	Data EventData
+}
+
+// Kind returns the kind of e, which its Data says; "" when it has none.
+func (e Event) Kind() string {
+	if e.Data == nil {
+		return ""
+	}
+	return e.Data.EventKind()
 }
 
 // EventData is the payload of an Event: one of this package's *Data
@@ -80,13 +83,14 @@ type EventData interface {
 	EventKind() string
 }
 
-// An EventSink receives events. Record must not keep e.Data after it
-// returns. Sinks that write records of consequence (the audit log) must
-// finish the write even when ctx is done; ctx may end only a long wait
-// for something another process holds, such as the log's lock, and then
-// Record returns an error. A Record that returns an error has not
+// An EventSink receives events; a face that shows them switches on the
+// type of e.Data. Record must not change what e.Data holds: its slices are
+// the recorder's. Sinks that write records of consequence (the audit log)
+// must finish the write even when ctx is done; ctx may end only a long
+// wait for something another process holds, such as the log's lock, and
+// then Record returns an error. A Record that returns an error has not
 // recorded e: whoever recorded it ends what it was doing with an error
-// wrapping ErrNotRecorded, so nothing unrecorded goes on.
+// wrapping ErrNotRecorded (Record), so nothing unrecorded goes on.
 type EventSink interface {
 	Record(ctx context.Context, e Event) error
 }
@@ -104,9 +108,6 @@ func (f EventSinkFunc) Record(ctx context.Context, e Event) error { return f(ctx
 func Record(ctx context.Context, sink EventSink, e Event) error {
 	if sink == nil {
 		return nil
-	}
-	if e.Payload != nil {
-		e.Kind = e.Payload.EventKind()
 	}
 	err := sink.Record(ctx, e)
 	if err == nil || errors.Is(err, ErrNotRecorded) {

@@ -272,12 +272,12 @@ func TestToolCallDataShown(t *testing.T) {
 // ErrNotRecorded, on one line, and the sink sees the payload's kind.
 func TestRecord(t *testing.T) {
 	ctx := context.Background()
-	if err := wisp.Record(ctx, nil, wisp.Event{Payload: wisp.NoticeData{Text: "x"}}); err != nil {
+	if err := wisp.Record(ctx, nil, wisp.Event{Data: wisp.NoticeData{Text: "x"}}); err != nil {
 		t.Errorf("Record to a nil sink = %v, want nil", err)
 	}
 	var got wisp.Event
 	ok := wisp.EventSinkFunc(func(_ context.Context, e wisp.Event) error { got = e; return nil })
-	if err := wisp.Record(ctx, ok, wisp.Event{Thread: "t1", Payload: wisp.NoticeData{Text: "x"}}); err != nil || got.Kind != wisp.KindNotice || got.Thread != "t1" {
+	if err := wisp.Record(ctx, ok, wisp.Event{Thread: "t1", Data: wisp.NoticeData{Text: "x"}}); err != nil || got.Kind() != wisp.KindNotice || got.Thread != "t1" {
 		t.Errorf("Record = %v, and the sink got %+v; want nil, and kind %s", err, got, wisp.KindNotice)
 	}
 	full := errors.New("write audit.jsonl:\nno space left on device")
@@ -289,7 +289,7 @@ func TestRecord(t *testing.T) {
 		{wisp.ErrNotRecorded, "the audit log could not be written"},
 	} {
 		failing := wisp.EventSinkFunc(func(context.Context, wisp.Event) error { return tc.sinkErr })
-		err := wisp.Record(ctx, failing, wisp.Event{Payload: wisp.NoticeData{Text: "x"}})
+		err := wisp.Record(ctx, failing, wisp.Event{Data: wisp.NoticeData{Text: "x"}})
 		if !errors.Is(err, wisp.ErrNotRecorded) || err.Error() != tc.want {
 			t.Errorf("Record to a sink failing with %q = %v, want %q wrapping ErrNotRecorded", tc.sinkErr, err, tc.want)
 		}

@@ -288,7 +288,7 @@ func (a *Agent) Note(threadID, text string) {
 // posted all the same, to be recorded by the turn that takes it.
 func (a *Agent) note(ctx context.Context, threadID string, t *thread, text string) error {
 	text = fsx.HideHome(text, a.opts.Home)
-	err := a.record(ctx, wisp.Event{Thread: threadID, Source: wisp.SourceWisp, Payload: wisp.NoticeData{Text: text}})
+	err := a.record(ctx, wisp.Event{Thread: threadID, Source: wisp.SourceWisp, Data: wisp.NoticeData{Text: text}})
 	t.notesMu.Lock()
 	t.notes = append(t.notes, notice{text: text, recorded: err == nil})
 	t.notesMu.Unlock()
@@ -452,7 +452,7 @@ func (a *Agent) takeNotes(ctx context.Context, threadID string, t *thread) ([]no
 	for i, n := range notes {
 		if !n.recorded {
 			if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
-				Payload: wisp.NoticeData{Text: n.text}}); err != nil {
+				Data: wisp.NoticeData{Text: n.text}}); err != nil {
 				return notes, err
 			}
 			notes[i].recorded = true
@@ -544,7 +544,7 @@ type turnEnd struct {
 func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp.Reply, input string, taken []Mail) (int, []notice, error) {
 	turn := reply.Turn
 	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
-		Payload: wisp.TurnStartedData{Input: input}}); err != nil {
+		Data: wisp.TurnStartedData{Input: input}}); err != nil {
 		return 0, nil, err
 	}
 	var mail []wisp.Fact // facts the inbox brought
@@ -578,7 +578,7 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 		}
 		t.add(msg)
 		if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourceModel,
-			Payload: a.messageData(msg)}); err != nil {
+			Data: a.messageData(msg)}); err != nil {
 			return step, notes, err
 		}
 
@@ -621,7 +621,7 @@ func (a *Agent) finish(ctx context.Context, id string, t *thread, end turnEnd, r
 		if err != nil {
 			data = wisp.TurnEndedData{Error: err.Error(), Interrupted: errors.Is(err, wisp.ErrInterrupted)}
 		}
-		return wisp.Event{Thread: id, Turn: reply.Turn, Source: wisp.SourceWisp, Payload: data}
+		return wisp.Event{Thread: id, Turn: reply.Turn, Source: wisp.SourceWisp, Data: data}
 	}
 	if errors.Is(err, wisp.ErrNotRecorded) {
 		t.restore(end.before, end.notes)
@@ -694,7 +694,7 @@ func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered
 // refused (its result says why) is recorded, and not run.
 func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall, refused string, facts []wisp.Fact) (wisp.Result, error) {
 	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourceModel,
-		Payload: a.callData(tc)}); err != nil {
+		Data: a.callData(tc)}); err != nil {
 		return wisp.Result{}, err
 	}
 	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn,
@@ -718,7 +718,7 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 	if err != nil {
 		data = wisp.ToolResultData{ID: data.ID, Name: data.Name, Error: err.Error()}
 	}
-	if rerr := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourceTool, Payload: data}); rerr != nil {
+	if rerr := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourceTool, Data: data}); rerr != nil {
 		return res, rerr
 	}
 	return res, err
@@ -845,7 +845,7 @@ func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnSt
 	kept := append([]ThreadRecord{note}, notices...)
 	kept = append(kept, t.messages[cut:]...)
 	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
-		Payload: wisp.CondensedData{Dropped: dropped, Kept: len(kept), Reason: reason, Facts: len(t.facts)}}); err != nil {
+		Data: wisp.CondensedData{Dropped: dropped, Kept: len(kept), Reason: reason, Facts: len(t.facts)}}); err != nil {
 		return turnStart, err
 	}
 	t.messages = kept

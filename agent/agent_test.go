@@ -119,7 +119,7 @@ func TestTurnLoop(t *testing.T) {
 	}
 	for _, e := range rec.Events("") {
 		if e.Session != "s1" || e.Thread != "t1" || e.Turn != 1 {
-			t.Errorf("event %s placed at %s/%s/%d", e.Kind, e.Session, e.Thread, e.Turn)
+			t.Errorf("event %s placed at %s/%s/%d", e.Kind(), e.Session, e.Thread, e.Turn)
 		}
 	}
 }
@@ -393,7 +393,7 @@ func TestToolCallSummary(t *testing.T) {
 	}
 	var got []shown
 	for _, e := range rec.Events(wisp.KindToolCall) {
-		d := e.Payload.(wisp.ToolCallData)
+		d := e.Data.(wisp.ToolCallData)
 		got = append(got, shown{d.Name, d.Summary, d.Shown()})
 	}
 	summary := "a question"

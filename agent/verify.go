@@ -28,7 +28,7 @@ func (a *Agent) verify(ctx context.Context, threadID string, turn int, text stri
 		return nil, nil
 	}
 	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourceWisp,
-		Payload: wisp.VerificationFlaggedData{Flag: FlagUnansweredClaim, Claim: m}}); err != nil {
+		Data: wisp.VerificationFlaggedData{Flag: FlagUnansweredClaim, Claim: m}}); err != nil {
 		return nil, err
 	}
 	a.notify(ctx, wisp.Notice{Kind: "unverified-claim", Thread: threadID, Text: FlagUnansweredClaim + ` ("` + m + `")`})

@@ -14,13 +14,9 @@ var (
 // Record appends e to the log as an Entry, so that a Log serves as a
 // wisp.EventSink. Like Append, it is not cancelled by ctx.
 func (l *Log) Record(ctx context.Context, e wisp.Event) error {
-	var data any = e.Data
-	if e.Payload != nil {
-		e.Kind, data = e.Payload.EventKind(), e.Payload
-	}
 	_, err := l.Append(ctx, Entry{
-		Kind: e.Kind, Session: e.Session, Thread: e.Thread, Turn: e.Turn,
-		Source: e.Source, Approval: e.Approval, Data: data,
+		Kind: e.Kind(), Session: e.Session, Thread: e.Thread, Turn: e.Turn,
+		Source: e.Source, Approval: e.Approval, Data: e.Data,
 	})
 	return err
 }

@@ -174,7 +174,7 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 		Deadline:  d.opts.Now().Add(wait),
 	}
 	if err := d.record(ctx, wisp.Event{
-		Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool, Payload: cardRequestedData(card),
+		Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool, Data: cardRequestedData(card),
 	}); err != nil {
 		return CardSettled{}, err // a card that is not on record is not put
 	}
@@ -187,7 +187,7 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 	if err != nil {
 		if rerr := d.record(ctx, wisp.Event{
 			Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
-			Payload: wisp.InquirySettledData{ID: card.ID, Kind: kindAskUser, Outcome: OutcomeStopped, Error: err.Error()},
+			Data: wisp.InquirySettledData{ID: card.ID, Kind: kindAskUser, Outcome: OutcomeStopped, Error: err.Error()},
 		}); rerr != nil {
 			return CardSettled{}, rerr
 		}
@@ -584,7 +584,7 @@ func (d *Desk) recordCardSettled(ctx context.Context, card wisp.Card, settled []
 	}
 	return d.record(ctx, wisp.Event{
 		Thread: card.Thread, Turn: card.Turn, Source: source,
-		Payload: wisp.InquirySettledData{ID: card.ID, Kind: kindAskUser, Questions: qs},
+		Data: wisp.InquirySettledData{ID: card.ID, Kind: kindAskUser, Questions: qs},
 	})
 }
 

@@ -620,7 +620,7 @@ func TestAskCardEvents(t *testing.T) {
 	if len(requested) != 1 {
 		t.Fatalf("requested = %+v, want one", requested)
 	}
-	if diff := cmp.Diff(wantRequested, requested[0].Payload); diff != "" {
+	if diff := cmp.Diff(wantRequested, requested[0].Data); diff != "" {
 		t.Errorf("inquiry.requested data (-want +got):\n%s", diff)
 	}
 	if e := requested[0]; e.Source != wisp.SourceTool || e.Thread != "t1" || e.Turn != 2 || e.Session != "s1" {
@@ -638,13 +638,13 @@ func TestAskCardEvents(t *testing.T) {
 	if len(settled) != 1 {
 		t.Fatalf("settled = %+v, want one", settled)
 	}
-	if diff := cmp.Diff(wantSettled, settled[0].Payload); diff != "" {
+	if diff := cmp.Diff(wantSettled, settled[0].Data); diff != "" {
 		t.Errorf("inquiry.settled data (-want +got):\n%s", diff)
 	}
 	if settled[0].Source != wisp.SourcePerson {
 		t.Errorf("inquiry.settled source = %q, want person", settled[0].Source)
 	}
-	if _, err := json.Marshal(settled[0].Payload); err != nil {
+	if _, err := json.Marshal(settled[0].Data); err != nil {
 		t.Errorf("inquiry.settled data does not marshal: %v", err)
 	}
 	notices := face.notices
@@ -921,7 +921,7 @@ func TestAskCardFaceFailures(t *testing.T) {
 					t.Fatalf("AskCard error = %v, want %v", err, tc.want)
 				}
 				settled := rec.Events(wisp.KindInquirySettled)
-				if len(settled) != 1 || settled[0].Payload.(wisp.InquirySettledData).Outcome != "stopped" || settled[0].Payload.(wisp.InquirySettledData).Kind != "ask_user" {
+				if len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" || settled[0].Data.(wisp.InquirySettledData).Kind != "ask_user" {
 					t.Errorf("settled events = %+v, want one ask_user card with outcome stopped", settled)
 				}
 				s, err := d.AskCard(context.Background(), inquiry.CardRequest{Thread: "t", Turn: 2, Questions: []wisp.CardQuestion{notesQ}})
@@ -943,7 +943,7 @@ func TestAskCardCancelledTurn(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("AskCard(%T) on a cancelled turn = %v, want context.Canceled", face, err)
 		}
-		if settled := rec.Events(wisp.KindInquirySettled); len(settled) != 1 || settled[0].Payload.(wisp.InquirySettledData).Outcome != "stopped" {
+		if settled := rec.Events(wisp.KindInquirySettled); len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" {
 			t.Errorf("settled = %+v, want the card stopped", settled)
 		}
 	}

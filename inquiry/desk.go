@@ -187,7 +187,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		defer cancel()
 	}
 	if err := d.record(ctx, wisp.Event{
-		Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool, Payload: requestedData(q),
+		Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool, Data: requestedData(q),
 	}); err != nil {
 		return Settled{}, err // a question that is not on record is not asked
 	}
@@ -200,7 +200,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		default:
 			if rerr := d.record(ctx, wisp.Event{
 				Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
-				Payload: wisp.InquirySettledData{ID: q.ID, Outcome: OutcomeStopped, Error: err.Error()},
+				Data: wisp.InquirySettledData{ID: q.ID, Outcome: OutcomeStopped, Error: err.Error()},
 			}); rerr != nil {
 				return Settled{}, rerr
 			}
@@ -216,7 +216,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 	if a.Outcome == wisp.OutcomeParked && parker != nil {
 		if err := d.record(ctx, wisp.Event{
 			Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
-			Payload: wisp.InquiryParkedData{ID: q.ID, Question: q.Text, Options: q.Options, Deadline: deadline(q.Deadline)},
+			Data: wisp.InquiryParkedData{ID: q.ID, Question: q.Text, Options: q.Options, Deadline: deadline(q.Deadline)},
 		}); err != nil {
 			return Settled{}, err
 		}
@@ -228,7 +228,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		// have asked again. Nothing of it is the person's answer.
 		if rerr := d.record(ctx, wisp.Event{
 			Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
-			Payload: wisp.InquirySettledData{ID: q.ID, Outcome: OutcomeStopped, Error: err.Error()},
+			Data: wisp.InquirySettledData{ID: q.ID, Outcome: OutcomeStopped, Error: err.Error()},
 		}); rerr != nil {
 			return Settled{}, rerr
 		}
@@ -294,7 +294,7 @@ func (d *Desk) recordSettled(ctx context.Context, q wisp.Question, s Settled) er
 		source = wisp.SourcePerson
 	}
 	return d.record(ctx, wisp.Event{
-		Thread: q.Thread, Turn: q.Turn, Source: source, Payload: settledData(q, s),
+		Thread: q.Thread, Turn: q.Turn, Source: source, Data: settledData(q, s),
 	})
 }
 

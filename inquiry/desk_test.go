@@ -264,7 +264,7 @@ func TestTimedOut(t *testing.T) {
 			t.Errorf("waited %v, want exactly the 5 min deadline", waited)
 		}
 		settled := rec.Events(wisp.KindInquirySettled)
-		if len(settled) != 1 || settled[0].Payload.(wisp.InquirySettledData).Outcome != "timed-out" || settled[0].Source != wisp.SourceWisp {
+		if len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "timed-out" || settled[0].Source != wisp.SourceWisp {
 			t.Errorf("settled = %+v, want outcome timed-out from wisp", settled)
 		}
 		if s.Fact != nil {
@@ -320,7 +320,7 @@ func TestStopAndFailure(t *testing.T) {
 				t.Fatalf("Ask error = %v, want %v", err, tc.want)
 			}
 			settled := rec.Events(wisp.KindInquirySettled)
-			if len(settled) != 1 || settled[0].Payload.(wisp.InquirySettledData).Outcome != "stopped" {
+			if len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" {
 				t.Errorf("settled events = %+v, want one with outcome stopped", settled)
 			}
 			// The thread is free again.
@@ -357,15 +357,15 @@ func TestEventsAndRedaction(t *testing.T) {
 		Answer:   "key [REDACTED:aws-access-key#1] and again [REDACTED:aws-access-key#1]",
 		Redacted: []string{"[REDACTED:aws-access-key#1]"},
 	}
-	if diff := cmp.Diff(wantData, settled.Payload); diff != "" {
+	if diff := cmp.Diff(wantData, settled.Data); diff != "" {
 		t.Errorf("inquiry.settled data (-want +got):\n%s", diff)
 	}
 	if settled.Source != wisp.SourcePerson || settled.Thread != "t1" || settled.Turn != 1 || settled.Session != "s1" {
 		t.Errorf("inquiry.settled = %+v, want source person on t1 turn 1 session s1", settled)
 	}
 	for _, e := range rec.Events("") {
-		if b, _ := json.Marshal(e.Payload); strings.Contains(string(b), key) {
-			t.Errorf("%s records the raw credential: %s", e.Kind, b)
+		if b, _ := json.Marshal(e.Data); strings.Contains(string(b), key) {
+			t.Errorf("%s records the raw credential: %s", e.Kind(), b)
 		}
 	}
 	notices := p.Notices()
@@ -476,7 +476,7 @@ func TestAnswerFromNobodyIsNotThePersons(t *testing.T) {
 			if settled[0].Source == wisp.SourcePerson {
 				t.Errorf("inquiry.settled source = %q, want not the person's", settled[0].Source)
 			}
-			data := settled[0].Payload.(wisp.InquirySettledData)
+			data := settled[0].Data.(wisp.InquirySettledData)
 			got := map[string]any{"outcome": data.Outcome, "provenance": data.Provenance}
 			if diff := cmp.Diff(tc.data, got); diff != "" {
 				t.Errorf("inquiry.settled (-want +got):\n%s", diff)
@@ -540,10 +540,10 @@ func TestAnswerMustFit(t *testing.T) {
 				t.Errorf("Ask error %q quotes the answer", err)
 			}
 			settled := rec.Events(wisp.KindInquirySettled)
-			if len(settled) != 1 || settled[0].Payload.(wisp.InquirySettledData).Outcome != "stopped" || settled[0].Source != wisp.SourceWisp {
+			if len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" || settled[0].Source != wisp.SourceWisp {
 				t.Fatalf("settled = %+v, want one stopped, from wisp", settled)
 			}
-			if d := settled[0].Payload.(wisp.InquirySettledData); d.Answer != "" {
+			if d := settled[0].Data.(wisp.InquirySettledData); d.Answer != "" {
 				t.Errorf("inquiry.settled records the answer that did not fit: %+v", d)
 			}
 			again, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which config?", Options: tc.options})

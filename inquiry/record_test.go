@@ -18,7 +18,7 @@ type failingSink struct {
 }
 
 func (s *failingSink) Record(ctx context.Context, e wisp.Event) error {
-	if e.Kind == s.kind {
+	if e.Kind() == s.kind {
 		return errors.New("write audit.jsonl: no space left on device")
 	}
 	return s.rec.Record(ctx, e)

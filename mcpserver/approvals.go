@@ -152,7 +152,7 @@ func (s *Server) decideElicited(ctx context.Context, req outofband.Request, res 
 		if s.opts.Approvals.Witness == nil { // a Witness recorded it already
 			s.record(ctx, wisp.Event{Session: req.Session, Thread: req.Thread, Turn: req.Turn,
 				Source: wisp.SourcePerson, Approval: req.ID,
-				Payload: wisp.ApprovalAnsweredData{ID: req.ID, Command: req.Command, Scope: d.Scope.String(), From: d.From}})
+				Data: wisp.ApprovalAnsweredData{ID: req.ID, Command: req.Command, Scope: d.Scope.String(), From: d.From}})
 		}
 		return ""
 	case errors.Is(err, outofband.ErrDecided), errors.Is(err, outofband.ErrWithdrawn), errors.Is(err, outofband.ErrNoRequest), errors.Is(err, outofband.ErrStale):

@@ -265,7 +265,7 @@ func (s *Server) fileElicited(ctx context.Context, q pending.Question, res *mcp.
 	case err == nil:
 		if s.opts.Pending.Witness == nil { // a Witness recorded it already
 			s.record(ctx, wisp.Event{Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson,
-				Payload: wisp.InquiryAnsweredData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From, Answer: a.Text}})
+				Data: wisp.InquiryAnsweredData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From, Answer: a.Text}})
 		}
 		return ""
 	case errors.Is(err, pending.ErrAnswered), errors.Is(err, pending.ErrWithdrawn), errors.Is(err, pending.ErrNoQuestion), errors.Is(err, pending.ErrStale):

@@ -291,13 +291,13 @@ func TestQuestionParksThenReachesTheNextTurn(t *testing.T) {
 	}
 	var kinds []string
 	for _, e := range f.rec.Events("inquiry.") {
-		kinds = append(kinds, fmt.Sprintf("%s@%d", e.Kind, e.Turn))
+		kinds = append(kinds, fmt.Sprintf("%s@%d", e.Kind(), e.Turn))
 	}
 	if diff := cmp.Diff([]string{"inquiry.requested@1", "inquiry.parked@1", "inquiry.settled@2"}, kinds); diff != "" {
 		t.Errorf("inquiry events (-want +got):\n%s", diff)
 	}
 	settled := f.rec.Events(wisp.KindInquirySettled)[0]
-	if d := settled.Payload.(wisp.InquirySettledData); d.Answer != "./wisp.json" || d.Outcome != "chose" || settled.Source != wisp.SourcePerson {
+	if d := settled.Data.(wisp.InquirySettledData); d.Answer != "./wisp.json" || d.Outcome != "chose" || settled.Source != wisp.SourcePerson {
 		t.Errorf("inquiry.settled %+v", settled)
 	}
 }
@@ -484,7 +484,7 @@ func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, res
 		if len(requested) != 1 {
 			t.Fatalf("inquiry.requested %+v, want one", requested)
 		}
-		id := requested[0].Payload.(wisp.InquiryRequestedData).ID
+		id := requested[0].Data.(wisp.InquiryRequestedData).ID
 		want := tc.wantLine
 		if want == "" {
 			want = inquiry.LineParked(askQuestion, id)
@@ -512,7 +512,7 @@ func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, res
 		answered := f.rec.Events(wisp.KindInquiryAnswered)
 		var d wisp.InquiryAnsweredData
 		if len(answered) == 1 {
-			d = answered[0].Payload.(wisp.InquiryAnsweredData)
+			d = answered[0].Data.(wisp.InquiryAnsweredData)
 		}
 		switch {
 		case tc.wantLine == "" && len(answered) != 0:
@@ -579,7 +579,7 @@ func TestFirstAnswerWins(t *testing.T) {
 				t.Errorf("respond failed: %s", text(res))
 			}
 			answered := f.rec.Events(wisp.KindInquirySettled)
-			if len(answered) != 1 || answered[0].Payload.(wisp.InquirySettledData).Answer != "./wisp.json" {
+			if len(answered) != 1 || answered[0].Data.(wisp.InquirySettledData).Answer != "./wisp.json" {
 				t.Errorf("inquiry.settled %+v", answered)
 			}
 		})

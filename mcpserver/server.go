@@ -323,7 +323,7 @@ func (s *Server) Close(ctx context.Context) error {
 func (s *Server) record(ctx context.Context, e wisp.Event) {
 	e.Time = time.Now()
 	if err := wisp.Record(context.WithoutCancel(ctx), s.opts.Events, e); err != nil {
-		s.opts.Logger.Error("recording an event", "kind", e.Payload.EventKind(), "error", err)
+		s.opts.Logger.Error("recording an event", "kind", e.Kind(), "error", err)
 	}
 }
 

@@ -588,7 +588,7 @@ func (a *Actions) record(ctx context.Context, by wisp.Actor, approval string, da
 	where := callFrom(ctx)
 	return wisp.Record(ctx, a.opts.Events, wisp.Event{
 		Session: a.opts.Session, Thread: where.thread, Turn: where.turn,
-		Source: source, Approval: approval, Payload: data,
+		Source: source, Approval: approval, Data: data,
 	})
 }
 

@@ -145,14 +145,14 @@ func TestModelPullInTheBackground(t *testing.T) {
 		t.Errorf("after the pull, Show = %+v, %v; want a usable, disabled model", m, err)
 	}
 	pulls := f.events.Events("model.pull")
-	if len(pulls) != 1 || pulls[0].Approval != "7f3a2c1d" || pulls[0].Source != wisp.SourceTool || pulls[0].Payload.(wisp.ModelPullData).Outcome != "finished" {
+	if len(pulls) != 1 || pulls[0].Approval != "7f3a2c1d" || pulls[0].Source != wisp.SourceTool || pulls[0].Data.(wisp.ModelPullData).Outcome != "finished" {
 		t.Errorf("model.pull events = %+v", pulls)
 	}
 	// The publisher is not trusted: that the pull went ahead on the
 	// model's request is on record, with the approval that allowed it.
 	pubs := f.events.Events("model.publisher")
 	wantData := wisp.ModelPublisherData{Publisher: "mlx-community", Trusted: false, Repo: "mlx-community/Qwen3-4B-4bit"}
-	if len(pubs) != 1 || pubs[0].Approval != "7f3a2c1d" || pubs[0].Source != wisp.SourceTool || pubs[0].Thread != "t1" || !cmp.Equal(pubs[0].Payload, wantData) {
+	if len(pubs) != 1 || pubs[0].Approval != "7f3a2c1d" || pubs[0].Source != wisp.SourceTool || pubs[0].Thread != "t1" || !cmp.Equal(pubs[0].Data, wantData) {
 		t.Errorf("model.publisher events = %+v; want one from the tool under approval 7f3a2c1d on t1 with %v", pubs, wantData)
 	}
 	// Again: nothing needs fetching.
@@ -239,7 +239,7 @@ func TestPullPublisherRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 		pubs := f.events.Events("model.publisher")
-		if len(pubs) != 1 || pubs[0].Source != wisp.SourcePerson || pubs[0].Approval != "" || pubs[0].Payload.(wisp.ModelPublisherData).Trusted != false {
+		if len(pubs) != 1 || pubs[0].Source != wisp.SourcePerson || pubs[0].Approval != "" || pubs[0].Data.(wisp.ModelPublisherData).Trusted != false {
 			t.Errorf("model.publisher events = %+v; want one from the person, not trusted", pubs)
 		}
 	})
@@ -256,7 +256,7 @@ func TestPullPublisherRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 		pubs := f.events.Events("model.publisher")
-		if len(pubs) != 1 || pubs[0].Payload.(wisp.ModelPublisherData).Trusted != true {
+		if len(pubs) != 1 || pubs[0].Data.(wisp.ModelPublisherData).Trusted != true {
 			t.Errorf("model.publisher events = %+v; want only the trust", pubs)
 		}
 	})

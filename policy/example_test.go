@@ -33,13 +33,13 @@ func ExampleGate() {
 		return wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, nil
 	})
 	audit := wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
-		switch d := e.Payload.(type) {
+		switch d := e.Data.(type) {
 		case wisp.ApprovalDecidedData:
-			fmt.Printf("  audit: %s %s\n", e.Kind, d.Decision)
+			fmt.Printf("  audit: %s %s\n", e.Kind(), d.Decision)
 		case wisp.ClassifierVerdictData:
-			fmt.Printf("  audit: %s %s\n", e.Kind, d.Rating)
+			fmt.Printf("  audit: %s %s\n", e.Kind(), d.Rating)
 		default:
-			fmt.Printf("  audit: %s\n", e.Kind)
+			fmt.Printf("  audit: %s\n", e.Kind())
 		}
 		return nil
 	})

@@ -316,7 +316,7 @@ func auditFailed(id string, err error) (Outcome, error) {
 func (g *Gate) record(ctx context.Context, r Request, source, id string, data wisp.EventData) error {
 	return wisp.Record(ctx, g.opts.Events, wisp.Event{
 		Time: g.opts.Now(), Session: g.opts.Session, Thread: r.Thread, Turn: r.Turn,
-		Source: source, Approval: id, Payload: data,
+		Source: source, Approval: id, Data: data,
 	})
 }
 

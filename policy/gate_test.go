@@ -81,7 +81,7 @@ type recorder struct {
 // turn's records are written (ctx ends only a long wait for the log's
 // lock, which this recorder never has).
 func (r *recorder) Record(ctx context.Context, e wisp.Event) error {
-	if e.Kind == r.failOn {
+	if e.Kind() == r.failOn {
 		return errors.New("disk full")
 	}
 	r.mu.Lock()
@@ -140,7 +140,7 @@ func with(r policy.Request, f func(*policy.Request)) policy.Request { f(&r); ret
 // Events as the gate records them for the requests above.
 
 func event(source, id string, data wisp.EventData) wisp.Event {
-	return wisp.Event{Kind: data.EventKind(), Time: now, Session: "s1", Thread: "t1", Turn: 3, Source: source, Approval: id, Payload: data}
+	return wisp.Event{Time: now, Session: "s1", Thread: "t1", Turn: 3, Source: source, Approval: id, Data: data}
 }
 
 func verdict(id string, r policy.Request) wisp.Event {
@@ -675,10 +675,10 @@ func TestGateTimeout(t *testing.T) {
 				events := rec.all()
 				last := events[len(events)-1]
 				want := wisp.ApprovalDecidedData{ApprovalID: "id1", Decision: "refused", Scope: "none", Reason: tc.reason}
-				if diff := cmp.Diff(want, last.Payload); diff != "" || last.Source != wisp.SourceWisp {
+				if diff := cmp.Diff(want, last.Data); diff != "" || last.Source != wisp.SourceWisp {
 					t.Errorf("approval.decided from %q (-want +got):\n%s", last.Source, diff)
 				}
-				if got, want := events[1].Payload.(wisp.ApprovalRequestedData).Deadline, start.Add(tc.timeout).UTC().Format(time.RFC3339); got != want {
+				if got, want := events[1].Data.(wisp.ApprovalRequestedData).Deadline, start.Add(tc.timeout).UTC().Format(time.RFC3339); got != want {
 					t.Errorf("approval.requested deadline = %v, want %v", got, want)
 				}
 				// Nothing refused is remembered: the same pattern is asked again.
@@ -711,12 +711,12 @@ func TestGateCancelled(t *testing.T) {
 			}
 			kinds := []string{}
 			for _, e := range rec.all() {
-				kinds = append(kinds, e.Kind)
+				kinds = append(kinds, e.Kind())
 			}
 			if diff := cmp.Diff([]string{wisp.KindClassifierVerdict, wisp.KindApprovalRequested, wisp.KindApprovalDecided}, kinds); diff != "" {
 				t.Errorf("event kinds (-want +got):\n%s", diff)
 			}
-			if got := rec.all()[2].Payload.(wisp.ApprovalDecidedData).Decision; got != "refused" {
+			if got := rec.all()[2].Data.(wisp.ApprovalDecidedData).Decision; got != "refused" {
 				t.Errorf("approval.decided decision = %v, want refused", got)
 			}
 			if out, _ := g.Ask(context.Background(), enable("b")); out.Covered || out.Approved {
@@ -841,7 +841,7 @@ func TestGateRecordsTheDecisionsFile(t *testing.T) {
 		g := policy.NewGate(&policy.GateOptions{
 			Approver: newScript(t, answer{d: d}), NewID: ids(),
 			Events: wisp.EventSinkFunc(func(_ context.Context, e wisp.Event) error {
-				if e.Kind == wisp.KindApprovalDecided {
+				if e.Kind() == wisp.KindApprovalDecided {
 					rec = append(rec, e)
 				}
 				return nil
@@ -851,7 +851,7 @@ func TestGateRecordsTheDecisionsFile(t *testing.T) {
 		if err != nil || out.FileSHA256 != sum || out.Approved != d.Approved() {
 			t.Errorf("Ask with %+v = %+v, %v; want the file's sum kept", d, out, err)
 		}
-		if len(rec) != 1 || rec[0].Payload.(wisp.ApprovalDecidedData).FileSHA256 != sum {
+		if len(rec) != 1 || rec[0].Data.(wisp.ApprovalDecidedData).FileSHA256 != sum {
 			t.Errorf("approval.decided %+v; want fileSHA256 %s", rec, sum)
 		}
 	}
@@ -865,8 +865,8 @@ func TestGateRecordsTheDecisionsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range rec {
-		if d, ok := e.Payload.(wisp.ApprovalDecidedData); ok && d.FileSHA256 != "" {
-			t.Errorf("%s has fileSHA256 %v for an answer given in the face", e.Kind, d.FileSHA256)
+		if d, ok := e.Data.(wisp.ApprovalDecidedData); ok && d.FileSHA256 != "" {
+			t.Errorf("%s has fileSHA256 %v for an answer given in the face", e.Kind(), d.FileSHA256)
 		}
 	}
 }

@@ -303,7 +303,7 @@ type display struct {
 }
 
 func (d *display) Record(ctx context.Context, e wisp.Event) error {
-	switch data := e.Payload.(type) {
+	switch data := e.Data.(type) {
 	case wisp.ToolCallData:
 		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(data.Name), escape.Terminal(data.Shown()))
 	case wisp.ModelMessageData:

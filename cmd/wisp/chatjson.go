@@ -196,7 +196,7 @@ func (d *jsonDisplay) delta(thread string, c wisp.ChatDelta) {
 // failure of the event's: the audit log has it, and the session's end
 // comes from its input.
 func (d *jsonDisplay) Record(ctx context.Context, e wisp.Event) error {
-	switch data := e.Payload.(type) {
+	switch data := e.Data.(type) {
 	case wisp.TurnStartedData:
 		d.mu.Lock()
 		d.streamed = false

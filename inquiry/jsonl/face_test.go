@@ -719,11 +719,11 @@ func TestCloseThroughDesk(t *testing.T) {
 	defer mu.Unlock()
 	settled := 0
 	for _, e := range events {
-		if e.Kind != wisp.KindInquirySettled {
+		if e.Kind() != wisp.KindInquirySettled {
 			continue
 		}
 		settled++
-		d := e.Payload.(wisp.InquirySettledData)
+		d := e.Data.(wisp.InquirySettledData)
 		if e.Source == wisp.SourcePerson {
 			t.Errorf("inquiry.settled at the end of the input has source person: %+v", d)
 		}

@@ -126,7 +126,7 @@ func (s Store) ledger() spool.Ledger[Question, Answer] {
 	l.Refuse = func(ctx context.Context, q Question, a Answer, sum string) error {
 		return wisp.Record(context.WithoutCancel(ctx), s.Witness, wisp.Event{
 			Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourceWisp,
-			Payload: wisp.InquiryRefusedData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
+			Data: wisp.InquiryRefusedData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
 				Answer: a.Text, FileSHA256: sum, Reason: ReasonUnvouched},
 		})
 	}
@@ -320,7 +320,7 @@ func (s Store) witness(ctx context.Context, q Question, a Answer, sum string) er
 	// The Witness's own error, in the line: ErrUnrecorded is the
 	// wisp.ErrNotRecorded of it.
 	err := s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
-		Kind: wisp.KindInquiryAnswered, Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Payload: data,
+		Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: data,
 	})
 	if err != nil {
 		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot file the answer to question %s: the record of who answers could not be written (%v)", a.ID, err))

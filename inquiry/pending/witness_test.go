@@ -36,7 +36,7 @@ func TestAnswerIsWitnessedFirst(t *testing.T) {
 	s.Witness = witnessFunc{
 		record: func(e wisp.Event) error {
 			if there, _ := ledger.Present(s.path(q.ID, kindAnswer)); there {
-				t.Errorf("%s recorded after the answer's file appeared", e.Kind)
+				t.Errorf("%s recorded after the answer's file appeared", e.Kind())
 			}
 			return rec.Record(t.Context(), e)
 		},
@@ -52,8 +52,8 @@ func TestAnswerIsWitnessedFirst(t *testing.T) {
 	}
 	uid, _ := fsx.CurrentUID()
 	want := []wisp.Event{{
-		Kind: wisp.KindInquiryAnswered, Time: t0, Session: "s1", Thread: "t1", Turn: 3, Source: wisp.SourcePerson,
-		Payload: wisp.InquiryAnsweredData{
+		Time: t0, Session: "s1", Thread: "t1", Turn: 3, Source: wisp.SourcePerson,
+		Data: wisp.InquiryAnsweredData{
 			ID: q.ID, Question: q.Text, Outcome: "chose", Answer: "./wisp.json", From: FromTerminal,
 			Terminal: "/dev/pts/3", UID: &uid, PID: os.Getpid(), FileSHA256: spool.Sum(data),
 		},
@@ -157,8 +157,8 @@ func TestPlantedAnswerIsRefused(t *testing.T) {
 			}
 			refused := rec.Events(wisp.KindInquiryRefused)
 			want := wisp.Event{
-				Kind: wisp.KindInquiryRefused, Time: t0, Session: "s1", Thread: "t1", Turn: 3, Source: wisp.SourceWisp,
-				Payload: wisp.InquiryRefusedData{
+				Time: t0, Session: "s1", Thread: "t1", Turn: 3, Source: wisp.SourceWisp,
+				Data: wisp.InquiryRefusedData{
 					ID: q.ID, Question: q.Text, Outcome: "chose", Answer: "./wisp.json", From: FromTerminal,
 					FileSHA256: spool.Sum(data), Reason: ReasonUnvouched,
 				},

@@ -110,7 +110,7 @@ func (s Store) ledger() spool.Ledger[Request, Decision] {
 	l.Refuse = func(ctx context.Context, r Request, d Decision, sum string) error {
 		return wisp.Record(context.WithoutCancel(ctx), s.Witness, wisp.Event{
 			Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp, Approval: r.ID,
-			Payload: wisp.ApprovalRefusedData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
+			Data: wisp.ApprovalRefusedData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
 				FileSHA256: sum, Reason: ReasonUnvouched},
 		})
 	}
@@ -336,8 +336,8 @@ func (s Store) witness(ctx context.Context, r Request, d Decision, sum string) e
 	// The Witness's own error, in the line: ErrUnrecorded is the
 	// wisp.ErrNotRecorded of it.
 	err := s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
-		Kind: wisp.KindApprovalAnswered, Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourcePerson, Approval: r.ID,
-		Payload: data,
+		Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourcePerson, Approval: r.ID,
+		Data: data,
 	})
 	if err != nil {
 		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot answer approval request %s: the record of who answers could not be written (%v)", d.ID, err))

@@ -46,9 +46,9 @@ func TestDecideIsWitnessed(t *testing.T) {
 	}
 	uid, _ := fsx.CurrentUID()
 	want := []wisp.Event{{
-		Kind: wisp.KindApprovalAnswered, Time: t0, Session: r.Session, Thread: r.Thread, Turn: r.Turn,
+		Time: t0, Session: r.Session, Thread: r.Thread, Turn: r.Turn,
 		Source: wisp.SourcePerson, Approval: r.ID,
-		Payload: wisp.ApprovalAnsweredData{
+		Data: wisp.ApprovalAnsweredData{
 			ID: r.ID, Command: r.Command, Scope: "once", From: outofband.FromTerminal,
 			Terminal: "/dev/pts/7", UID: &uid, PID: os.Getpid(), FileSHA256: spool.Sum(data),
 		},
@@ -125,9 +125,9 @@ func TestPlantedDecisionIsRefused(t *testing.T) {
 	sum := <-planted
 	refused := rec.Events(wisp.KindApprovalRefused)
 	want := []wisp.Event{{
-		Kind: wisp.KindApprovalRefused, Time: t0, Session: "3f2a9c1d", Thread: "t-81b2c3d4", Turn: 3,
+		Time: t0, Session: "3f2a9c1d", Thread: "t-81b2c3d4", Turn: 3,
 		Source: wisp.SourceWisp, Approval: "7f3a2c1d",
-		Payload: wisp.ApprovalRefusedData{
+		Data: wisp.ApprovalRefusedData{
 			ID: "7f3a2c1d", Command: "models enable ollama:qwen3:4b", Scope: "session", From: outofband.FromTerminal,
 			FileSHA256: sum, Reason: outofband.ReasonUnvouched,
 		},

@@ -148,7 +148,7 @@ func TestOutcomes(t *testing.T) {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
 			decided := f.events.Events(wisp.KindApprovalDecided)[0]
-			if diff := cmp.Diff(tt.decided, decided.Payload); diff != "" {
+			if diff := cmp.Diff(tt.decided, decided.Data); diff != "" {
 				t.Errorf("approval.decided data (-want +got):\n%s", diff)
 			}
 			if decided.Source != tt.source || decided.Approval != "a1b2c3d4" || decided.Thread != "t-1" || decided.Turn != 2 {
@@ -175,7 +175,7 @@ func TestRequest(t *testing.T) {
 	if diff := cmp.Diff(want, f.requests); diff != "" {
 		t.Errorf("requests the person saw (-want +got):\n%s", diff)
 	}
-	requested := f.events.Events(wisp.KindApprovalRequested)[0].Payload
+	requested := f.events.Events(wisp.KindApprovalRequested)[0].Data
 	wantRequested := wisp.ApprovalRequestedData{
 		ID: "a1b2c3d4", Kind: "requestApproval", Command: action, Pattern: "",
 		Text: "the model's reason: " + reason, Scopes: []string{"once"}, Rating: "dangerous",
@@ -184,7 +184,7 @@ func TestRequest(t *testing.T) {
 	if diff := cmp.Diff(wantRequested, requested); diff != "" {
 		t.Errorf("approval.requested data (-want +got):\n%s", diff)
 	}
-	verdict := f.events.Events(wisp.KindClassifierVerdict)[0].Payload.(wisp.ClassifierVerdictData)
+	verdict := f.events.Events(wisp.KindClassifierVerdict)[0].Data.(wisp.ClassifierVerdictData)
 	if verdict.Command != action || verdict.Rating != "dangerous" {
 		t.Errorf("classifier.verdict data = %v, want the action rated dangerous", verdict)
 	}
@@ -203,7 +203,7 @@ func TestEveryRequestIsAsked(t *testing.T) {
 		t.Errorf("the person was asked %d times for 3 requests, want 3", len(f.requests))
 	}
 	for _, e := range f.events.Events(wisp.KindApprovalDecided) {
-		if d := e.Payload.(wisp.ApprovalDecidedData); d.Covered {
+		if d := e.Data.(wisp.ApprovalDecidedData); d.Covered {
 			t.Errorf("approval.decided %+v: a request was covered", d)
 		}
 	}
@@ -222,7 +222,7 @@ func TestTimeoutRefuses(t *testing.T) {
 		if diff := cmp.Diff(wisp.ErrorResult("error: not approved: no answer within 30 s"), got); diff != "" {
 			t.Errorf("result (-want +got):\n%s", diff)
 		}
-		decided := f.events.Events(wisp.KindApprovalDecided)[0].Payload.(wisp.ApprovalDecidedData)
+		decided := f.events.Events(wisp.KindApprovalDecided)[0].Data.(wisp.ApprovalDecidedData)
 		if decided.Decision != "refused" || decided.Reason != "no answer within 30 s" {
 			t.Errorf("approval.decided data = %v, want refused for the timeout", decided)
 		}
@@ -241,7 +241,7 @@ func TestTurnEnds(t *testing.T) {
 		if r, err := f.call(t, ctx, argsOf(action, reason)); !errors.Is(err, context.Canceled) || r.Content != "" {
 			t.Errorf("Call = %+v, %v; want no result and context.Canceled", r, err)
 		}
-		if d := f.events.Events(wisp.KindApprovalDecided)[0].Payload.(wisp.ApprovalDecidedData); d.Decision != "refused" {
+		if d := f.events.Events(wisp.KindApprovalDecided)[0].Data.(wisp.ApprovalDecidedData); d.Decision != "refused" {
 			t.Errorf("approval.decided data = %v, want refused", d)
 		}
 	})
