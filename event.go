@@ -69,14 +69,14 @@ func (e Event) Kind() string {
 }
 
 // EventData is the payload of an Event: one of this package's *Data
-// types, each of one kind (KindToolCall's is ToolCallData, and so on). It
-// marshals to a JSON object whose keys are sorted, as the audit log
-// writes them; its string fields hold what happened as it was said,
-// and a sink that writes them (the audit log) redacts them as it does
-// any string.
+// types, each of one kind (KindToolCall's is ToolCallData, and so on),
+// which marshal to JSON objects with their keys in byte order, as the
+// audit log writes them. Their strings hold what happened as it was
+// said; a sink that writes them (the audit log) redacts every one, keys
+// and values, as it does any string.
 //
 // A program that records events of its own gives each kind a type of its
-// own that implements EventData.
+// own that implements EventData and marshals to a JSON object.
 type EventData interface {
 	// EventKind returns the kind of event the payload belongs to, such as
 	// KindToolCall.
