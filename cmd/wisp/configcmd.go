@@ -134,10 +134,18 @@ func recordChanges(ctx context.Context, h *home.Home, changes []config.Change) e
 }
 
 // unrecordedChange is the error of a change to a security setting that
-// the audit log could not record, and so was not made.
+// the audit log could not record, and so was not made: like every record
+// that could not be written, a wisp.ErrNotRecorded.
 func unrecordedChange(err error) error {
-	return fmt.Errorf("the audit log could not record the change (%v); nothing was changed", err)
+	return notRecorded{fmt.Sprintf("the audit log could not record the change (%v); nothing was changed", err)}
 }
+
+// notRecorded is a line that says what was not recorded, and is
+// wisp.ErrNotRecorded.
+type notRecorded struct{ line string }
+
+func (e notRecorded) Error() string { return e.line }
+func (notRecorded) Unwrap() error   { return wisp.ErrNotRecorded }
 
 // configErr marks a bad key or value as a usage error.
 func configErr(err error) error {
