@@ -38,6 +38,7 @@ type pullFixture struct {
 	home      string
 	approvals *approvals
 	events    *wisptest.Recorder
+	failKind  string // events of this kind are not recorded
 	mu        sync.Mutex
 	notes     map[string][]string
 	noted     chan struct{}
@@ -65,7 +66,12 @@ func newPullFixture(t *testing.T, trusted ...string) *pullFixture {
 		Backends:  []models.Backend{mlx.New(home)},
 		Settings:  store,
 		Approvals: f.approvals,
-		Events:    f.events,
+		Events: wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
+			if e.Kind() == f.failKind {
+				return errors.New("disk full")
+			}
+			return f.events.Record(ctx, e)
+		}),
 		Pull: &models.PullOptions{Hub: client, Store: hf.Store{Home: home}, Notify: func(thread, note string) {
 			f.mu.Lock()
 			f.notes[thread] = append(f.notes[thread], note)
@@ -227,6 +233,28 @@ func TestPullPublisherRecord(t *testing.T) {
 		}
 		if got := f.events.Events("model.publisher"); len(got) != 0 {
 			t.Errorf("model.publisher events = %+v; want none for a pull that did not go ahead", got)
+		}
+	})
+	t.Run("not recorded", func(t *testing.T) {
+		for _, by := range []wisp.Actor{wisp.ActorModel, wisp.ActorPerson} {
+			f := newPullFixture(t)
+			f.failKind = wisp.KindModelPublisher
+			var err error
+			if by == wisp.ActorModel {
+				_, err = f.actions.Pull(models.WithCall(ctx, "t1", 1), "mlx-community/Qwen3-4B-4bit", by)
+			} else {
+				pp, perr := f.actions.PlanPull(ctx, "mlx-community/Qwen3-4B-4bit")
+				if perr != nil {
+					t.Fatal(perr)
+				}
+				_, err = f.actions.RunPull(ctx, pp, false)
+			}
+			if !errors.Is(err, wisp.ErrNotRecorded) {
+				t.Errorf("a %s's pull whose model.publisher cannot be recorded = %v, want wisp.ErrNotRecorded", by, err)
+			}
+			if got := f.events.Events("model.pull"); len(got) != 0 {
+				t.Errorf("model.pull events = %+v; want none for a pull that did not go ahead", got)
+			}
 		}
 	})
 	t.Run("the person's own", func(t *testing.T) {
