@@ -188,7 +188,7 @@ var ErrBadThread = errors.New("the stored thread is not one wisp wrote")
 
 // NoticeWaiting is the kind of the Notice a turn gives, through
 // Options.Notifier, when it must wait for its thread (LineBusy).
-const NoticeWaiting = "waiting"
+const NoticeWaiting = wisp.NoticeWaiting
 
 // LineBusy is what a turn says when another turn holds its thread and it
 // waits for it to end.
@@ -523,7 +523,7 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 	}
 	if stored := storedLen(input); stored > MaxInputBytes {
 		input, _ = fit(input, MaxInputBytes)
-		a.notify(ctx, wisp.Notice{Kind: "cut", Thread: threadID, Text: lineInputCut(stored)})
+		a.notify(ctx, wisp.Notice{Kind: wisp.NoticeCut, Thread: threadID, Text: lineInputCut(stored)})
 	}
 	t.turn++
 	reply := wisp.Reply{Thread: threadID, Turn: t.turn}

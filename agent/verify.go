@@ -31,6 +31,6 @@ func (a *Agent) verify(ctx context.Context, threadID string, turn int, text stri
 		Data: wisp.VerificationFlaggedData{Flag: FlagUnansweredClaim, Claim: m}}); err != nil {
 		return nil, err
 	}
-	a.notify(ctx, wisp.Notice{Kind: "unverified-claim", Thread: threadID, Text: FlagUnansweredClaim + ` ("` + m + `")`})
+	a.notify(ctx, wisp.Notice{Kind: wisp.NoticeUnverifiedClaim, Thread: threadID, Text: FlagUnansweredClaim + ` ("` + m + `")`})
 	return []string{FlagUnansweredClaim}, nil
 }

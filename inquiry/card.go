@@ -544,15 +544,15 @@ func (d *Desk) tellCard(ctx context.Context, card wisp.Card, settled []SettledQu
 	}
 	for i, sq := range settled {
 		if len(sq.Redacted) > 0 {
-			_ = n.Notify(ctx, wisp.Notice{Kind: "redacted", Thread: card.Thread, Text: fmt.Sprintf(
+			_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeRedacted, Thread: card.Thread, Text: fmt.Sprintf(
 				"your answer to question %d looked like it held a credential; it was not passed on: the model sees %s", i+1, strings.Join(sq.Redacted, ", "))})
 		}
 		if sq.Cut {
-			_ = n.Notify(ctx, wisp.Notice{Kind: "cut", Thread: card.Thread, Text: fmt.Sprintf(
+			_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeCut, Thread: card.Thread, Text: fmt.Sprintf(
 				"your answer to question %d was longer than %d bytes; the model got its first %d bytes", i+1, MaxAnswerBytes, len(sq.Text))})
 		}
 		if sq.refusal != "" {
-			_ = n.Notify(ctx, wisp.Notice{Kind: "secret", Thread: card.Thread, Text: fmt.Sprintf(
+			_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeSecret, Thread: card.Thread, Text: fmt.Sprintf(
 				"the secret %s was not stored: %s", card.Questions[i].Secret, sq.refusal)})
 		}
 	}

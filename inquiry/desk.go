@@ -409,11 +409,11 @@ func (d *Desk) tell(ctx context.Context, q wisp.Question, s Settled) {
 		return
 	}
 	if len(s.Redacted) > 0 {
-		_ = n.Notify(ctx, wisp.Notice{Kind: "redacted", Thread: q.Thread, Text: fmt.Sprintf(
+		_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeRedacted, Thread: q.Thread, Text: fmt.Sprintf(
 			"your answer looked like it held a credential; it was not passed on: the model sees %s", strings.Join(s.Redacted, ", "))})
 	}
 	if s.Cut {
-		_ = n.Notify(ctx, wisp.Notice{Kind: "cut", Thread: q.Thread, Text: fmt.Sprintf(
+		_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeCut, Thread: q.Thread, Text: fmt.Sprintf(
 			"your answer was longer than %d bytes; the model got its first %d bytes", MaxAnswerBytes, len(s.Answer.Text))})
 	}
 }

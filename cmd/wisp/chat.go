@@ -146,9 +146,9 @@ type respondNotes struct{ w io.Writer }
 func (n respondNotes) Notify(_ context.Context, note wisp.Notice) error {
 	var err error
 	switch note.Kind {
-	case agent.NoticeWaiting:
+	case wisp.NoticeWaiting:
 		_, err = fmt.Fprintf(n.w, "wisp: %s (Ctrl-C stops it)\n", escape.Terminal(note.Text))
-	case "cut":
+	case wisp.NoticeCut:
 		_, err = fmt.Fprintf(n.w, "wisp: %s\n", escape.Terminal(note.Text))
 	}
 	return err
