@@ -25,8 +25,9 @@ func fiveLines(t *testing.T) (string, []byte, []string) {
 }
 
 // An anchored head finds what the chain alone cannot: an edited or removed
-// last line, and a whole chain forged anew. A log that only grew after the
-// anchor was taken passes, and says how much follows it.
+// last line, a whole chain forged anew, and records appended after the
+// anchor was taken, which chain like any other (a made-up answer among
+// them). Only a log whose head is the anchor passes.
 func TestVerifyAnchor(t *testing.T) {
 	dir, b, hashes := fiveLines(t)
 	lines := bytes.SplitAfter(b, []byte("\n"))[:5]
@@ -44,16 +45,19 @@ func TestVerifyAnchor(t *testing.T) {
 		b      []byte
 		anchor string
 		line   int // the anchor's line; 0: not found
+		after  int // records after it
 	}{
-		{"the head", b, hashes[4], 5},
-		{"an earlier head", b, hashes[2], 3},
-		{"the first line", b, hashes[0], 1},
-		{"last line edited", bytes.Join([][]byte{lines[0], lines[1], lines[2], lines[3], bytes.Replace(lines[4], []byte(`"steps":1`), []byte(`"steps":7`), 1)}, nil), hashes[4], 0},
-		{"last line deleted", bytes.Join(lines[:4], nil), hashes[4], 0},
-		{"forged chain", forged, hashes[4], 0},
-		{"forged chain, earlier head", forged, hashes[1], 0},
-		{"after a break", bytes.Join([][]byte{lines[0], lines[2], lines[3], lines[4]}, nil), hashes[4], 0},
-		{"empty log", nil, hashes[0], 0},
+		{"the head", b, hashes[4], 5, 0},
+		{"the head, a torn line after it", append(bytes.Clone(b), `{"seq":6,"ti`...), hashes[4], 5, 0},
+		{"an earlier head", b, hashes[2], 3, 2},
+		{"the line before the head", b, hashes[3], 4, 1},
+		{"the first line", b, hashes[0], 1, 4},
+		{"last line edited", bytes.Join([][]byte{lines[0], lines[1], lines[2], lines[3], bytes.Replace(lines[4], []byte(`"steps":1`), []byte(`"steps":7`), 1)}, nil), hashes[4], 0, 0},
+		{"last line deleted", bytes.Join(lines[:4], nil), hashes[4], 0, 0},
+		{"forged chain", forged, hashes[4], 0, 0},
+		{"forged chain, earlier head", forged, hashes[1], 0, 0},
+		{"after a break", bytes.Join([][]byte{lines[0], lines[2], lines[3], lines[4]}, nil), hashes[4], 0, 0},
+		{"empty log", nil, hashes[0], 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,11 +69,20 @@ func TestVerifyAnchor(t *testing.T) {
 			if rep.Anchor != tt.anchor || rep.AnchorLine != tt.line {
 				t.Errorf("VerifyWith(anchor %.12s…) = anchor line %d, want %d (%s)", tt.anchor, rep.AnchorLine, tt.line, rep)
 			}
-			if failed := tt.line == 0; rep.Failed() != failed {
+			if rep.Following() != tt.after {
+				t.Errorf("Following() = %d, want %d (%s)", rep.Following(), tt.after, rep)
+			}
+			if failed := tt.line == 0 || tt.after > 0; rep.Failed() != failed {
 				t.Errorf("Failed() = %v, want %v (%s)", rep.Failed(), failed, rep)
 			}
-			if s := rep.String(); tt.line == 0 && rep.Break == nil && !strings.Contains(s, "no line of the chain has the expected head "+tt.anchor) {
+			s := rep.String()
+			switch {
+			case tt.line == 0 && rep.Break == nil && !strings.Contains(s, "no line of the chain has the expected head "+tt.anchor):
 				t.Errorf("String() = %q; want it to name the missing head in full", s)
+			case tt.after > 0 && !strings.Contains(s, "the head is not the one expected"):
+				t.Errorf("String() = %q; want it to say the head is not the one expected", s)
+			case tt.line > 0 && tt.after == 0 && !strings.Contains(s, "the head is the one expected"):
+				t.Errorf("String() = %q; want it to say the head is the one expected", s)
 			}
 		})
 	}
@@ -166,5 +179,36 @@ func TestFind(t *testing.T) {
 		if got := map[bool]int64{true: rec.Seq}[ok]; got != tt.seq {
 			t.Errorf("Find(%q, %v) = seq %d, %v; want seq %d", tt.kind, tt.want, rec.Seq, ok, tt.seq)
 		}
+	}
+}
+
+// A record appended after the anchor chains like any other, a made-up
+// approval.answered among them: the anchored check fails on it until the
+// person has looked and anchored the new head.
+func TestVerifyAnchorAppended(t *testing.T) {
+	l, dir := openTest(t, nil)
+	mustAppend(t, l, Entry{Kind: "turn.started", Thread: "t1", Turn: 1, Source: SourcePerson, Data: map[string]any{"input": "hi"}})
+	rep, err := Verify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor := rep.Head
+	mustAppend(t, l, Entry{Kind: "approval.answered", Source: SourcePerson, Data: map[string]any{"id": "7f3a2c1d", "scope": "once", "fileSHA256": strings.Repeat("a", 64)}})
+
+	rep, err = VerifyWith(dir, &VerifyOptions{Anchor: anchor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Failed() || rep.AnchorLine != 1 || rep.Following() != 1 {
+		t.Errorf("VerifyWith(anchor before a forged approval.answered) = failed %v, line %d, following %d; want failed, line 1, following 1 (%s)",
+			rep.Failed(), rep.AnchorLine, rep.Following(), rep)
+	}
+	// Re-anchored at the new head, it passes.
+	rep, err = VerifyWith(dir, &VerifyOptions{Anchor: rep.Head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() || rep.AnchorLine != 2 {
+		t.Errorf("VerifyWith(the new head) = failed %v, line %d; want it to pass at line 2 (%s)", rep.Failed(), rep.AnchorLine, rep)
 	}
 }

@@ -74,8 +74,10 @@
 // A line's hash commits to every line before it. [VerifyWith] takes a head
 // kept elsewhere ([VerifyOptions].Anchor) and finds the line of the intact
 // chain whose hash it is ([Report].AnchorLine): that line and all before
-// it are then as they were when the head was kept, and a log rewritten,
-// or cut short before that line, fails.
+// it are then as they were when the head was kept. A log rewritten, or
+// cut short before that line, fails; so does a log with records after it
+// ([Report].Following), since anyone who can write the file can append
+// records that chain, until the new head is anchored in its place.
 //
 // # Limits
 //
@@ -87,7 +89,7 @@
 //     [Report].Head somewhere else (another file, another machine, a note)
 //     and verify against it later ([VerifyOptions].Anchor): that anchor is
 //     what detects such rewrites. Lines after the anchor are proven by
-//     nothing but the chain.
+//     nothing but the chain, which is why they fail an anchored check.
 //   - The last line is covered by no later prev. Verify still checks its
 //     form, seq and prev, but a changed value inside it (a letter of a data
 //     string, say) shows only against an anchor taken after it.

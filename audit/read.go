@@ -22,11 +22,14 @@ type Filter struct {
 	// KindPrefix, when not empty, picks the records whose kind begins with
 	// it: "inquiry." picks inquiry.requested and inquiry.settled.
 	KindPrefix string
+	// After, when not 0, picks the records whose seq is greater: those
+	// that follow line After, as Report.AnchorLine names a line.
+	After int64
 }
 
 // Match reports whether f picks r.
 func (f Filter) Match(r Record) bool {
-	return (f.Thread == "" || r.Thread == f.Thread) && strings.HasPrefix(r.Kind, f.KindPrefix)
+	return (f.Thread == "" || r.Thread == f.Thread) && strings.HasPrefix(r.Kind, f.KindPrefix) && r.Seq > f.After
 }
 
 // Read returns the records of the log in dir that f picks, in the order of

@@ -37,6 +37,9 @@ func TestReadFilter(t *testing.T) {
 		{"whole kind", Filter{KindPrefix: "inquiry.settled"}, []int64{3}},
 		{"both", Filter{Thread: "t1", KindPrefix: "inquiry."}, []int64{2, 3}},
 		{"none", Filter{Thread: "t3"}, nil},
+		{"after a line", Filter{After: 4}, []int64{5, 6, 7}},
+		{"after the last", Filter{After: 7}, nil},
+		{"after, with a thread", Filter{Thread: "t1", After: 3}, []int64{5, 6}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,17 +27,31 @@ type Report struct {
 	Unvouched []Unvouched
 	// Anchor is the hash Verify was asked to find (VerifyOptions.Anchor),
 	// and AnchorLine the line of the intact chain whose hash it is; 0 when
-	// no line has it: the log was rewritten, or cut short before that line.
+	// no line has it: a line up to the one it was taken from was edited or
+	// removed, or the log was rewritten.
 	Anchor     string
 	AnchorLine int
 }
 
 // Failed reports whether the log fails the check: a line breaks the
-// chain, a record takes an answer nobody is on record as giving, or the
-// anchor asked for is not a line of the chain. A torn last line alone is
-// no failure.
+// chain, a record takes an answer nobody is on record as giving, or an
+// anchor was asked for and the head is not that anchor (no line of the
+// chain has it, or records follow the line that has it). A torn last line
+// alone is no failure.
 func (r Report) Failed() bool {
-	return r.Break != nil || len(r.Unvouched) > 0 || r.Anchor != "" && r.AnchorLine == 0
+	return r.Break != nil || len(r.Unvouched) > 0 || r.Anchor != "" && (r.AnchorLine == 0 || r.Following() > 0)
+}
+
+// Following is the number of complete records after the anchor's line,
+// when the anchor is a line of the intact chain and no line breaks it; 0
+// otherwise. Anyone who can write the log can append records that chain
+// correctly, so they fail an anchored check until a person has looked at
+// them and anchored the new head.
+func (r Report) Following() int {
+	if r.Anchor == "" || r.AnchorLine == 0 || r.Break != nil {
+		return 0
+	}
+	return r.Records - r.AnchorLine
 }
 
 // An Unvouched record takes an answer that another process filed (its
@@ -82,7 +96,8 @@ type VerifyOptions struct {
 	// Anchor is a head kept elsewhere, 64 lowercase hex digits: the hash
 	// of a line as a Report's Head gave it earlier. Verify finds the line
 	// of the intact chain that has it (Report.AnchorLine), which proves
-	// that line and every line before it unchanged. "": none.
+	// that line and every line before it unchanged, and the report fails
+	// unless that line is the last (see Report.Following). "": none.
 	Anchor string
 }
 
@@ -258,14 +273,15 @@ func check(line []byte, n int, seq int64, prev string) (Record, string) {
 
 // String says in one line what the report found, for a person: the first
 // failure (see Failed), or that the chain is intact, with its head in
-// full.
+// full, and how the head compares with the anchor asked for.
 func (r Report) String() string {
 	var b strings.Builder
 	switch {
 	case r.Break != nil:
 		fmt.Fprintf(&b, "audit: line %d breaks the chain: %s", r.Break.Line, r.Break.Reason)
 	case r.Anchor != "" && r.AnchorLine == 0:
-		fmt.Fprintf(&b, "audit: no line of the chain has the expected head %s: the log was rewritten, or cut short before the line it was taken from", r.Anchor)
+		fmt.Fprintf(&b, "audit: no line of the chain has the expected head %s: "+
+			"the line it was taken from, or one before it, was edited or removed, or the log was rewritten", r.Anchor)
 	case len(r.Unvouched) > 0:
 		u := r.Unvouched[0]
 		word, _, _ := strings.Cut(u.Kind, ".")
@@ -277,28 +293,35 @@ func (r Report) String() string {
 		if n := len(r.Unvouched) - 1; n > 0 {
 			fmt.Fprintf(&b, ", and %d more do", n)
 		}
-	case r.Torn != nil:
-		fmt.Fprintf(&b, "audit: %s intact", records(r.Records))
-	case r.Records == 0:
+	case r.Records == 0 && r.Torn == nil:
 		b.WriteString("audit: 0 records, chain intact (empty log)")
+	case r.Records == 0:
+		b.WriteString("audit: 0 records intact")
+	case r.Torn != nil:
+		fmt.Fprintf(&b, "audit: %s intact (head %s)", records(r.Records), r.Head)
 	default:
 		fmt.Fprintf(&b, "audit: %s, chain intact (head %s)", records(r.Records), r.Head)
 	}
 	if !r.Failed() && r.Anchor != "" {
-		switch after := r.Records - r.AnchorLine; {
-		case after == 1:
-			fmt.Fprintf(&b, "; the expected head is line %d's, and 1 record follows it", r.AnchorLine)
-		case after > 1:
-			fmt.Fprintf(&b, "; the expected head is line %d's, and %d records follow it", r.AnchorLine, after)
-		default:
-			b.WriteString("; the head is the one expected")
-		}
+		b.WriteString("; the head is the one expected")
 	}
 	if r.Torn != nil {
 		fmt.Fprintf(&b, "; line %d is torn (an incomplete last line, as a crash while writing leaves); "+
 			"the next append will cut it off and record its size and hash", r.Torn.Line)
 	}
+	if n := r.Following(); n > 0 {
+		fmt.Fprintf(&b, "; the head is not the one expected: the expected head is line %d's, and %s it; "+
+			"look at them, and if each is yours, keep the new head instead", r.AnchorLine, follow(n))
+	}
 	return b.String()
+}
+
+// follow says "1 record follows" or "n records follow".
+func follow(n int) string {
+	if n == 1 {
+		return "1 record follows"
+	}
+	return fmt.Sprintf("%d records follow", n)
 }
 
 // records says "1 record" or "n records".

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,9 +15,11 @@ type Verdict struct {
 	// Reason says why, in plain words, for the audit and the person.
 	Reason string
 	// PersonOnly is set for a command that only the person may run, so
-	// that nobody is asked to allow it: one that answers wisp's own
-	// questions or approvals. It is rated Dangerous, and the Gate refuses
-	// it outright, whatever the threshold and earlier answers say.
+	// that nobody is asked to allow it: one through which wisp's own
+	// questions and approvals are answered, or its settings changed. It is
+	// rated Dangerous, with ReasonPersonsAlone or ReasonSettingsAlone, and
+	// the Gate refuses it outright, whatever the threshold and earlier
+	// answers say.
 	PersonOnly bool
 }
 
@@ -27,6 +30,7 @@ const (
 	ReasonChangesModels = "changes the models wisp can run"
 	ReasonTrust         = "trusting a publisher is the person's alone"
 	ReasonPersonsAlone  = "answering wisp's questions and approvals is the person's alone"
+	ReasonSettingsAlone = "changing wisp's settings is the person's alone"
 	ReasonUnknown       = "not a command wisp knows"
 	ReasonControl       = "has control or invisible characters"
 	ReasonNonASCII      = "has characters outside ASCII, which can pass for others"
@@ -46,24 +50,32 @@ const metacharacters = "|&;<>()$`\\\"'*?[]{}#~!=%^"
 //	models enable|disable|check NAME          moderate
 //	models trust …                            dangerous
 //	questions …, approvals …                  dangerous, PersonOnly
+//	chat …, mcp …, wisp-tui …                 dangerous, PersonOnly
+//	config set …                              dangerous, PersonOnly
 //
 // Anything else is dangerous: a command it does not know (including a known
 // one with a missing or extra word, or a word that starts with "-"), and any
 // command with control or invisible characters, characters outside ASCII,
 // or shell metacharacters. Unknown is never safe.
 //
-// A command that answers wisp's own questions or approvals is the
-// person's alone (PersonOnly, ReasonPersonsAlone), however it is spelt:
-// its first word is questions or approvals (or /questions, /approvals), or
-// anywhere in it the word wisp, or a path to it, is followed by one of
-// those, flags between allowed. Words are split at spaces, control
-// characters and shell metacharacters and compared in any case, so
+// A command through which wisp's own questions and approvals are
+// answered is the person's alone (PersonOnly, ReasonPersonsAlone),
+// however it is spelt: questions and approvals, which answer them; chat
+// and wisp-tui, where the person answers them (a chat's /questions, the
+// questions lines of chat --json); and mcp, whose client answers them in
+// its dialogs. So is config set, which changes wisp's settings, the
+// security settings among them (ReasonSettingsAlone). Such a command is
+// found when its first word is one of those (or a path to it:
+// /questions), or anywhere in it the word wisp, or a path to it, is
+// followed by one, flags between allowed; wisp-tui is found as any word.
+// Words are split at spaces, control characters and shell
+// metacharacters and compared in any case, so
 // "cd x && WISP_HOME=~/.wisp /usr/local/bin/wisp approvals approve ID"
 // is found too. This rule outranks every other.
 func Classify(command string) Verdict {
 	v := Verdict{Command: command, Rating: Dangerous}
-	if answersWisp(command) {
-		v.Reason, v.PersonOnly = ReasonPersonsAlone, true
+	if reason := personOnly(command); reason != "" {
+		v.Reason, v.PersonOnly = reason, true
 		return v
 	}
 	if reason := badCharacters(command); reason != "" {
@@ -93,26 +105,31 @@ func Classify(command string) Verdict {
 	return v
 }
 
-// answersWisp reports whether command would answer wisp's own questions
-// or approvals; see Classify. It looks at the command as written and with
-// the quotes and backslashes a shell would take out (wi"s"p, w\isp), and
-// a command with any shell metacharacter that names questions or
-// approvals anywhere (W=wisp; $W approvals) is taken to answer: refusing
-// it is never wrong, since such a command is no command wisp knows.
-func answersWisp(command string) bool {
+// personOnly returns the reason a command is the person's alone, or ""
+// when it is not; see Classify. It looks at the command as written and
+// with the quotes and backslashes a shell would take out (wi"s"p, w\isp),
+// and a command with any shell metacharacter that names a face anywhere
+// (W=wisp; $W approvals), or names both config and set, is taken to be
+// one: refusing it is never wrong, since such a command is no command
+// wisp knows.
+func personOnly(command string) string {
 	unquoted := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(command)
-	if namesWisp(command) || namesWisp(unquoted) {
-		return true
-	}
-	if !strings.ContainsAny(command, metacharacters) {
-		return false
-	}
-	for _, w := range commandWords(unquoted) {
-		if answersWord(w) {
-			return true
+	for _, c := range []string{command, unquoted} {
+		if reason := namesWisp(c); reason != "" {
+			return reason
 		}
 	}
-	return false
+	if !strings.ContainsAny(command, metacharacters) {
+		return ""
+	}
+	words := commandWords(unquoted)
+	if slices.ContainsFunc(words, faceWord) {
+		return ReasonPersonsAlone
+	}
+	if slices.ContainsFunc(words, named("config")) && slices.ContainsFunc(words, named("set")) {
+		return ReasonSettingsAlone
+	}
+	return ""
 }
 
 // commandWords splits command into words at spaces, control and
@@ -133,34 +150,65 @@ func commandName(w string) string {
 	return strings.TrimSuffix(strings.ToLower(w), ".exe")
 }
 
-// answersWord reports whether w names the questions or approvals command.
-func answersWord(w string) bool {
-	n := commandName(w)
-	return n == "questions" || n == "approvals"
+// faces are the commands through which the person answers wisp's
+// questions and approvals.
+var faces = []string{"questions", "approvals", "chat", "mcp", "wisp-tui"}
+
+// faceWord reports whether w names one of the faces.
+func faceWord(w string) bool { return slices.Contains(faces, commandName(w)) }
+
+// named returns a test of whether a word names the command name.
+func named(name string) func(string) bool {
+	return func(w string) bool { return commandName(w) == name }
 }
 
-// namesWisp reports whether command's first word is questions or
-// approvals, or the word wisp (or a path to it) is followed, flags
-// between, by one of those.
-func namesWisp(command string) bool {
+// namesWisp returns the reason a command is the person's alone, or "":
+// a word wisp-tui anywhere, a subcommand of the person's alone (see
+// subcommand) as the first word, or after the word wisp (or a path to it),
+// flags between.
+func namesWisp(command string) string {
 	words := commandWords(command)
-	if len(words) > 0 && answersWord(words[0]) {
-		return true
+	if slices.ContainsFunc(words, named("wisp-tui")) {
+		return ReasonPersonsAlone
+	}
+	if reason := subcommand(words); reason != "" {
+		return reason
 	}
 	for i, w := range words {
 		if commandName(w) != "wisp" {
 			continue
 		}
-		for _, next := range words[i+1:] {
-			if !strings.HasPrefix(next, "-") {
-				if answersWord(next) {
-					return true
-				}
-				break
-			}
+		if reason := subcommand(words[i+1:]); reason != "" {
+			return reason
 		}
 	}
-	return false
+	return ""
+}
+
+// subcommand returns the reason the wisp subcommand words start with,
+// after any flags, is the person's alone: a face, or config set; "" for
+// any other.
+func subcommand(words []string) string {
+	words = skipFlags(words)
+	switch {
+	case len(words) == 0:
+		return ""
+	case faceWord(words[0]):
+		return ReasonPersonsAlone
+	case commandName(words[0]) == "config":
+		if rest := skipFlags(words[1:]); len(rest) > 0 && commandName(rest[0]) == "set" {
+			return ReasonSettingsAlone
+		}
+	}
+	return ""
+}
+
+// skipFlags returns words from the first that does not start with "-".
+func skipFlags(words []string) []string {
+	for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+		words = words[1:]
+	}
+	return words
 }
 
 // badCharacters returns the reason a command's characters make it

@@ -92,7 +92,7 @@ func TestClassify(t *testing.T) {
 // Answering wisp's own questions and approvals is the person's alone,
 // however the command is spelt; the rule outranks every other reason.
 func TestClassifyPersonOnly(t *testing.T) {
-	alone := []string{
+	answers := []string{
 		"questions answer a1b2c3d4",
 		"questions decline a1b2c3d4",
 		"questions list",
@@ -139,11 +139,103 @@ func TestClassifyPersonOnly(t *testing.T) {
 		"$(which wisp) questions answer a1b2c3d4",
 		"echo y | $WISP approvals approve 7f3a2c1d",
 		"env WISP_HOME=x wisp approvals deny 7f3a2c1d",
+
+		// The faces where the person answers them: wisp chat (its
+		// /questions, the questions lines of chat --json), wisp-tui, and
+		// wisp mcp, whose client answers in its dialogs.
+		"chat",
+		"chat --json",
+		"wisp chat",
+		"wisp chat --json",
+		"wisp chat --yes --tool ask",
+		"  wisp   chat  ",
+		"WISP CHAT",
+		"/usr/local/bin/wisp chat --json",
+		"./wisp.exe chat",
+		"wisp --verbose chat",
+		"WISP_HOME=/tmp/x wisp chat --json",
+		"env WISP_HOME=x wisp chat",
+		"nohup wisp chat --json",
+		"models list; wisp chat",
+		"models list && wisp chat --json",
+		"printf '/questions\n' | wisp chat",
+		"echo '{\"type\":\"questions\"}' | wisp chat --json",
+		"$(wisp chat --json)",
+		"wisp\tchat",
+		"wisp\u00a0chat",
+		"wisp\u200bchat --json",
+		"wisp chat \x1b[2J",
+		"wisp chat é",
+		"wi''sp chat --json",
+		`w\isp ch\at`,
+		`wisp "chat" --json`,
+		`sh -c 'wisp chat --json'`,
+		`script -qc "wisp chat" /dev/null`,
+		"W=wisp; $W chat --json",
+		"$(which wisp) chat",
+		"wisp-tui",
+		"wisp-tui --model ollama:qwen3:4b",
+		"WISP-TUI",
+		"/opt/wisp/bin/wisp-tui",
+		"wisp-tui.exe",
+		"./wisp-tui",
+		"env WISP_HOME=x wisp-tui",
+		"nohup wisp-tui",
+		"timeout 60 wisp-tui",
+		"script -qc wisp-tui /dev/null",
+		"models list; wisp-tui",
+		"wi''sp-tui",
+		`wisp\-tui`,
+		`"wisp-tui"`,
+		"T=wisp-tui; $T",
+		"wisp-tui\u200b",
+		"mcp",
+		"wisp mcp",
+		"wisp mcp --http 127.0.0.1:8765",
+		"/usr/local/bin/wisp mcp --model ollama:qwen3:4b",
+		"WISP MCP",
+		"echo '{}' | wisp mcp",
+		`wisp "mcp"`,
+		"W=wisp; $W mcp",
 	}
-	for _, c := range alone {
-		want := policy.Verdict{Command: c, Rating: policy.Dangerous, Reason: policy.ReasonPersonsAlone, PersonOnly: true}
-		if diff := cmp.Diff(want, policy.Classify(c)); diff != "" {
-			t.Errorf("Classify(%q) (-want +got):\n%s", c, diff)
+	settings := []string{
+		"config set approval.threshold safe",
+		"wisp config set approval.threshold safe",
+		"wisp config set tools.request_approval false",
+		"wisp config set inquiry.elicitation true",
+		"wisp config set models.default ollama:qwen3:4b",
+		"  wisp   config   set  approval.outOfBand  false ",
+		"WISP CONFIG SET approval.threshold safe",
+		"wisp Config Set approval.threshold safe",
+		"/usr/local/bin/wisp config set approval.threshold safe",
+		"./wisp.exe config set tools.ask false",
+		"wisp --verbose config --x set approval.threshold safe",
+		"WISP_HOME=/tmp/x wisp config set approval.threshold safe",
+		"env WISP_HOME=x wisp config set approval.threshold safe",
+		"models list; wisp config set approval.threshold safe",
+		"models list && config set approval.threshold safe",
+		"wisp config set approval.threshold safe \x1b[2J",
+		"wisp\tconfig\tset approval.threshold safe",
+		"wisp\u00a0config set approval.threshold safe",
+		"wisp config\u200bset approval.threshold safe",
+		"wisp config set approval.threshold sáfe",
+		"wi''sp con''fig se''t approval.threshold safe",
+		`w\isp config s\et approval.threshold safe`,
+		`wisp "config" 'set' approval.threshold safe`,
+		`sh -c 'wisp config set approval.threshold safe'`,
+		"W=wisp; $W config set approval.threshold safe",
+		"$(which wisp) config set approval.threshold safe",
+		"S=set; wisp config $S approval.threshold safe",
+	}
+	for _, tc := range []struct {
+		commands []string
+		reason   string
+	}{{answers, policy.ReasonPersonsAlone}, {settings, policy.ReasonSettingsAlone}} {
+		for _, c := range tc.commands {
+			want := policy.Verdict{Command: c, Rating: policy.Dangerous, Reason: tc.reason, PersonOnly: true}
+			if diff := cmp.Diff(want, policy.Classify(c)); diff != "" {
+				t.Errorf("Classify(%q) (-want +got):\n%s", c, diff)
+			}
 		}
 	}
 	// Commands that merely mention the words are judged as before.
@@ -161,6 +253,29 @@ func TestClassifyPersonOnly(t *testing.T) {
 		{"wisp approvalsx", policy.Dangerous, policy.ReasonUnknown},
 		{`wisp \u0430pprovals`, policy.Dangerous, policy.ReasonMeta},
 		{"wisp \u0430pprovals", policy.Dangerous, policy.ReasonNonASCII}, // Cyrillic а: not the command
+		// wisp's other commands are rated as before: unknown, so asked.
+		{"wisp audit", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp audit --verify", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp respond hi", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp config get approval.threshold", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp config list", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp config", policy.Dangerous, policy.ReasonUnknown},
+		{"config get approval.threshold", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp set config", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp models trust mlx-community", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp help chat", policy.Dangerous, policy.ReasonUnknown},
+		{"echo chat", policy.Dangerous, policy.ReasonUnknown},
+		{"wispy chat", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp chatter", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp-tuix", policy.Dangerous, policy.ReasonUnknown},
+		{"wisp tui", policy.Dangerous, policy.ReasonUnknown},
+		{"models show chat", policy.Safe, policy.ReasonReads},
+		{"models enable mcp", policy.Moderate, policy.ReasonChangesModels},
+		{"models pull org/chat", policy.Moderate, policy.ReasonPull},
+		{"models show config", policy.Safe, policy.ReasonReads},
+		{`wisp c\u0068at`, policy.Dangerous, policy.ReasonMeta},
+		{"wisp \u0441hat", policy.Dangerous, policy.ReasonNonASCII}, // Cyrillic с: not the command
+		{"models list; cat ~/.wisp/config.json", policy.Dangerous, policy.ReasonMeta},
 	}
 	for _, tc := range others {
 		want := policy.Verdict{Command: tc.command, Rating: tc.rating, Reason: tc.reason}
@@ -196,7 +311,7 @@ func TestClassifyAppendingNeverLowers(t *testing.T) {
 }
 
 func FuzzClassify(f *testing.F) {
-	for _, s := range []string{"models list", "models enable x", "models pull a/b", "models trust p", "a;b", "wisp approvals approve 7f3a2c1d", "questions answer a1b2c3d4"} {
+	for _, s := range []string{"models list", "models enable x", "models pull a/b", "models trust p", "a;b", "wisp approvals approve 7f3a2c1d", "questions answer a1b2c3d4", "wisp chat --json", "wisp-tui", "wisp config set approval.threshold safe"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -207,7 +322,8 @@ func FuzzClassify(f *testing.F) {
 		if v.Rating < policy.Safe || v.Rating > policy.Dangerous {
 			t.Fatalf("Classify(%q) = %v, not a rating", s, v.Rating)
 		}
-		if v.PersonOnly != (v.Reason == policy.ReasonPersonsAlone) || v.PersonOnly && v.Rating != policy.Dangerous {
+		alone := v.Reason == policy.ReasonPersonsAlone || v.Reason == policy.ReasonSettingsAlone
+		if v.PersonOnly != alone || v.PersonOnly && v.Rating != policy.Dangerous {
 			t.Fatalf("Classify(%q) = %+v: the person's alone must be dangerous, with its reason", s, v)
 		}
 		// Only the models commands are ever below dangerous.

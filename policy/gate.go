@@ -138,8 +138,9 @@ type Outcome struct {
 // GateOptions.Timeout, and approval.decided.
 //
 // A command the classifier finds is the person's alone (Verdict.PersonOnly:
-// it answers wisp's own questions or approvals) is refused outright with
-// ReasonPersonsAlone: no one is asked, and no earlier answer covers it.
+// wisp's own questions and approvals are answered through it, or its
+// settings changed) is refused outright with the verdict's reason: no one
+// is asked, and no earlier answer covers it.
 //
 // A refusal (declined, timed out, no person, an Approver that failed, an
 // answer the request does not allow) is an Outcome with Approved false and

@@ -504,6 +504,20 @@ func TestGate(t *testing.T) {
 			},
 		},
 		{
+			name: "running a face or changing the settings is refused outright too, in its own words",
+			opts: policy.GateOptions{Threshold: policy.Rating(9)},
+			steps: []step{
+				{r: with(list(), func(r *policy.Request) { r.Command = "wisp chat --json" }), want: policy.Outcome{ID: "id1", Reason: policy.ReasonPersonsAlone}},
+				{r: with(list(), func(r *policy.Request) { r.Command = "wisp config set approval.threshold safe" }), want: policy.Outcome{ID: "id2", Reason: policy.ReasonSettingsAlone}},
+			},
+			events: []wisp.Event{
+				verdict("id1", with(list(), func(r *policy.Request) { r.Command = "wisp chat --json" })),
+				decided("id1", "wisp", "refused", "none", "reason", policy.ReasonPersonsAlone),
+				verdict("id2", with(list(), func(r *policy.Request) { r.Command = "wisp config set approval.threshold safe" })),
+				decided("id2", "wisp", "refused", "none", "reason", "changing wisp's settings is the person's alone"),
+			},
+		},
+		{
 			name:   "the person's alone is refused in its own words even with no approver",
 			noFace: true,
 			steps:  []step{{r: with(list(), func(r *policy.Request) { r.Command = "approvals deny 7f3a2c1d" }), want: policy.Outcome{ID: "id1", Reason: policy.ReasonPersonsAlone}}},

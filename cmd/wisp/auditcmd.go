@@ -19,7 +19,7 @@ func newAuditCmd(env environ) *cobra.Command {
 	var asJSON, verify bool
 	var expect string
 	c := &cobra.Command{
-		Use:   "audit [--thread ID] [--kind PREFIX] [--json] [--verify [--expect-head HASH]]",
+		Use:   "audit [--thread ID] [--kind PREFIX] [--after SEQ] [--json] | --verify [--expect-head HASH]",
 		Short: "Print the audit log, or check its hash chain",
 		Long: `Print the audit log ($WISP_HOME/audit/audit.jsonl): every tool call, question and
 answer, in order, with credentials already replaced by markers. --verify checks the
@@ -28,8 +28,10 @@ breaks it; a torn last line (a crash while writing) is reported as such. It also
 names a record that takes an answer given from another process (a parked question,
 an approval under wisp mcp) when no record of that answer being given comes before it.
 It prints the head, the hash of the last line, in full: keep it somewhere else, and
---expect-head HASH later fails unless the line with that hash is still in the chain,
-which catches a log rewritten, or cut short, since.`,
+--expect-head HASH later fails unless the head is still HASH. It says whether the
+line with that hash is gone (a line up to it edited or removed, or the log rewritten)
+or how many records follow it: list those with --after SEQ, and if each is yours,
+keep the new head.`,
 		Args: exactArgs(0, "audit takes no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if expect != "" && !verify {
@@ -39,13 +41,19 @@ which catches a log rewritten, or cut short, since.`,
 			if expect != "" && !isHead(anchor) {
 				return usagef("--expect-head %q is not a head: give the 64 hex digits that wisp audit --verify prints after head", expect)
 			}
+			if f.After < 0 {
+				return usagef("--after %d is not a seq: give the seq of a record (1 or more), as --verify names its line", f.After)
+			}
+			if verify && (f.After != 0 || f.Thread != "" || f.KindPrefix != "" || asJSON) {
+				return usagef("--verify checks the whole log and takes no filter or --json: wisp audit --verify [--expect-head HASH]")
+			}
 			h, err := openHome(env)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if verify {
-				r, err := audit.VerifyWith(h.audit(), &audit.VerifyOptions{Anchor: anchor})
+				r, err := audit.VerifyWith(h.AuditDir(), &audit.VerifyOptions{Anchor: anchor})
 				if errors.Is(err, fs.ErrNotExist) {
 					if anchor != "" {
 						fmt.Fprintf(out, "audit: no records yet, so no line has the expected head %s\n", anchor)
@@ -57,13 +65,17 @@ which catches a log rewritten, or cut short, since.`,
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(out, r.String())
+				line := r.String()
+				if r.Following() > 0 {
+					line += fmt.Sprintf("; wisp audit --after %d lists them", r.AnchorLine)
+				}
+				fmt.Fprintln(out, line)
 				if r.Failed() {
 					return exitError{code: 1}
 				}
 				return nil
 			}
-			records, err := audit.Read(h.audit(), f)
+			records, err := audit.Read(h.AuditDir(), f)
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil // nothing recorded yet
 			}
@@ -88,9 +100,10 @@ which catches a log rewritten, or cut short, since.`,
 	}
 	c.Flags().StringVar(&f.Thread, "thread", "", "only this thread's records")
 	c.Flags().StringVar(&f.KindPrefix, "kind", "", "only records whose kind starts with PREFIX (inquiry., tool.call)")
+	c.Flags().Int64Var(&f.After, "after", 0, "only records whose seq is greater than SEQ (those after an anchored head's line)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the records as JSON lines")
 	c.Flags().BoolVar(&verify, "verify", false, "check the hash chain")
-	c.Flags().StringVar(&expect, "expect-head", "", "with --verify: fail unless the chain still holds the line with this head (as --verify printed it)")
+	c.Flags().StringVar(&expect, "expect-head", "", "with --verify: fail unless the head is still HASH, all 64 hex digits as --verify printed it")
 	return c
 }
 

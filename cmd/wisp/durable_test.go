@@ -13,6 +13,7 @@ import (
 
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
 )
 
@@ -101,10 +102,10 @@ func TestRespondWaitsForTheAuditLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fl.Close()
-	code, stderr := respondWhileHeld(t, home, "wisp: "+lineAuditBusy+" (Ctrl-C stops it)\n")
+	code, stderr := respondWhileHeld(t, home, "wisp: "+conversation.LineAuditBusy+" (Ctrl-C stops it)\n")
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 	last := lines[len(lines)-1]
-	if code != 1 || !strings.HasPrefix(last, "wisp: the audit log could not be written: audit: the log is locked: ") ||
+	if code != 130 || !strings.HasPrefix(last, "wisp: the audit log could not be written: audit: the log is locked: ") ||
 		!strings.HasSuffix(last, "; nothing of this turn was kept") {
 		t.Errorf("wisp respond stopped while it waited for the audit log = exit %d, stderr %q", code, stderr)
 	}
@@ -134,7 +135,7 @@ func TestChatJSONWaitsForTheAuditLog(t *testing.T) {
 	for {
 		l := p.next()
 		if n, ok := l.(jsonl.Note); ok {
-			if n.Kind != jsonl.NoteWaiting || n.Text != lineAuditBusy {
+			if n.Kind != jsonl.NoteWaiting || n.Text != conversation.LineAuditBusy {
 				t.Errorf("note %+v, want the audit log's wait", n)
 			}
 			break

@@ -102,7 +102,7 @@ func TestPastedKeyNotNextLine(t *testing.T) {
 		synctest.Wait() // the secret's prompt is up
 		tty.typeLines("-----BEGIN OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE", "QyNTUxOQAAACBmZWVkZmFjZWJlZWZjYWZl")
 		got := <-done
-		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "-----BEGIN OPENSSH PRIVATE KEY-----"}}, got); diff != "" {
+		if diff := cmp.Diff([]wisp.CardAnswer{{Outcome: wisp.OutcomeAnswered, Text: "-----BEGIN OPENSSH PRIVATE KEY-----", Provenance: wisp.FromPerson}}, got); diff != "" {
 			t.Errorf("answers (-want +got):\n%s", diff)
 		}
 		close(tty.stall)
@@ -242,7 +242,7 @@ func TestLongAnswerRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "Ada"}, got); diff != "" {
+	if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeAnswered, Text: "Ada", Provenance: wisp.FromPerson}, got); diff != "" {
 		t.Errorf("answer (-want +got):\n%s", diff)
 	}
 	want := terminal.PromptText + "(that line was longer than 1 MiB, the most wisp reads as one line; it was dropped)\n" + terminal.PromptText

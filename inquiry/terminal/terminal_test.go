@@ -150,7 +150,7 @@ func TestAsksAgainWithWhatItTakes(t *testing.T) {
 	if want := (wisp.Answer{Outcome: wisp.OutcomeChose, Text: "a", Provenance: wisp.FromPerson}); got != want {
 		t.Errorf("Ask = %+v, want %+v", got, want)
 	}
-	want := "? the model asks\nWhich?\n1 a\n2 b\n3 none of these\n" + terminal.PromptChoice +
+	want := "? the model asks\n  Which?\n  1 a\n  2 b\n  3 none of these\n" + terminal.PromptChoice +
 		"control characters, such as an arrow key or Esc, are never taken as typed text; " + q.Takes() + " › " +
 		"that is none of the options; " + q.Takes() + " › " +
 		"no option has that number; " + q.Takes() + " › "
