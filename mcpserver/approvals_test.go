@@ -108,6 +108,9 @@ func (f *afix) results() []string {
 	return slices.Clone(f.got)
 }
 
+// waitFiled waits for an approval request to be filed and returns it.
+// The request's hold begins before it is filed, so by then it is among
+// f.holds, and closing those ends it.
 func (f *afix) waitFiled(t *testing.T) outofband.Request {
 	t.Helper()
 	var rs []outofband.Request

@@ -9,7 +9,7 @@ import (
 
 // A client's retry waits on its turn from the moment it is taken: what
 // the turn tells the client, or puts to its dialog, while the retry's
-// answer is being filed reaches the retry, not nobody.
+// answer is being filed goes out with the retry rather than being dropped.
 func TestRetryReachesTheTurnWhileItsAnswerIsFiled(t *testing.T) {
 	s := New(nil)
 	r := newRun("t-00000001")
