@@ -31,7 +31,10 @@ func TestSecondQuestionReachesTheRetry(t *testing.T) {
 	second := script.Step{ToolCalls: []script.ToolCall{{Name: "ask", Arguments: json.RawMessage(`{"question":"And the port?"}`)}}}
 	f := newQFix(t, true, askStep(), second, script.Step{Content: "Done."})
 	e := &elicitor{gate: make(chan struct{}), respond: accept(map[string]any{"answer": "./wisp.json"})}
-	c := f.httpClient(t, "", client.WithElicitationHandler(e))
+	// In process: mcp-go v1.2.1's streamable HTTP server can drop a
+	// notification sent just before a call returns, which is not what
+	// this test is about.
+	c := f.client(t, client.WithElicitationHandler(e))
 	var n notes
 	n.on(c)
 	ctx, cancel := context.WithCancel(t.Context())
