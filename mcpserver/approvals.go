@@ -150,9 +150,9 @@ func (s *Server) decideElicited(ctx context.Context, req outofband.Request, res 
 	switch {
 	case err == nil:
 		if s.opts.Approvals.Witness == nil { // a Witness recorded it already
-			s.record(ctx, wisp.Event{Kind: wisp.KindApprovalAnswered, Session: req.Session, Thread: req.Thread, Turn: req.Turn,
+			s.record(ctx, wisp.Event{Session: req.Session, Thread: req.Thread, Turn: req.Turn,
 				Source: wisp.SourcePerson, Approval: req.ID,
-				Data: map[string]any{"id": req.ID, "command": req.Command, "scope": d.Scope.String(), "from": d.From}})
+				Data: wisp.ApprovalAnsweredData{ID: req.ID, Command: req.Command, Scope: d.Scope.String(), From: d.From}})
 		}
 		return ""
 	case errors.Is(err, outofband.ErrDecided), errors.Is(err, outofband.ErrWithdrawn), errors.Is(err, outofband.ErrNoRequest), errors.Is(err, outofband.ErrStale):

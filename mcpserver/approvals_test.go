@@ -55,7 +55,7 @@ func newAFix(t *testing.T, outOfBand, elicitation bool, steps ...script.Step) *a
 			f.holds = append(f.holds, c)
 			return c
 		},
-		Conversations: mcpserver.ConversationsFunc(func(context.Context, []string) (*agent.Agent, error) {
+		Conversations: mcpserver.ConversationsFunc(func(context.Context, []string) (wisp.Agent, error) {
 			gate := policy.NewGate(&policy.GateOptions{Approver: f.srv.Approver(), Session: "s1", Threshold: policy.Moderate})
 			enable := funcTool{name: "enable", desc: "Enable a model.", schema: `{"type":"object"}`,
 				call: func(ctx context.Context, c wisp.Call) (wisp.Result, error) {
@@ -108,6 +108,9 @@ func (f *afix) results() []string {
 	return slices.Clone(f.got)
 }
 
+// waitFiled waits for an approval request to be filed and returns it.
+// The request's hold begins before it is filed, so by then it is among
+// f.holds, and closing those ends it.
 func (f *afix) waitFiled(t *testing.T) outofband.Request {
 	t.Helper()
 	var rs []outofband.Request
@@ -147,8 +150,7 @@ func TestApprovalOutOfBand(t *testing.T) {
 	t.Run("approved at a terminal", func(t *testing.T) {
 		f := newAFix(t, true, false, enableSteps()...)
 		c := newInProcess(t, f.srv)
-		results := make(chan *mcp.CallToolResult, 1)
-		go func() { results <- respond(t, c, map[string]any{"prompt": "Enable qwen."}) }()
+		running := goRespond(t, c, map[string]any{"prompt": "Enable qwen."})
 		req := f.waitFiled(t)
 		if req.Command != "models enable ollama:qwen3:4b" || req.Thread != "t-00000001" {
 			t.Errorf("filed %+v", req)
@@ -156,7 +158,7 @@ func TestApprovalOutOfBand(t *testing.T) {
 		if err := f.store.Decide(t.Context(), outofband.Decision{ID: req.ID, Digest: req.Digest, Scope: wisp.ScopeOnce, From: outofband.FromTerminal}); err != nil {
 			t.Fatal(err)
 		}
-		<-results
+		running.wait(t)
 		if got := f.results(); !slices.Equal(got, []string{"enabled"}) {
 			t.Errorf("enable returned %q, want it approved", got)
 		}
@@ -164,11 +166,10 @@ func TestApprovalOutOfBand(t *testing.T) {
 	t.Run("silence refuses", func(t *testing.T) {
 		f := newAFix(t, true, false, enableSteps()...)
 		c := newInProcess(t, f.srv)
-		results := make(chan *mcp.CallToolResult, 1)
-		go func() { results <- respond(t, c, map[string]any{"prompt": "Enable qwen."}) }()
+		running := goRespond(t, c, map[string]any{"prompt": "Enable qwen."})
 		req := f.waitFiled(t)
 		f.endHold(t)
-		<-results
+		running.wait(t)
 		got := f.results()
 		if len(got) != 1 || !strings.HasPrefix(got[0], policy.LineNotApproved+"no answer within") {
 			t.Errorf("enable returned %q, want a refusal for silence", got)
@@ -211,14 +212,13 @@ func TestApprovalDialog(t *testing.T) {
 				e := &elicitor{respond: tc.respond}
 				hf := &qfix{srv: f.srv}
 				c := hf.httpClient(t, era.version, client.WithElicitationHandler(e))
-				results := make(chan *mcp.CallToolResult, 1)
-				go func() { results <- respond(t, c, map[string]any{"prompt": "Enable qwen."}) }()
+				running := goRespond(t, c, map[string]any{"prompt": "Enable qwen."})
 				if strings.HasPrefix(tc.want, policy.LineNotApproved+"no answer") {
 					f.waitFiled(t)
 					e.waitShown(t)
 					f.endHold(t)
 				}
-				res := <-results
+				res := running.wait(t)
 				got := f.results()
 				if len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
 					t.Errorf("enable returned %q, want %q", got, tc.want)

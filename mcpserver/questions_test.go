@@ -89,7 +89,7 @@ func newQFixWitnessed(t *testing.T, elicitation, witnessed bool, steps ...script
 			f.waits = append(f.waits, d)
 			return c
 		},
-		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (*agent.Agent, error) {
+		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (wisp.Agent, error) {
 			desk := inquiry.NewDesk(f.srv.Face(), &inquiry.Options{Session: "s1", Events: f.rec})
 			reg := tools.NewRegistry()
 			if err := reg.AddOptIn(ask.New(desk)); err != nil {
@@ -236,16 +236,13 @@ func TestQuestionParksThenReachesTheNextTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
-	}()
+	running := goRespond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
 	q := f.waitFiled(t)
 	if q.Text != askQuestion || q.Thread != "t-00000001" || q.Turn != 1 {
 		t.Errorf("filed %+v", q)
 	}
 	f.endHolds()
-	res := <-results
+	res := running.wait(t)
 
 	parked := inquiry.LineParked(askQuestion, q.ID)
 	if got := toolResults(f.model); !slices.Equal(got, []string{parked}) {
@@ -291,13 +288,13 @@ func TestQuestionParksThenReachesTheNextTurn(t *testing.T) {
 	}
 	var kinds []string
 	for _, e := range f.rec.Events("inquiry.") {
-		kinds = append(kinds, fmt.Sprintf("%s@%d", e.Kind, e.Turn))
+		kinds = append(kinds, fmt.Sprintf("%s@%d", e.Kind(), e.Turn))
 	}
 	if diff := cmp.Diff([]string{"inquiry.requested@1", "inquiry.parked@1", "inquiry.settled@2"}, kinds); diff != "" {
 		t.Errorf("inquiry events (-want +got):\n%s", diff)
 	}
 	settled := f.rec.Events(wisp.KindInquirySettled)[0]
-	if settled.Data["answer"] != "./wisp.json" || settled.Data["outcome"] != "chose" || settled.Source != wisp.SourcePerson {
+	if d := settled.Data.(wisp.InquirySettledData); d.Answer != "./wisp.json" || d.Outcome != "chose" || settled.Source != wisp.SourcePerson {
 		t.Errorf("inquiry.settled %+v", settled)
 	}
 }
@@ -305,13 +302,10 @@ func TestQuestionParksThenReachesTheNextTurn(t *testing.T) {
 func TestQuestionAnsweredWithinTheHold(t *testing.T) {
 	f := newQFix(t, false, askStep(), script.Step{Content: "Done."})
 	c := f.client(t)
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
-	}()
+	running := goRespond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
 	q := f.waitFiled(t)
 	f.answer(t, q, wisp.OutcomeChose, "~/.wisp/config.json")
-	res := <-results
+	res := running.wait(t)
 	if got, want := toolResults(f.model), []string{inquiry.LineChose("~/.wisp/config.json")}; !slices.Equal(got, want) {
 		t.Errorf("the model read %q, want %q", got, want)
 	}
@@ -330,11 +324,10 @@ func TestSecondQuestionWhileOneIsParked(t *testing.T) {
 		script.Step{Content: "Still waiting."},
 	)
 	c := f.client(t)
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+	running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 	f.waitFiled(t)
 	f.endHolds()
-	<-results
+	running.wait(t)
 	respond(t, c, map[string]any{"prompt": "And?", "thread_id": "t-00000001", "tools": []string{"ask"}})
 	got := toolResults(f.model)
 	if last := got[len(got)-1]; last != inquiry.ErrLineWaiting {
@@ -470,8 +463,7 @@ func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, res
 		f := newQFixWitnessed(t, true, witnessed, askStep(), script.Step{Content: "Done."})
 		e := &elicitor{respond: tc.respond}
 		c := f.httpClient(t, era.version, client.WithElicitationHandler(e))
-		results := make(chan *mcp.CallToolResult, 1)
-		go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+		running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 		if tc.wantLine == "" {
 			f.waitFiled(t)
 			// The dialog's answer was not taken: the question waits until the hold ends.
@@ -479,12 +471,12 @@ func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, res
 			time.Sleep(50 * time.Millisecond)
 			f.endHolds()
 		}
-		res := <-results
+		res := running.wait(t)
 		requested := f.rec.Events(wisp.KindInquiryRequested)
 		if len(requested) != 1 {
 			t.Fatalf("inquiry.requested %+v, want one", requested)
 		}
-		id, _ := requested[0].Data["id"].(string)
+		id := requested[0].Data.(wisp.InquiryRequestedData).ID
 		want := tc.wantLine
 		if want == "" {
 			want = inquiry.LineParked(askQuestion, id)
@@ -510,14 +502,18 @@ func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, res
 			t.Errorf("respond failed: %s", text(res))
 		}
 		answered := f.rec.Events(wisp.KindInquiryAnswered)
+		var d wisp.InquiryAnsweredData
+		if len(answered) == 1 {
+			d = answered[0].Data.(wisp.InquiryAnsweredData)
+		}
 		switch {
 		case tc.wantLine == "" && len(answered) != 0:
 			t.Errorf("inquiry.answered %+v for an answer that was not taken", answered)
-		case tc.wantLine != "" && (len(answered) != 1 || answered[0].Data["from"] != "elicitation" || answered[0].Source != wisp.SourcePerson || answered[0].Thread != "t-00000001"):
+		case tc.wantLine != "" && (len(answered) != 1 || d.From != "elicitation" || answered[0].Source != wisp.SourcePerson || answered[0].Thread != "t-00000001"):
 			t.Errorf("inquiry.answered %+v, want one from the dialog", answered)
-		case tc.wantLine != "" && witnessed && (answered[0].Data["fileSHA256"] == nil || answered[0].Data["pid"] == nil || answered[0].Data["terminal"] != nil):
+		case tc.wantLine != "" && witnessed && (d.FileSHA256 == "" || d.PID == 0 || d.Terminal != ""):
 			t.Errorf("inquiry.answered %+v, want the file's SHA-256 and the server's pid, and no terminal", answered)
-		case tc.wantLine != "" && !witnessed && answered[0].Data["fileSHA256"] != nil:
+		case tc.wantLine != "" && !witnessed && d.FileSHA256 != "":
 			t.Errorf("inquiry.answered %+v names a file though nothing witnesses it", answered)
 		}
 	})
@@ -529,11 +525,10 @@ func TestElicitationNeedsSettingAndCapability(t *testing.T) {
 			f := newQFix(t, false, askStep(), script.Step{Content: "Done."})
 			e := &elicitor{respond: accept(map[string]any{"answer": "./wisp.json"})}
 			c := f.httpClient(t, era.version, client.WithElicitationHandler(e))
-			results := make(chan *mcp.CallToolResult, 1)
-			go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+			running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 			f.waitFiled(t)
 			f.endHolds()
-			<-results
+			running.wait(t)
 			if n := len(e.requests()); n != 0 {
 				t.Errorf("with inquiry.elicitation off the dialog was shown %d times", n)
 			}
@@ -541,11 +536,10 @@ func TestElicitationNeedsSettingAndCapability(t *testing.T) {
 		t.Run(era.name+"/no capability", func(t *testing.T) {
 			f := newQFix(t, true, askStep(), script.Step{Content: "Done."})
 			c := f.httpClient(t, era.version)
-			results := make(chan *mcp.CallToolResult, 1)
-			go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+			running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 			q := f.waitFiled(t)
 			f.endHolds()
-			res := <-results
+			res := running.wait(t)
 			if got := structured(t, res); len(got.Waiting) != 1 || got.Waiting[0].ID != q.ID {
 				t.Errorf("result %+v, want the question waiting", got)
 			}
@@ -561,13 +555,12 @@ func TestFirstAnswerWins(t *testing.T) {
 			f := newQFix(t, true, askStep(), script.Step{Content: "Done."})
 			e := &elicitor{gate: make(chan struct{}), respond: accept(map[string]any{"answer": "~/.wisp/config.json"})}
 			c := f.httpClient(t, era.version, client.WithElicitationHandler(e))
-			results := make(chan *mcp.CallToolResult, 1)
-			go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+			running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 			q := f.waitFiled(t)
 			e.waitShown(t)
 			f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
 			close(e.gate)
-			res := <-results
+			res := running.wait(t)
 			if got, want := toolResults(f.model), []string{"chose: ./wisp.json"}; !slices.Equal(got, want) {
 				t.Errorf("the model read %q, want the terminal's answer %q", got, want)
 			}
@@ -575,7 +568,7 @@ func TestFirstAnswerWins(t *testing.T) {
 				t.Errorf("respond failed: %s", text(res))
 			}
 			answered := f.rec.Events(wisp.KindInquirySettled)
-			if len(answered) != 1 || answered[0].Data["answer"] != "./wisp.json" {
+			if len(answered) != 1 || answered[0].Data.(wisp.InquirySettledData).Answer != "./wisp.json" {
 				t.Errorf("inquiry.settled %+v", answered)
 			}
 		})
@@ -619,7 +612,7 @@ func TestClientGoesAwayMidTurn(t *testing.T) {
 			}()
 			q := f.waitFiled(t)
 			cancel()
-			<-errs
+			receive(t, errs, "the cancelled call returning")
 			// No hold ends here: the turn parks because its caller left.
 			f.waitSaved(t, "t-00000001", 1)
 			if got := toolResults(f.model); !slices.Equal(got, []string{inquiry.LineParked(askQuestion, q.ID)}) {
@@ -646,11 +639,10 @@ func TestClientGoesAwayMidTurn(t *testing.T) {
 func TestMalformedRequests(t *testing.T) {
 	f := newQFix(t, true, askStep(), script.Step{Content: "Waiting."}, script.Step{Content: "Fine."})
 	c := f.client(t)
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+	running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 	q := f.waitFiled(t)
 	f.endHolds()
-	<-results
+	running.wait(t)
 
 	call := func(params string) string {
 		raw := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":` + params + `}`
@@ -716,7 +708,7 @@ func TestDialogNeverAnswered(t *testing.T) {
 			f.endHolds()
 			if era.version != "" {
 				// The 2025-era call holds apart from the dialog and returns.
-				res := <-results
+				res := receive(t, results, "the 2025-era call returning")
 				if got := structured(t, res); len(got.Waiting) != 1 || got.Waiting[0].ID != q.ID {
 					t.Errorf("result %+v, want the question waiting", got)
 				}

@@ -316,12 +316,19 @@ func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respo
 	r := s.runs[thread]
 	s.mu.Unlock()
 	var e elicitation
+	var queued []string
 	if r != nil {
 		r.mu.Lock()
 		e, ok = r.elicited[kind+":"+id]
 		ok = ok && e.nonce == nonce
 		if ok {
-			r.retry = false // only the call that got the request may collect the turn
+			// Only the call that got the request may collect the turn. It
+			// waits on the turn from now on, in the same step: what the
+			// turn says or puts to the dialog while the answer is filed
+			// reaches this call, rather than no call at all.
+			r.retry = false
+			r.caller, r.last = ctx, ctx
+			queued, r.queued = r.queued, nil
 		}
 		r.mu.Unlock()
 	}
@@ -330,6 +337,9 @@ func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respo
 			return s.errorResult("approval request %s is no longer put through this dialog (its turn ended, or the server restarted); unanswered, it was refused", id)
 		}
 		return s.errorResult("question %s is no longer put through this dialog (its turn ended, or the server restarted); the person can answer it at a terminal with wisp questions answer %s", id, id)
+	}
+	for _, msg := range queued {
+		_ = s.Notify(ctx, msg)
 	}
 	res := server.ElicitationResponse(req.Params.InputResponses, kind)
 	line := e.file(ctx, res)
@@ -452,16 +462,20 @@ func (s *Server) busy(thread string) bool {
 }
 
 // lockThread waits for thread's turn, or for ctx, saying so to the
-// caller when it must wait, then holds the thread through a (see
-// agent.Agent.Hold) under the call's ctx, so that a cancelled call stops
-// the wait. held is the context the turn runs under; release gives the
+// caller when it must wait, then, when a is a Holder, holds the thread
+// through a under the call's ctx, so that a cancelled call stops the
+// wait. held is the context the turn runs under; release gives the
 // thread up.
-func (s *Server) lockThread(ctx context.Context, a *agent.Agent, thread string) (held context.Context, release func(), err error) {
+func (s *Server) lockThread(ctx context.Context, a wisp.Agent, thread string) (held context.Context, release func(), err error) {
 	unlock, err := s.queueThread(ctx, thread)
 	if err != nil {
 		return nil, nil, err
 	}
-	held, drop, err := a.Hold(ctx, thread)
+	h, ok := a.(Holder)
+	if !ok {
+		return ctx, unlock, nil
+	}
+	held, drop, err := h.Hold(ctx, thread)
 	if err != nil {
 		unlock()
 		return nil, nil, err

@@ -79,6 +79,10 @@ var (
 	ErrBadName = errors.New("a model is named ollama:NAME[:TAG] or mlx:NAME as models list shows it, or an MLX repository as ORGANISATION/NAME")
 	// ErrDisabled refuses to run a disabled model.
 	ErrDisabled = errors.New("disabled")
+	// ErrSetup: a backend is not set up to run a model, such as an MLX
+	// server address that is not one. The person mends the program's
+	// settings, not the model's name; the error that wraps it says how.
+	ErrSetup = errors.New("the backend is not set up to run the model")
 	// ErrPullUnavailable: no Hub was configured for pulls.
 	ErrPullUnavailable = errors.New("pulling models is not set up here")
 	// ErrNotSaved: the settings could not be written, so a change to
@@ -334,6 +338,32 @@ func (a *Actions) Runnable(ctx context.Context, name string) (wisp.ModelInfo, er
 	return m, nil
 }
 
+// Open resolves name as Runnable does, refusing it under every spelling
+// when it is disabled, cannot be used or cannot call tools, and opens it
+// for chat through its backend, which must be a Runner. It returns the
+// model and its facts. An error of the Runner's wraps ErrSetup.
+func (a *Actions) Open(ctx context.Context, name string) (wisp.Model, wisp.ModelInfo, error) {
+	info, err := a.Runnable(ctx, name)
+	if err != nil {
+		return nil, wisp.ModelInfo{}, err
+	}
+	r, ok := a.backend(info.Runtime).(Runner)
+	if !ok {
+		return nil, wisp.ModelInfo{}, fmt.Errorf("%w %q: wisp cannot run %s models here", wisp.ErrUnknownModel, name, info.Runtime)
+	}
+	m, err := r.Model(strings.TrimPrefix(info.Name, info.Runtime+":"), info)
+	if err != nil {
+		return nil, wisp.ModelInfo{}, setupError{err}
+	}
+	return m, info, nil
+}
+
+// setupError is a Runner's error, which keeps its text and wraps ErrSetup.
+type setupError struct{ err error }
+
+func (e setupError) Error() string   { return e.err.Error() }
+func (e setupError) Unwrap() []error { return []error{ErrSetup, e.err} }
+
 // Backend returns the backend of a runtime ("ollama", "mlx"), or nil.
 func (a *Actions) Backend(runtime string) Backend { return a.backend(runtime) }
 
@@ -450,8 +480,8 @@ func (a *Actions) check(ctx context.Context, m wisp.ModelInfo, by wisp.Actor, ap
 	if err != nil {
 		return CheckReport{}, err
 	}
-	if err := a.record(ctx, by, approval, "model.verified", map[string]any{
-		"name": m.Name, "ok": rep.OK, "findings": rep.Findings, "capabilities": rep.Info.Capabilities,
+	if err := a.record(ctx, by, approval, wisp.ModelVerifiedData{
+		Name: m.Name, OK: rep.OK, Findings: rep.Findings, Capabilities: rep.Info.Capabilities,
 	}); err != nil {
 		return CheckReport{}, err
 	}
@@ -478,10 +508,10 @@ func (a *Actions) Trust(ctx context.Context, publisher string, by wisp.Actor) er
 		return err
 	}
 	if !slices.Contains(before, p) {
-		if err := a.record(ctx, by, "", "config.change", map[string]any{"key": "models.trusted", "added": p}); err != nil {
+		if err := a.record(ctx, by, "", wisp.ConfigChangeData{Key: "models.trusted", Added: p}); err != nil {
 			return err
 		}
-		return a.record(ctx, by, "", "model.publisher", map[string]any{"publisher": p, "trusted": true})
+		return a.record(ctx, by, "", wisp.ModelPublisherData{Publisher: p, Trusted: true})
 	}
 	return nil
 }
@@ -538,11 +568,11 @@ func (a *Actions) setEnabled(ctx context.Context, name string, on bool, by wisp.
 		return err
 	}
 	if changed {
-		verb := "removed"
+		change := wisp.ConfigChangeData{Key: "models.enabled", Removed: name}
 		if on {
-			verb = "added"
+			change = wisp.ConfigChangeData{Key: "models.enabled", Added: name}
 		}
-		return a.record(ctx, by, approval, "config.change", map[string]any{"key": "models.enabled", verb: name})
+		return a.record(ctx, by, approval, change)
 	}
 	return nil
 }
@@ -550,23 +580,16 @@ func (a *Actions) setEnabled(ctx context.Context, name string, on bool, by wisp.
 // record hands an event to Options.Events. The audit log writes it even
 // when ctx is done (it waits out other writers whatever ctx says); an
 // event it could not record is an error wrapping wisp.ErrNotRecorded.
-func (a *Actions) record(ctx context.Context, by wisp.Actor, approval, kind string, data map[string]any) error {
-	if a.opts.Events == nil {
-		return nil
-	}
+func (a *Actions) record(ctx context.Context, by wisp.Actor, approval string, data wisp.EventData) error {
 	source := wisp.SourcePerson
 	if by == wisp.ActorModel {
 		source = wisp.SourceTool
 	}
 	where := callFrom(ctx)
-	err := a.opts.Events.Record(ctx, wisp.Event{
-		Kind: kind, Session: a.opts.Session, Thread: where.thread, Turn: where.turn,
+	return wisp.Record(ctx, a.opts.Events, wisp.Event{
+		Session: a.opts.Session, Thread: where.thread, Turn: where.turn,
 		Source: source, Approval: approval, Data: data,
 	})
-	if err != nil && !errors.Is(err, wisp.ErrNotRecorded) {
-		err = fmt.Errorf("%w: %v", wisp.ErrNotRecorded, oneLine(err.Error()))
-	}
-	return err
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -124,11 +124,10 @@ func (s Store) ledger() spool.Ledger[Question, Answer] {
 		return s.Witness.Vouched(ctx, wisp.KindInquiryAnswered, q.ID, sum)
 	}
 	l.Refuse = func(ctx context.Context, q Question, a Answer, sum string) error {
-		data := answerData(q, a, sum)
-		data["reason"] = ReasonUnvouched
-		return s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
-			Kind: wisp.KindInquiryRefused, Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn,
-			Source: wisp.SourceWisp, Data: data,
+		return wisp.Record(context.WithoutCancel(ctx), s.Witness, wisp.Event{
+			Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourceWisp,
+			Data: wisp.InquiryRefusedData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
+				Answer: a.Text, FileSHA256: sum, Reason: ReasonUnvouched},
 		})
 	}
 	return l
@@ -137,16 +136,6 @@ func (s Store) ledger() spool.Ledger[Question, Answer] {
 // ReasonUnvouched is why an answer on file is refused when no record of
 // who answered vouches for it.
 const ReasonUnvouched = "no inquiry.answered record vouches for the answer on file"
-
-// answerData is the data of inquiry.answered and inquiry.refused for the
-// answer a to q, whose file's SHA-256 is sum.
-func answerData(q Question, a Answer, sum string) map[string]any {
-	data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From, "fileSHA256": sum}
-	if a.Text != "" {
-		data["answer"] = a.Text
-	}
-	return data
-}
 
 // path names the file of kind for the question id, which must be valid.
 func (s Store) path(id, kind string) string { return spool.Path(s.Dir, id, kind) }
@@ -323,17 +312,15 @@ func (s Store) witness(ctx context.Context, q Question, a Answer, sum string) er
 	if s.Witness == nil {
 		return nil
 	}
-	data := answerData(q, a, sum)
-	if a.Terminal != "" {
-		data["terminal"] = a.Terminal
-	}
+	data := wisp.InquiryAnsweredData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
+		Answer: a.Text, FileSHA256: sum, Terminal: a.Terminal, PID: os.Getpid()}
 	if uid, ok := fsx.CurrentUID(); ok {
-		data["uid"] = uid
+		data.UID = &uid
 	}
-	data["pid"] = os.Getpid()
+	// The Witness's own error, in the line: ErrUnrecorded is the
+	// wisp.ErrNotRecorded of it.
 	err := s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
-		Kind: wisp.KindInquiryAnswered, Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn,
-		Source: wisp.SourcePerson, Data: data,
+		Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: data,
 	})
 	if err != nil {
 		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot file the answer to question %s: the record of who answers could not be written (%v)", a.ID, err))

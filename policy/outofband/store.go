@@ -108,11 +108,10 @@ func (s Store) ledger() spool.Ledger[Request, Decision] {
 		return s.Witness.Vouched(ctx, wisp.KindApprovalAnswered, r.ID, sum)
 	}
 	l.Refuse = func(ctx context.Context, r Request, d Decision, sum string) error {
-		data := decisionData(r, d, sum)
-		data["reason"] = ReasonUnvouched
-		return s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
-			Kind: wisp.KindApprovalRefused, Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn,
-			Source: wisp.SourceWisp, Approval: r.ID, Data: data,
+		return wisp.Record(context.WithoutCancel(ctx), s.Witness, wisp.Event{
+			Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp, Approval: r.ID,
+			Data: wisp.ApprovalRefusedData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
+				FileSHA256: sum, Reason: ReasonUnvouched},
 		})
 	}
 	return l
@@ -121,12 +120,6 @@ func (s Store) ledger() spool.Ledger[Request, Decision] {
 // ReasonUnvouched is why a decision on file is refused when no record of
 // who answered vouches for it.
 const ReasonUnvouched = "no approval.answered record vouches for the decision on file"
-
-// decisionData is the data of approval.answered and approval.refused for
-// the decision d on r, whose file's SHA-256 is sum.
-func decisionData(r Request, d Decision, sum string) map[string]any {
-	return map[string]any{"id": r.ID, "command": r.Command, "scope": d.Scope.String(), "from": d.From, "fileSHA256": sum}
-}
 
 func (s Store) now() time.Time {
 	if s.Now != nil {
@@ -335,17 +328,16 @@ func (s Store) witness(ctx context.Context, r Request, d Decision, sum string) e
 	if s.Witness == nil {
 		return nil
 	}
-	data := decisionData(r, d, sum)
-	if d.Terminal != "" {
-		data["terminal"] = d.Terminal
-	}
+	data := wisp.ApprovalAnsweredData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
+		FileSHA256: sum, Terminal: d.Terminal, PID: os.Getpid()}
 	if uid, ok := fsx.CurrentUID(); ok {
-		data["uid"] = uid
+		data.UID = &uid
 	}
-	data["pid"] = os.Getpid()
+	// The Witness's own error, in the line: ErrUnrecorded is the
+	// wisp.ErrNotRecorded of it.
 	err := s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
-		Kind: wisp.KindApprovalAnswered, Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn,
-		Source: wisp.SourcePerson, Approval: r.ID, Data: data,
+		Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourcePerson, Approval: r.ID,
+		Data: data,
 	})
 	if err != nil {
 		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot answer approval request %s: the record of who answers could not be written (%v)", d.ID, err))

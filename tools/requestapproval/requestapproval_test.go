@@ -34,7 +34,7 @@ var when = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
 
 // fixture is the tool over a real gate whose person is approver.
 type fixture struct {
-	tool     *requestapproval.Tool
+	tool     wisp.Tool
 	events   *wisptest.Recorder
 	requests []wisp.ApprovalRequest
 }
@@ -79,49 +79,49 @@ func TestOutcomes(t *testing.T) {
 		name     string
 		approver func(context.Context, wisp.ApprovalRequest) (wisp.Decision, error)
 		want     wisp.Result
-		decided  map[string]any
+		decided  wisp.ApprovalDecidedData
 		source   string
 	}{
 		{
 			name:     "approved once",
 			approver: answers(wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}),
 			want:     wisp.Result{Content: approvedLine},
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "approved", "scope": "once"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "approved", Scope: "once"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "a session answer is narrowed to once",
 			approver: answers(wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}),
 			want:     wisp.Result{Content: approvedLine},
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "approved", "scope": "once", "downgradedFrom": "session"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "approved", Scope: "once", DowngradedFrom: "session"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "an always answer is narrowed to once",
 			approver: answers(wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromPerson}),
 			want:     wisp.Result{Content: approvedLine},
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "approved", "scope": "once", "downgradedFrom": "always"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "approved", Scope: "once", DowngradedFrom: "always"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "declined",
 			approver: answers(wisp.Decision{Provenance: wisp.FromPerson}),
 			want:     wisp.ErrorResult("error: not approved: the person declined"),
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "the person declined"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "refused", Scope: "none", Reason: "the person declined"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "no person at the face",
 			approver: answers(wisp.Decision{Reason: policy.ReasonNoPerson, Provenance: wisp.FromUnattended}),
 			want:     wisp.ErrorResult("error: not approved: no person can approve here"),
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "no person can approve here"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "refused", Scope: "none", Reason: "no person can approve here"},
 			source:   wisp.SourceWisp,
 		},
 		{
 			name:     "no face at all",
 			approver: nil,
 			want:     wisp.ErrorResult("error: not approved: no person can approve here"),
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "no person can approve here"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "refused", Scope: "none", Reason: "no person can approve here"},
 			source:   wisp.SourceWisp,
 		},
 		{
@@ -130,7 +130,7 @@ func TestOutcomes(t *testing.T) {
 				return wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, errors.New("the terminal went away")
 			},
 			want:    wisp.ErrorResult("error: not approved: the terminal went away"),
-			decided: map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "the terminal went away"},
+			decided: wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "refused", Scope: "none", Reason: "the terminal went away"},
 			source:  wisp.SourceWisp,
 		},
 	}
@@ -176,16 +176,16 @@ func TestRequest(t *testing.T) {
 		t.Errorf("requests the person saw (-want +got):\n%s", diff)
 	}
 	requested := f.events.Events(wisp.KindApprovalRequested)[0].Data
-	wantRequested := map[string]any{
-		"id": "a1b2c3d4", "kind": "requestApproval", "command": action, "pattern": "",
-		"text": "the model's reason: " + reason, "scopes": []string{"once"}, "rating": "dangerous",
-		"deadline": "2026-09-01T12:05:00Z",
+	wantRequested := wisp.ApprovalRequestedData{
+		ID: "a1b2c3d4", Kind: "requestApproval", Command: action, Pattern: "",
+		Text: "the model's reason: " + reason, Scopes: []string{"once"}, Rating: "dangerous",
+		Deadline: "2026-09-01T12:05:00Z",
 	}
 	if diff := cmp.Diff(wantRequested, requested); diff != "" {
 		t.Errorf("approval.requested data (-want +got):\n%s", diff)
 	}
-	verdict := f.events.Events(wisp.KindClassifierVerdict)[0].Data
-	if verdict["command"] != action || verdict["rating"] != "dangerous" {
+	verdict := f.events.Events(wisp.KindClassifierVerdict)[0].Data.(wisp.ClassifierVerdictData)
+	if verdict.Command != action || verdict.Rating != "dangerous" {
 		t.Errorf("classifier.verdict data = %v, want the action rated dangerous", verdict)
 	}
 }
@@ -203,8 +203,8 @@ func TestEveryRequestIsAsked(t *testing.T) {
 		t.Errorf("the person was asked %d times for 3 requests, want 3", len(f.requests))
 	}
 	for _, e := range f.events.Events(wisp.KindApprovalDecided) {
-		if e.Data["covered"] != nil {
-			t.Errorf("approval.decided %v: a request was covered", e.Data)
+		if d := e.Data.(wisp.ApprovalDecidedData); d.Covered {
+			t.Errorf("approval.decided %+v: a request was covered", d)
 		}
 	}
 }
@@ -222,8 +222,8 @@ func TestTimeoutRefuses(t *testing.T) {
 		if diff := cmp.Diff(wisp.ErrorResult("error: not approved: no answer within 30 s"), got); diff != "" {
 			t.Errorf("result (-want +got):\n%s", diff)
 		}
-		decided := f.events.Events(wisp.KindApprovalDecided)[0].Data
-		if decided["decision"] != "refused" || decided["reason"] != "no answer within 30 s" {
+		decided := f.events.Events(wisp.KindApprovalDecided)[0].Data.(wisp.ApprovalDecidedData)
+		if decided.Decision != "refused" || decided.Reason != "no answer within 30 s" {
 			t.Errorf("approval.decided data = %v, want refused for the timeout", decided)
 		}
 	})
@@ -241,7 +241,7 @@ func TestTurnEnds(t *testing.T) {
 		if r, err := f.call(t, ctx, argsOf(action, reason)); !errors.Is(err, context.Canceled) || r.Content != "" {
 			t.Errorf("Call = %+v, %v; want no result and context.Canceled", r, err)
 		}
-		if d := f.events.Events(wisp.KindApprovalDecided)[0].Data; d["decision"] != "refused" {
+		if d := f.events.Events(wisp.KindApprovalDecided)[0].Data.(wisp.ApprovalDecidedData); d.Decision != "refused" {
 			t.Errorf("approval.decided data = %v, want refused", d)
 		}
 	})
@@ -278,27 +278,28 @@ func TestNilApprovals(t *testing.T) {
 	}
 }
 
-// TestBadArguments checks the arguments the tool refuses, both through a
-// tools.Set (the schema) and called directly (its own check), without
-// asking anyone.
+// TestBadArguments checks the arguments the tool refuses without asking
+// anyone, with the same line through a tools.Set and called directly:
+// what the schema refuses, and what passes it but not the tool's own
+// check (want starts with "error: ").
 func TestBadArguments(t *testing.T) {
 	tests := []struct {
 		name, args string
-		schema     string // what the schema says, through a Set
-		direct     string // what the tool says, called directly
+		want       string // what the error result says: all of it, or the schema's words
 	}{
-		{"empty action", argsOf("", reason), "at /action: minLength", "error: action is empty: give the action you are about to take, in one line"},
-		{"blank action", argsOf("   ", reason), "", "error: action is empty"},
-		{"two lines", argsOf("delete x\nand y", reason), "at /action: ", "error: action must be one line of text, without line breaks or control characters; put details in reason"},
-		{"a carriage return", argsOf("delete x\rdelete y", reason), "at /action: ", "error: action must be one line"},
-		{"an escape sequence", argsOf("delete x\x1b[2K", reason), "", "error: action must be one line"},
-		{"a line separator", argsOf("delete x\u2028delete y", reason), "", "error: action must be one line"},
-		{"too long", argsOf(strings.Repeat("x", 301), reason), "at /action: maxLength", "error: action is too long: say it in one line of at most 300 characters"},
-		{"too many bytes", argsOf(strings.Repeat("😀", 257), reason), "", "error: action is too long"},
-		{"no reason", `{"action": "delete x"}`, "at the arguments: missing property 'reason'", "error: reason is empty: say why you need to take the action"},
-		{"reason too long", argsOf("delete x", strings.Repeat("y", 501)), "at /reason: maxLength", "error: reason is too long: at most 500 characters"},
-		{"unknown argument", `{"action": "a", "reason": "b", "scope": "always"}`, "additional properties 'scope' not allowed", ""},
-		{"not JSON", `{"action": `, "not valid JSON", "error: the arguments for request_approval are not valid: "},
+		{"empty action", argsOf("", reason), "at /action: minLength"},
+		{"blank action", argsOf("   ", reason), "error: action is empty: give the action you are about to take, in one line"},
+		{"two lines", argsOf("delete x\nand y", reason), "at /action: 'delete x\\nand y' does not match pattern"},
+		{"a carriage return", argsOf("delete x\rdelete y", reason), "at /action: 'delete x\\rdelete y' does not match pattern"},
+		{"an escape sequence", argsOf("delete x\x1b[2K", reason), "error: action must be one line of text, without line breaks or control characters; put details in reason"},
+		{"a line separator", argsOf("delete x\u2028delete y", reason), "error: action must be one line of text, without line breaks or control characters; put details in reason"},
+		{"too long", argsOf(strings.Repeat("x", 301), reason), "at /action: maxLength"},
+		{"too many bytes", argsOf(strings.Repeat("😀", 257), reason), "error: action is too long: say it in one line of at most 300 characters"},
+		{"blank reason", argsOf("delete x", " "), "error: reason is empty: say why you need to take the action"},
+		{"no reason", `{"action": "delete x"}`, "at the arguments: missing property 'reason'"},
+		{"reason too long", argsOf("delete x", strings.Repeat("y", 501)), "at /reason: maxLength"},
+		{"unknown argument", `{"action": "a", "reason": "b", "scope": "always"}`, "additional properties 'scope' not allowed"},
+		{"not JSON", `{"action": `, "not valid JSON"},
 	}
 	reg := tools.NewRegistry()
 	f := newFixture(answers(wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}), 0)
@@ -311,17 +312,16 @@ func TestBadArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.schema != "" {
-				r, err := set.Call(context.Background(), wisp.Call{Name: requestapproval.Name, Arguments: json.RawMessage(tt.args)})
-				if err != nil || !r.IsError || !strings.Contains(r.Content, tt.schema) {
-					t.Errorf("through a Set: %+v, %v; want an error result containing %q", r, err, tt.schema)
-				}
+			r, err := set.Call(context.Background(), wisp.Call{Name: requestapproval.Name, Arguments: json.RawMessage(tt.args), Thread: "t-1", Turn: 2})
+			if err != nil || !r.IsError || !strings.Contains(r.Content, tt.want) {
+				t.Errorf("through a Set: %+v, %v; want an error result saying %q", r, err, tt.want)
 			}
-			if tt.direct != "" {
-				r, err := f.call(t, context.Background(), tt.args)
-				if err != nil || !r.IsError || !strings.HasPrefix(r.Content, tt.direct) {
-					t.Errorf("directly: %+v, %v; want an error result starting %q", r, err, tt.direct)
-				}
+			if strings.HasPrefix(tt.want, "error: ") && !strings.HasPrefix(r.Content, tt.want) {
+				t.Errorf("through a Set: %q; want it to start %q", r.Content, tt.want)
+			}
+			direct, err := f.call(t, context.Background(), tt.args)
+			if diff := cmp.Diff(r, direct); err != nil || diff != "" {
+				t.Errorf("directly: %v; (-through a Set +directly):\n%s", err, diff)
 			}
 		})
 	}
