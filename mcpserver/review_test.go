@@ -17,6 +17,7 @@ import (
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/inquiry/mcpface"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models/script"
@@ -162,7 +163,7 @@ func TestCloseEndsApprovalWait(t *testing.T) {
 	if err := f.srv.Close(ctx); err != nil {
 		t.Fatalf("Close: %v: the turn waiting on an approval did not end", err)
 	}
-	if got := f.results(); len(got) != 1 || !strings.Contains(got[0], mcpserver.ReasonCallerGone) {
+	if got := f.results(); len(got) != 1 || !strings.Contains(got[0], mcpface.ReasonCallerGone) {
 		t.Errorf("enable returned %q, want a refusal because the caller went away", got)
 	}
 }
