@@ -189,9 +189,9 @@ func cardParams(c wisp.Card, note string, hold time.Duration) mcp.ElicitationPar
 		b.WriteString("Your last answers were not used: " + note + ". Answer again.\n\n")
 	}
 	if len(c.Questions) == 1 {
-		b.WriteString("wisp's model asks:\n")
+		b.WriteString("wisp: the model asks:\n")
 	} else {
-		b.WriteString("wisp's model asks " + strconv.Itoa(len(c.Questions)) + " questions:\n")
+		b.WriteString("wisp: the model asks " + strconv.Itoa(len(c.Questions)) + " questions:\n")
 	}
 	props := map[string]any{}
 	for i, q := range c.Questions {
