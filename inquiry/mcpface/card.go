@@ -138,6 +138,9 @@ func (f *Face) putCard(ctx context.Context, sess Session, c wisp.Card, note stri
 	sess.Elicit(ctx, Form{Kind: KindCard, ID: c.ID, Params: cardParams(c, note, f.opts.Hold)},
 		func(_ context.Context, reply *mcp.ElicitationResult) string {
 			r, line := readReply(c, reply)
+			if r.answers == nil && r.misfit == "" {
+				return line // dismissed: nothing to hand the turn
+			}
 			if !w.deliver(r) {
 				return "wisp: the dialog's answers to card " + c.ID + " came after the card ended and were not used"
 			}

@@ -460,4 +460,3 @@ type cardFaceFunc func(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, err
 func (f cardFaceFunc) AskCard(ctx context.Context, c wisp.Card) ([]wisp.CardAnswer, error) {
 	return f(ctx, c)
 }
-
