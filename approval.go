@@ -1,9 +1,6 @@
 package wisp
 
-import (
-	"context"
-	"time"
-)
+import "time"
 
 // Scope is how far an approval reaches.
 type Scope int
@@ -76,18 +73,3 @@ type Decision struct {
 // ScopeNone, given by the person (FromPerson). Any other provenance
 // approves nothing.
 func (d Decision) Approved() bool { return d.Scope > ScopeNone && d.Provenance == FromPerson }
-
-// An Approver is a face that can ask a person's permission. Like an
-// Inquirer it fails closed: a cancelled, timed-out or unreadable request is
-// never an approval.
-type Approver interface {
-	Approve(ctx context.Context, r ApprovalRequest) (Decision, error)
-}
-
-// ApproverFunc adapts a function to an Approver.
-type ApproverFunc func(ctx context.Context, r ApprovalRequest) (Decision, error)
-
-// Approve calls f(ctx, r).
-func (f ApproverFunc) Approve(ctx context.Context, r ApprovalRequest) (Decision, error) {
-	return f(ctx, r)
-}

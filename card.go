@@ -1,9 +1,6 @@
 package wisp
 
-import (
-	"context"
-	"time"
-)
+import "time"
 
 // A Card is the questions of one ask_user call, put to the person at
 // once: 1 to 4 questions, or one secret question alone. Like a Question,
@@ -79,20 +76,4 @@ type CardAnswer struct {
 	// The zero value, FromUnknown, is never the person's: the question
 	// falls back as if nobody had answered.
 	Provenance Provenance
-}
-
-// A CardInquirer is a face that can show a whole card and read its
-// answers, one CardAnswer for each question, in order.
-//
-// As with Ask, when ctx is done (the card's deadline, or the end of the
-// turn) AskCard returns promptly with ctx's error or its cause; the
-// answers it returns with that error, for the questions the person had
-// finished, are kept, and the rest fall back. AskCard returns
-// ErrInterrupted when the person asks to stop the turn.
-//
-// A face that is not a CardInquirer cannot render a card: the desk falls
-// every question back to its default at once, marked as an unattended
-// fallback.
-type CardInquirer interface {
-	AskCard(ctx context.Context, c Card) ([]CardAnswer, error)
 }

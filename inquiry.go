@@ -1,9 +1,6 @@
 package wisp
 
-import (
-	"context"
-	"time"
-)
+import "time"
 
 // A Question is what the model asks the person, as a face receives it.
 //
@@ -133,39 +130,12 @@ type Answer struct {
 	FileSHA256 string
 }
 
-// An Inquirer is a face that can put a question to a person.
-//
-// Ask blocks until the person answers, declines or stops, or until ctx is
-// done. When ctx is done Ask must return promptly with ctx's error (or its
-// cause): the desk turns a passed deadline into OutcomeTimedOut and any
-// other cancellation into the end of the turn. A face fails closed: a
-// read error or a cancelled read is never an answer. Ask returns
-// ErrInterrupted when the person asks to stop the turn (Ctrl-C).
-//
-// Implementations must be safe for use by one question at a time; the desk
-// never asks two questions of one face at once on the same thread.
-type Inquirer interface {
-	Ask(ctx context.Context, q Question) (Answer, error)
-}
-
-// InquirerFunc adapts a function to an Inquirer.
-type InquirerFunc func(ctx context.Context, q Question) (Answer, error)
-
-// Ask calls f(ctx, q).
-func (f InquirerFunc) Ask(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
-
 // A Notice is something wisp tells the person: that part of an answer was
 // not passed on, that a reply claims an answer that was never given.
 type Notice struct {
 	Kind   string // "redacted", "cut", "unverified-claim"
 	Thread string
 	Text   string // plain text; faces escape it like any other text they show
-}
-
-// A Notifier is a face that can also tell the person things. The desk and
-// the agent use it when the face implements it.
-type Notifier interface {
-	Notify(ctx context.Context, n Notice) error
 }
 
 // A Fact is something the thread has learned and keeps when it is

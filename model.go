@@ -1,9 +1,6 @@
 package wisp
 
-import (
-	"context"
-	"encoding/json"
-)
+import "encoding/json"
 
 // Role says who wrote a message.
 type Role string
@@ -53,22 +50,4 @@ type ChatResponse struct {
 	// Thinking is the model's reasoning, apart from Message.Content; it is
 	// shown, never sent back as the reply.
 	Thinking string
-}
-
-// A Model is one chat backend.
-//
-// Chat sends the request and returns the model's message. If stream is not
-// nil, Chat may call it with pieces of the content as they arrive, from the
-// calling goroutine, before it returns. Chat must return promptly with
-// ctx's error when ctx is done.
-type Model interface {
-	Chat(ctx context.Context, req ChatRequest, stream func(ChatDelta)) (ChatResponse, error)
-}
-
-// ModelFunc adapts a function to a Model.
-type ModelFunc func(ctx context.Context, req ChatRequest, stream func(ChatDelta)) (ChatResponse, error)
-
-// Chat calls f(ctx, req, stream).
-func (f ModelFunc) Chat(ctx context.Context, req ChatRequest, stream func(ChatDelta)) (ChatResponse, error) {
-	return f(ctx, req, stream)
 }

@@ -1,7 +1,5 @@
 package wisp
 
-import "context"
-
 // An Actor is who asks for a change: the person, or the model through a
 // tool (with the person's approval).
 type Actor int
@@ -64,17 +62,4 @@ type PullStarted struct {
 type Change struct {
 	Name  string
 	Lines []string
-}
-
-// ModelActions is the one place for model rules, for the person and, with
-// approval, for the model. Actions taken by ActorModel ask the person
-// first; Trust is refused unless the actor is the person.
-type ModelActions interface {
-	List(ctx context.Context, page int) (Listing, error)
-	Show(ctx context.Context, name string) (ModelInfo, error)
-	Pull(ctx context.Context, repo string, by Actor) (PullStarted, error)
-	Enable(ctx context.Context, name string, by Actor) (Change, error)
-	Disable(ctx context.Context, name string, by Actor) (Change, error)
-	Check(ctx context.Context, name string, by Actor) (Change, error)
-	Trust(ctx context.Context, publisher string, by Actor) error
 }

@@ -1,43 +1,6 @@
 package wisp
 
-import (
-	"context"
-	"encoding/json"
-)
-
-// A Tool is something the model can call.
-//
-// Arguments are validated against Schema before Call runs, so Call may
-// assume they have the schema's shape. A tool that fails in a way the model
-// can act on returns a Result with IsError set and a line that says what
-// was wrong and what to send instead; Call returns an error only when the
-// turn cannot go on (a face, policy, transport or context failure).
-type Tool interface {
-	// Name is how the model calls the tool: lower-case letters, digits, _.
-	Name() string
-	// Description is what the model reads about the tool.
-	Description() string
-	// Schema is the JSON Schema of the arguments.
-	Schema() json.RawMessage
-	// Call runs the tool.
-	Call(ctx context.Context, c Call) (Result, error)
-}
-
-// A Summarizer is a Tool that says in a few words what a call of it does,
-// for the trace of tool calls a face shows as each call starts (wisp
-// chat's "⚙ ask a question"). The agent records the summary with the call,
-// as tool.call's "summary", and a face shows it in place of the arguments.
-//
-// A tool that asks the person something summarises without the words it
-// asks with: the question and its options reach the person only in the
-// face's frame for them, once the inquiry desk has taken them, so a
-// question the desk refuses is never shown, and the model's words never
-// stand on a line of wisp's own.
-type Summarizer interface {
-	// Summary returns the summary of a call with these arguments, which
-	// have not been checked against the tool's schema.
-	Summary(arguments json.RawMessage) string
-}
+import "encoding/json"
 
 // A Call is one tool call, as a tool receives it.
 type Call struct {

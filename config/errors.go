@@ -1,6 +1,9 @@
 package config
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors callers can branch on with errors.Is.
 var (
@@ -16,6 +19,10 @@ var (
 	// ErrNotYours: config.json belongs to another user, or its group or
 	// others can write to it, so its settings are not the person's.
 	ErrNotYours = errors.New("config file not the person's own")
+	// ErrNotSaved: config.json could not be written (a full disk, a folder
+	// that is not writable). Nothing of the change was saved; whoever
+	// asked for it must be told, and a turn that made it ends.
+	ErrNotSaved = errors.New("config file not saved")
 )
 
 // The texts of errors, a contract people and tests rely on.
@@ -59,6 +66,13 @@ func badValue(msg string) error {
 // it matches ErrBadFile as well as what it matched before.
 func inFile(path string, err error) error {
 	return &lineError{msg: showPath(path) + ": " + err.Error(), errs: []error{ErrBadFile, err}}
+}
+
+// notSaved builds an ErrNotSaved error: the file at path could not be
+// written because of err.
+func notSaved(path string, err error) error {
+	err = unwrapPath(err)
+	return &lineError{msg: fmt.Errorf(msgCannotSave, showPath(path), err).Error(), errs: []error{ErrNotSaved, err}}
 }
 
 // badFile builds an ErrBadFile error with the given text.

@@ -94,7 +94,7 @@ func Save(path string, c Config) error {
 		return err
 	}
 	if err := fsx.WriteFile(path, data, 0o600); err != nil {
-		return fmt.Errorf(msgCannotSave, showPath(path), unwrapPath(err))
+		return notSaved(path, err)
 	}
 	return nil
 }
@@ -131,7 +131,7 @@ func Update(ctx context.Context, path, lockPath string, fn func(*Config) error) 
 // update is Update's work once the lock is held.
 func update(path string, fn func(*Config) error) error {
 	if err := fsx.SweepTemps(path); err != nil {
-		return fmt.Errorf(msgCannotSave, showPath(path), unwrapPath(err))
+		return notSaved(path, err)
 	}
 	c, err := Load(path)
 	if err != nil {
@@ -152,7 +152,7 @@ func update(path string, fn func(*Config) error) error {
 		return nil
 	}
 	if err := fsx.WriteFile(path, after, 0o600); err != nil {
-		return fmt.Errorf(msgCannotSave, showPath(path), unwrapPath(err))
+		return notSaved(path, err)
 	}
 	return nil
 }

@@ -231,3 +231,23 @@ func TestUpdateHonoursContext(t *testing.T) {
 		t.Error("Update called fn without the lock")
 	}
 }
+
+// A settings file that cannot be written is ErrNotSaved, a failed write
+// and not a refusal, with one line that names the file; nothing is left
+// behind.
+func TestUpdateNotSaved(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gone", "config.json") // a folder that does not exist
+	err := config.Update(context.Background(), path, filepath.Join(dir, "lock"), func(c *config.Config) error {
+		return c.Set("tools.ask", "true")
+	})
+	if !errors.Is(err, config.ErrNotSaved) || errors.Is(err, config.ErrBadValue) || errors.Is(err, config.ErrBadFile) {
+		t.Fatalf("Update into a missing folder = %v, want only config.ErrNotSaved", err)
+	}
+	if want := "cannot save " + path + ": "; !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("Update error = %q, want one line starting %q", err, want)
+	}
+	if _, serr := os.Stat(path); !os.IsNotExist(serr) {
+		t.Errorf("Update left %s behind: %v", path, serr)
+	}
+}

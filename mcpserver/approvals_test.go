@@ -55,7 +55,7 @@ func newAFix(t *testing.T, outOfBand, elicitation bool, steps ...script.Step) *a
 			f.holds = append(f.holds, c)
 			return c
 		},
-		Conversations: mcpserver.ConversationsFunc(func(context.Context, []string) (*agent.Agent, error) {
+		Conversations: mcpserver.ConversationsFunc(func(context.Context, []string) (wisp.Agent, error) {
 			gate := policy.NewGate(&policy.GateOptions{Approver: f.srv.Approver(), Session: "s1", Threshold: policy.Moderate})
 			enable := funcTool{name: "enable", desc: "Enable a model.", schema: `{"type":"object"}`,
 				call: func(ctx context.Context, c wisp.Call) (wisp.Result, error) {

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/mcpserver"
@@ -25,7 +26,7 @@ func Example() {
 	srv := mcpserver.New(&mcpserver.Options{
 		Threads: threads,
 		NewID:   func() string { return "t-00c0ffee" },
-		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (*agent.Agent, error) {
+		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (wisp.Agent, error) {
 			set, err := reg.Select(tools.Selection{Named: named})
 			if err != nil {
 				return nil, err

@@ -115,7 +115,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		NewID:   func() string { return fmt.Sprintf("t-%08x", ids.Add(1)) },
 		// A new agent for every call, as the CLI builds one per tool list:
 		// the thread lives in the store between calls.
-		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (*agent.Agent, error) {
+		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (wisp.Agent, error) {
 			f.mu.Lock()
 			f.named = append(f.named, named)
 			f.mu.Unlock()

@@ -89,7 +89,7 @@ func newQFixWitnessed(t *testing.T, elicitation, witnessed bool, steps ...script
 			f.waits = append(f.waits, d)
 			return c
 		},
-		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (*agent.Agent, error) {
+		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (wisp.Agent, error) {
 			desk := inquiry.NewDesk(f.srv.Face(), &inquiry.Options{Session: "s1", Events: f.rec})
 			reg := tools.NewRegistry()
 			if err := reg.AddOptIn(ask.New(desk)); err != nil {

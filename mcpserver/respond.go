@@ -459,16 +459,20 @@ func (s *Server) busy(thread string) bool {
 }
 
 // lockThread waits for thread's turn, or for ctx, saying so to the
-// caller when it must wait, then holds the thread through a (see
-// agent.Agent.Hold) under the call's ctx, so that a cancelled call stops
-// the wait. held is the context the turn runs under; release gives the
+// caller when it must wait, then, when a is a Holder, holds the thread
+// through a under the call's ctx, so that a cancelled call stops the
+// wait. held is the context the turn runs under; release gives the
 // thread up.
-func (s *Server) lockThread(ctx context.Context, a *agent.Agent, thread string) (held context.Context, release func(), err error) {
+func (s *Server) lockThread(ctx context.Context, a wisp.Agent, thread string) (held context.Context, release func(), err error) {
 	unlock, err := s.queueThread(ctx, thread)
 	if err != nil {
 		return nil, nil, err
 	}
-	held, drop, err := a.Hold(ctx, thread)
+	h, ok := a.(Holder)
+	if !ok {
+		return ctx, unlock, nil
+	}
+	held, drop, err := h.Hold(ctx, thread)
 	if err != nil {
 		unlock()
 		return nil, nil, err

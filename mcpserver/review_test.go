@@ -79,7 +79,7 @@ func TestInTurnAnswerStaysOnFileUntilSaved(t *testing.T) {
 	var srv *mcpserver.Server
 	srv = mcpserver.New(&mcpserver.Options{Threads: dir, Pending: store,
 		After: func(time.Duration) <-chan time.Time { return make(chan time.Time) },
-		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (*agent.Agent, error) {
+		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (wisp.Agent, error) {
 			desk := inquiry.NewDesk(srv.Face(), nil)
 			reg := tools.NewRegistry()
 			if err := reg.AddOptIn(ask.New(desk)); err != nil {

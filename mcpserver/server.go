@@ -47,17 +47,34 @@ type Conversations interface {
 	// *tools.UnknownToolError that tools.Registry.Select returns, which
 	// respond turns into a line about its tools argument. The agent must keep
 	// its threads in the Server's Options.Threads (its Store), so the
-	// thread resources see them.
-	Agent(ctx context.Context, named []string) (*agent.Agent, error)
+	// thread resources see them. An agent that is also a Holder, as
+	// *agent.Agent is, has its thread held under the respond call.
+	Agent(ctx context.Context, named []string) (wisp.Agent, error)
 }
 
 // ConversationsFunc adapts a function to Conversations.
-type ConversationsFunc func(ctx context.Context, named []string) (*agent.Agent, error)
+type ConversationsFunc func(ctx context.Context, named []string) (wisp.Agent, error)
 
 // Agent calls f.
-func (f ConversationsFunc) Agent(ctx context.Context, named []string) (*agent.Agent, error) {
+func (f ConversationsFunc) Agent(ctx context.Context, named []string) (wisp.Agent, error) {
 	return f(ctx, named)
 }
+
+// A Holder is an agent that can take a thread for one turn ahead of
+// Respond, as *agent.Agent does (see agent.Agent.Hold): from its other
+// turns and, through its store, from every other process. Respond on the
+// held context runs on the held thread; release gives the thread up once
+// that Respond has returned.
+//
+// A respond call holds its thread under the call's context, so that a
+// client that cancels the call stops the wait, and the turn then runs
+// apart from the call. The turns of an agent that is no Holder wait
+// their turn within this server only, and take the thread in Respond.
+type Holder interface {
+	Hold(ctx context.Context, thread string) (held context.Context, release func(), err error)
+}
+
+var _ Holder = (*agent.Agent)(nil)
 
 // Options configure a Server. A zero field means the default given
 // beside it; Conversations is required.

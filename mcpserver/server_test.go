@@ -146,6 +146,33 @@ func TestRespondNewThread(t *testing.T) {
 	}
 }
 
+// Any wisp.Agent serves, not only *agent.Agent: one of one's own, which
+// is no Holder, runs the turns respond calls ask for.
+func TestRespondWithAnyAgent(t *testing.T) {
+	var mu sync.Mutex
+	turns := map[string]int{}
+	f := newFixture(t, fixtureOptions{configure: func(o *mcpserver.Options) {
+		o.Conversations = mcpserver.ConversationsFunc(func(context.Context, []string) (wisp.Agent, error) {
+			return wisp.AgentFunc(func(ctx context.Context, thread, input string) (wisp.Reply, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				turns[thread]++
+				return wisp.Reply{Thread: thread, Turn: turns[thread], Text: "you said: " + input}, nil
+			}), nil
+		})
+	}})
+	c := f.client(t)
+	first := structured(t, respond(t, c, map[string]any{"prompt": "hi"}))
+	second := structured(t, respond(t, c, map[string]any{"prompt": "again", "thread_id": first.ThreadID}))
+	want := []mcpserver.RespondResult{
+		{Reply: "you said: hi", ThreadID: "t-00000001", Turn: 1},
+		{Reply: "you said: again", ThreadID: "t-00000001", Turn: 2},
+	}
+	if diff := cmp.Diff(want, []mcpserver.RespondResult{first, second}); diff != "" {
+		t.Errorf("respond with an agent of one's own (-want +got):\n%s", diff)
+	}
+}
+
 func TestRespondSkipsUsedIDs(t *testing.T) {
 	f := newFixture(t, fixtureOptions{model: script.New("s", steps("one", "two"))})
 	c := f.client(t)

@@ -79,8 +79,16 @@ var (
 	ErrBadName = errors.New("a model is named ollama:NAME[:TAG] or mlx:NAME as models list shows it, or an MLX repository as ORGANISATION/NAME")
 	// ErrDisabled refuses to run a disabled model.
 	ErrDisabled = errors.New("disabled")
+	// ErrSetup: a backend is not set up to run a model, such as an MLX
+	// server address that is not one. The person mends the program's
+	// settings, not the model's name; the error that wraps it says how.
+	ErrSetup = errors.New("the backend is not set up to run the model")
 	// ErrPullUnavailable: no Hub was configured for pulls.
 	ErrPullUnavailable = errors.New("pulling models is not set up here")
+	// ErrNotSaved: the settings could not be written, so a change to
+	// models.enabled or models.trusted was not made. It is a failed write,
+	// not a refusal: the models tool ends the turn with it.
+	ErrNotSaved = config.ErrNotSaved
 )
 
 // New returns Actions over opts.
@@ -329,6 +337,32 @@ func (a *Actions) Runnable(ctx context.Context, name string) (wisp.ModelInfo, er
 	}
 	return m, nil
 }
+
+// Open resolves name as Runnable does, refusing it under every spelling
+// when it is disabled, cannot be used or cannot call tools, and opens it
+// for chat through its backend, which must be a Runner. It returns the
+// model and its facts. An error of the Runner's wraps ErrSetup.
+func (a *Actions) Open(ctx context.Context, name string) (wisp.Model, wisp.ModelInfo, error) {
+	info, err := a.Runnable(ctx, name)
+	if err != nil {
+		return nil, wisp.ModelInfo{}, err
+	}
+	r, ok := a.backend(info.Runtime).(Runner)
+	if !ok {
+		return nil, wisp.ModelInfo{}, fmt.Errorf("%w %q: wisp cannot run %s models here", wisp.ErrUnknownModel, name, info.Runtime)
+	}
+	m, err := r.Model(strings.TrimPrefix(info.Name, info.Runtime+":"), info)
+	if err != nil {
+		return nil, wisp.ModelInfo{}, setupError{err}
+	}
+	return m, info, nil
+}
+
+// setupError is a Runner's error, which keeps its text and wraps ErrSetup.
+type setupError struct{ err error }
+
+func (e setupError) Error() string   { return e.err.Error() }
+func (e setupError) Unwrap() []error { return []error{ErrSetup, e.err} }
 
 // Backend returns the backend of a runtime ("ollama", "mlx"), or nil.
 func (a *Actions) Backend(runtime string) Backend { return a.backend(runtime) }

@@ -32,6 +32,16 @@ type Backend interface {
 	Check(ctx context.Context, name string) (CheckReport, error)
 }
 
+// A Runner is a Backend whose models can be opened for chat. Actions.Open
+// opens a model through its backend's Runner.
+type Runner interface {
+	// Model opens the model name (without the runtime's prefix) for chat;
+	// info is its facts as Actions.Runnable returned them (its context
+	// length among them). It reaches no server: a model that does not
+	// answer fails on its first Chat.
+	Model(name string, info wisp.ModelInfo) (wisp.Model, error)
+}
+
 // CheckReport is what a check found.
 type CheckReport struct {
 	// OK is true when every finding passed.

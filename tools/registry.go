@@ -51,9 +51,14 @@ func (r *Registry) add(t wisp.Tool, optIn bool) error {
 	if _, dup := r.entries[name]; dup {
 		return fmt.Errorf("tool %q is registered twice", name)
 	}
-	sch, err := compile(name, t.Schema())
-	if err != nil {
-		return err
+	var sch *jsonschema.Schema
+	if c, ok := t.(interface{ compiled() *jsonschema.Schema }); ok {
+		sch = c.compiled() // a tool from New: compiled already
+	} else {
+		var err error
+		if sch, err = compile(name, t.Schema()); err != nil {
+			return err
+		}
 	}
 	r.entries[name] = &entry{tool: t, optIn: optIn, schema: sch}
 	r.order = append(r.order, name)
@@ -227,23 +232,34 @@ func (s *Set) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 		}
 		return wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; its tools are: %s", c.Name, strings.Join(s.order, ", "))), nil
 	}
-	args := c.Arguments
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage("{}")
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-	if err != nil {
-		return wisp.ErrorResult(fmt.Sprintf("the arguments for %s are not valid JSON (%v); send one JSON object that matches its schema", c.Name, err)), nil
-	}
-	if err := e.schema.Validate(inst); err != nil {
-		return wisp.ErrorResult(fmt.Sprintf("the arguments for %s do not match its schema: %s; send arguments that match it", c.Name, describe(err))), nil
+	args, problem := check(c.Name, e.schema, c.Arguments)
+	if problem != "" {
+		return wisp.ErrorResult(problem), nil
 	}
 	c.Arguments = args
 	return e.tool.Call(ctx, c)
 }
 
+// check holds the arguments of a call of the named tool to its compiled
+// schema. It returns the arguments to run the tool with ("{}" for none),
+// or the line that tells the model what was wrong.
+func check(name string, schema *jsonschema.Schema, args json.RawMessage) (json.RawMessage, string) {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return nil, fmt.Sprintf("the arguments for %s are not valid JSON (%v); send one JSON object that matches its schema", name, err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		return nil, fmt.Sprintf("the arguments for %s do not match its schema: %s; send arguments that match it", name, describe(err))
+	}
+	return args, ""
+}
+
 // describe turns a validation error into one line: each failure with the
-// place in the arguments it concerns.
+// place in the arguments it concerns, in the order of those places, so
+// that the same arguments always get the same line.
 func describe(err error) string {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
@@ -265,6 +281,7 @@ func describe(err error) string {
 		}
 	}
 	walk(ve)
+	slices.Sort(parts)
 	return strings.Join(parts, "; ")
 }
 

@@ -172,6 +172,27 @@ func TestCall(t *testing.T) {
 	}
 }
 
+// Failures at several places come in the order of the places, so the
+// same arguments always get the same line.
+func TestCallLineIsStable(t *testing.T) {
+	r := tools.NewRegistry()
+	const schema = `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"},"d":{"type":"string"}}}`
+	if err := r.Add(&fake{name: "four", schema: schema}); err != nil {
+		t.Fatal(err)
+	}
+	set, err := r.Select(tools.Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `error: the arguments for four do not match its schema: at /a: got number, want string; at /b: got number, want string; at /c: got number, want string; at /d: got number, want string; send arguments that match it`
+	for range 20 {
+		got, err := set.Call(context.Background(), wisp.Call{Name: "four", Arguments: json.RawMessage(`{"d":4,"c":3,"b":2,"a":1}`)})
+		if err != nil || got.Content != want {
+			t.Fatalf("Call(four) = %q, %v; want %q", got.Content, err, want)
+		}
+	}
+}
+
 // TestInteractive checks the preset that enables ask_user and
 // request_approval together.
 func TestInteractive(t *testing.T) {

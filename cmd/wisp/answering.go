@@ -6,11 +6,10 @@ import (
 	"io"
 	"time"
 
-	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/home"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/pending"
-	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // What wisp questions and wisp approvals share: each lists what wisp mcp
@@ -39,37 +38,9 @@ func terminalRefusal(verb, what string, stdin, stdout any) error {
 
 // openAnswerLog opens the audit log of h for a process that files a
 // person's answer: credentials in a record are redacted, and the answer
-// waits for the disk, as syncNow has it for a conversation.
-func openAnswerLog(h home) (*audit.Log, error) {
-	redactor := secrets.NewRedactor()
-	return audit.Open(h.audit(), &audit.Options{Redact: func(s string) string {
-		out, _ := redactor.Redact(s)
-		return out
-	}, Sync: syncNow})
-}
-
-// auditWitness is the audit log as the Witness of who answers what wisp
-// mcp filed: it records events in log, in session when that is set (else
-// in the event's own), and vouches for an answer when the log in dir
-// holds the record of it being given.
-type auditWitness struct {
-	log     *audit.Log
-	dir     string
-	session string
-}
-
-var _ wisp.Witness = auditWitness{}
-
-func (w auditWitness) Record(ctx context.Context, e wisp.Event) error {
-	if w.session != "" {
-		e.Session = w.session
-	}
-	return auditSink{w.log}.Record(ctx, e)
-}
-
-func (w auditWitness) Vouched(_ context.Context, kind, id, sum string) (bool, error) {
-	_, ok, err := audit.Find(w.dir, kind, map[string]string{"id": id, "fileSHA256": sum})
-	return ok, err
+// waits for the disk, as it does in a conversation.
+func openAnswerLog(h *home.Home) (*audit.Log, error) {
+	return h.OpenAudit(&audit.Options{Sync: audit.SyncDecisions})
 }
 
 // withDeadline is context.WithDeadline, except that a zero deadline sets

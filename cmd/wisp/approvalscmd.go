@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/policy/outofband"
@@ -20,14 +20,6 @@ import (
 
 // noApprovalsWaiting is what approvals list says when no request waits.
 const noApprovalsWaiting = "no approval requests are waiting"
-
-// approvalsStore is the approvals folder of the wisp home, where wisp mcp
-// files the requests it waits on, whose decisions w witnesses: it records
-// who answers, and only what it vouches for is taken. A nil w serves to
-// list and show requests, never to answer or take answers.
-func approvalsStore(h home, w wisp.Witness) outofband.Store {
-	return outofband.Store{Dir: filepath.Join(h.dir, "approvals"), Witness: w}
-}
 
 func newApprovalsCmd(env environ) *cobra.Command {
 	c := &cobra.Command{
@@ -105,7 +97,7 @@ func listApprovalsCmd(cmd *cobra.Command, env environ) error {
 	if err != nil {
 		return err
 	}
-	store := approvalsStore(h, nil)
+	store := h.Approvals(nil)
 	rs, err := store.List()
 	if err != nil {
 		return err
@@ -141,7 +133,7 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 	if err != nil {
 		return err
 	}
-	store := approvalsStore(h, nil)
+	store := h.Approvals(nil)
 	r, err := store.Get(id)
 	switch {
 	case errors.Is(err, outofband.ErrBadID):
@@ -188,7 +180,7 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 		return err
 	}
 	defer log.Close()
-	store.Witness = auditWitness{log: log, dir: h.audit(), session: newID()}
+	store.Witness = audit.Witness{Log: log, Session: newID()}
 	d := outofband.Decision{ID: r.ID, Digest: r.Digest, Scope: scope, From: outofband.FromTerminal, Terminal: ttyName(tty)}
 	switch err := store.Decide(ctx, d); {
 	case errors.Is(err, outofband.ErrStale):

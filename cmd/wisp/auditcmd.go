@@ -53,7 +53,7 @@ keep the new head.`,
 			}
 			out := cmd.OutOrStdout()
 			if verify {
-				r, err := audit.VerifyWith(h.audit(), &audit.VerifyOptions{Anchor: anchor})
+				r, err := audit.VerifyWith(h.AuditDir(), &audit.VerifyOptions{Anchor: anchor})
 				if errors.Is(err, fs.ErrNotExist) {
 					if anchor != "" {
 						fmt.Fprintf(out, "audit: no records yet, so no line has the expected head %s\n", anchor)
@@ -75,7 +75,7 @@ keep the new head.`,
 				}
 				return nil
 			}
-			records, err := audit.Read(h.audit(), f)
+			records, err := audit.Read(h.AuditDir(), f)
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil // nothing recorded yet
 			}

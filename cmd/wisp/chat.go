@@ -15,6 +15,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
@@ -116,7 +117,7 @@ func toolList(cmd *cobra.Command, named []string) []string {
 }
 
 func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, thread, prompt string) error {
-	conv, err := newConversation(env, convOptions{
+	conv, err := newConversation(ctx, env, convOptions{
 		model: model, named: named, face: unattended.Face{}, thread: thread,
 		display: &display{out: stderr, calls: true}, notify: respondNotes{stderr},
 	})
@@ -125,8 +126,8 @@ func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, mode
 	}
 	defer conv.Close()
 	noteDropped(stderr, conv)
-	fmt.Fprintf(stderr, "thread %s\n", conv.thread)
-	reply, err := conv.agent.Respond(ctx, conv.thread, prompt)
+	fmt.Fprintf(stderr, "thread %s\n", conv.Thread())
+	reply, err := conv.Respond(ctx, prompt)
 	if err != nil {
 		return err
 	}
@@ -176,7 +177,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	}
 	out := &lockedWriter{w: stdout}
 	st := &streamer{out: out}
-	conv, err := newConversation(env, convOptions{
+	conv, err := newConversation(ctx, env, convOptions{
 		model: model, named: named, face: asker, approve: approver, notify: face,
 		display: &display{out: out, calls: true, stream: st}, onDelta: st.delta,
 	})
@@ -185,13 +186,13 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	}
 	defer conv.Close()
 	noteDropped(stdout, conv)
-	questions := newChatQuestions(env, conv, face, in, stdin, stdout, out, yes)
+	questions := newChatQuestions(conv, face, in, stdin, stdout, out, yes)
 	if interactive {
-		names := strings.Join(conv.tools.Names(), ", ")
+		names := strings.Join(conv.Tools().Names(), ", ")
 		if names == "" {
 			names = "none"
 		}
-		fmt.Fprintf(stdout, "wisp chat · model %s · tools: %s\nType a message and press Enter. Ctrl-C stops a turn; Ctrl-D leaves.\n", showText(conv.model), names)
+		fmt.Fprintf(stdout, "wisp chat · model %s · tools: %s\nType a message and press Enter. Ctrl-C stops a turn; Ctrl-D leaves.\n", showText(conv.ModelName()), names)
 	}
 
 	// Ctrl-C stops the running turn (and so ends a question or an
@@ -236,7 +237,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		if !interactive {
 			// The transcript of a piped chat shows a credential as the
 			// model and the audit log get it: its marker.
-			fmt.Fprintf(stdout, "› %s\n", showText(conv.redact(line)))
+			fmt.Fprintf(stdout, "› %s\n", showText(conv.Redact(line)))
 		}
 		if strings.HasPrefix(strings.TrimSpace(line), "/") {
 			if err := slash(ctx, out, conv, questions, strings.TrimSpace(line)); err != nil {
@@ -249,7 +250,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		stopTurn = cancel
 		mu.Unlock()
 		st.reset()
-		reply, err := conv.agent.Respond(turnCtx, conv.thread, line)
+		reply, err := conv.Respond(turnCtx, line)
 		st.end()
 		mu.Lock()
 		stopTurn = nil
@@ -274,8 +275,8 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 // lineTooLong refuses a chat line over terminal.MaxLine.
 const lineTooLong = "! wisp: that line was longer than 1 MiB, the most wisp reads as one line; it was not sent (put a long text in a file and give the model its path)"
 
-func noteDropped(w io.Writer, conv *conversation) {
-	for _, name := range conv.tools.Dropped() {
+func noteDropped(w io.Writer, conv *conversation.Conversation) {
+	for _, name := range conv.Tools().Dropped() {
 		fmt.Fprintf(w, "! wisp: %s is disabled by tools.disabled and was left out\n", name)
 	}
 }
@@ -365,7 +366,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // slash runs a command the person typed in chat: /models ACTION [NAME],
 // or /questions [list] | answer ID | decline ID. It is the person's own
 // action, through the same rules as everywhere.
-func slash(ctx context.Context, out io.Writer, conv *conversation, questions *chatQuestions, line string) error {
+func slash(ctx context.Context, out io.Writer, conv *conversation.Conversation, questions *chatQuestions, line string) error {
 	f := strings.Fields(line)
 	if f[0] == "/questions" {
 		return questions.slash(ctx, f[1:])
@@ -376,7 +377,7 @@ func slash(ctx context.Context, out io.Writer, conv *conversation, questions *ch
 	if len(f) < 2 {
 		return fmt.Errorf("/models needs an action: list [PAGE], show NAME, pull REPO, cancel REPO, enable NAME, disable NAME, check NAME or trust PUBLISHER")
 	}
-	a := conv.actions
+	a := conv.Models()
 	arg := ""
 	if len(f) > 2 {
 		arg = f[2]
@@ -400,7 +401,7 @@ func slash(ctx context.Context, out io.Writer, conv *conversation, questions *ch
 		if err != nil {
 			return err
 		}
-		text = models.FormatListing(l, conv.model)
+		text = models.FormatListing(l, conv.ModelName())
 	case "show":
 		if err := needs(); err != nil {
 			return err

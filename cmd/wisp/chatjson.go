@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
 	"github.com/wisp-agent/wisp/inquiry/pending"
@@ -39,7 +40,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	if yes {
 		asker, approver, choices = unattended.Face{}, nil, []string{}
 	}
-	conv, err := newConversation(env, convOptions{
+	conv, err := newConversation(ctx, env, convOptions{
 		model: model, named: named, face: asker, approve: approver, notify: face,
 		display: disp, onDelta: disp.delta,
 	})
@@ -50,14 +51,14 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	}
 	defer conv.Close()
 	s.conv, s.ctx = conv, ctx
-	for _, name := range conv.tools.Dropped() {
+	for _, name := range conv.Tools().Dropped() {
 		fmt.Fprintf(stderr, "wisp: %s is disabled by tools.disabled and was left out\n", name)
 	}
-	if err := face.Hello(jsonl.Hello{Wisp: wispVersion(), Session: conv.session, Thread: conv.thread,
-		Model: conv.model, Tools: conv.tools.Names(), Choices: choices}); err != nil {
+	if err := face.Hello(jsonl.Hello{Wisp: wispVersion(), Session: conv.Session(), Thread: conv.Thread(),
+		Model: conv.ModelName(), Tools: conv.Tools().Names(), Choices: choices}); err != nil {
 		return err
 	}
-	s.parked = newParkedNotes(env, face, stderr)
+	s.parked = newParkedNotes(conv, face, stderr)
 	s.parked.note()
 	parked.setUp(ctx, env, conv, face, s.parked, yes)
 
@@ -86,7 +87,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 // jsonSession runs the turns of wisp chat --json, one at a time.
 type jsonSession struct {
 	face   *jsonl.Face
-	conv   *conversation
+	conv   turnRunner
 	ctx    context.Context // the session's; a turn's context derives from it
 	stderr io.Writer
 	parked *parkedNotes
@@ -96,6 +97,12 @@ type jsonSession struct {
 	running bool
 	failed  bool
 	turns   sync.WaitGroup
+}
+
+// turnRunner runs turns on one thread: a conversation.Conversation.
+type turnRunner interface {
+	Respond(ctx context.Context, input string) (wisp.Reply, error)
+	Thread() string
 }
 
 // message starts a turn on text, or refuses it while one runs.
@@ -114,9 +121,9 @@ func (s *jsonSession) message(text string) error {
 	s.turns.Add(1)
 	go func() {
 		defer s.turns.Done()
-		reply, err := s.conv.agent.Respond(turnCtx, s.conv.thread, text)
+		reply, err := s.conv.Respond(turnCtx, text)
 		stop(nil)
-		end := endLine(s.conv.thread, reply, err)
+		end := endLine(s.conv.Thread(), reply, err)
 		failed := end.Error != "" && !end.Stopped
 		if failed {
 			fmt.Fprintf(s.stderr, "wisp: %s\n", escape.Terminal(end.Error))
@@ -233,12 +240,8 @@ type parkedNotes struct {
 	mu sync.Mutex
 }
 
-func newParkedNotes(env environ, face *jsonl.Face, stderr io.Writer) *parkedNotes {
-	p := &parkedNotes{face: face, stderr: stderr}
-	if h, err := openHome(env); err == nil { // the conversation opened it already
-		p.watch = newQuestionWatch(parkedQuestions(h, nil))
-	}
-	return p
+func newParkedNotes(conv *conversation.Conversation, face *jsonl.Face, stderr io.Writer) *parkedNotes {
+	return &parkedNotes{face: face, stderr: stderr, watch: newQuestionWatch(conv.Home().Questions(nil))}
 }
 
 // note writes a note for each waiting question not yet told. A folder
@@ -289,15 +292,11 @@ type jsonQuestions struct {
 
 // setUp wires the handler once the conversation has started; until then
 // (there are no lines before hello) it refuses nothing it is given.
-func (j *jsonQuestions) setUp(ctx context.Context, env environ, conv *conversation, face *jsonl.Face, notes *parkedNotes, yes bool) {
-	store := pending.Store{}
-	if h, err := openHome(env); err == nil { // the conversation opened it already
+func (j *jsonQuestions) setUp(ctx context.Context, env environ, conv *conversation.Conversation, face *jsonl.Face, notes *parkedNotes, yes bool) {
+	p := &parkedAnswerer{
 		// Answers are recorded in the chat's session and taken only
 		// when recorded.
-		store = parkedQuestions(h, auditWitness{log: conv.log, dir: h.audit(), session: conv.session})
-	}
-	p := &parkedAnswerer{
-		store:  store,
+		store:  conv.Questions(),
 		face:   wisp.InquirerFunc(face.AskParked),
 		from:   pending.FromTUI,
 		prefix: "questions",

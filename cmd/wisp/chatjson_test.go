@@ -699,6 +699,18 @@ func (failingStore) Load(string) (agent.ThreadState, bool, error) {
 }
 func (failingStore) Save(string, agent.ThreadState) error { return nil }
 
+// agentTurns runs an agent's turns on one thread.
+type agentTurns struct {
+	thread string
+	agent  *agent.Agent
+}
+
+func (a agentTurns) Respond(ctx context.Context, input string) (wisp.Reply, error) {
+	return a.agent.Respond(ctx, a.thread, input)
+}
+
+func (a agentTurns) Thread() string { return a.thread }
+
 // TestChatJSONTurnThatNeverStarted: a turn that ends before it starts (no
 // turn line) ends with an end line that has no turn number, never turn 0,
 // says why on stderr, and counts as a failure.
@@ -706,7 +718,7 @@ func TestChatJSONTurnThatNeverStarted(t *testing.T) {
 	var out, stderr bytes.Buffer
 	face := jsonl.NewFace(&out, nil)
 	s := &jsonSession{face: face, ctx: context.Background(), stderr: &stderr,
-		conv: &conversation{thread: "t-1", agent: agent.New(nil, &agent.Options{Store: failingStore{}})}}
+		conv: agentTurns{thread: "t-1", agent: agent.New(nil, &agent.Options{Store: failingStore{}})}}
 	if err := s.message("hello"); err != nil {
 		t.Fatal(err)
 	}

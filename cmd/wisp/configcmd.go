@@ -10,6 +10,7 @@ import (
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/home"
 )
 
 func newConfigCmd(env environ) *cobra.Command {
@@ -53,7 +54,7 @@ when it cannot be recorded, nothing is changed.`,
 				return err
 			}
 			var v string
-			err = config.Update(cmd.Context(), h.config(), h.configLock(), func(c *config.Config) error {
+			err = h.Settings().Update(cmd.Context(), func(c *config.Config) error {
 				before := *c
 				if err := c.Set(args[0], args[1]); err != nil {
 					return err
@@ -96,7 +97,7 @@ when it cannot be recorded, nothing is changed.`,
 // recordChanges records the person's changes to security settings in the
 // audit log of h, as config.change: a list's key with each name added or
 // removed, any other key with its value from and to.
-func recordChanges(ctx context.Context, h home, changes []config.Change) error {
+func recordChanges(ctx context.Context, h *home.Home, changes []config.Change) error {
 	var entries []audit.Entry
 	session := newID()
 	add := func(data map[string]any) {
@@ -161,5 +162,5 @@ func loadConfig(env environ) (config.Config, error) {
 	if err != nil {
 		return config.Config{}, err
 	}
-	return config.Load(h.config())
+	return h.Settings().Load()
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
 )
 
@@ -101,7 +102,7 @@ func TestRespondWaitsForTheAuditLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fl.Close()
-	code, stderr := respondWhileHeld(t, home, "wisp: "+lineAuditBusy+" (Ctrl-C stops it)\n")
+	code, stderr := respondWhileHeld(t, home, "wisp: "+conversation.LineAuditBusy+" (Ctrl-C stops it)\n")
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 	last := lines[len(lines)-1]
 	if code != 130 || !strings.HasPrefix(last, "wisp: the audit log could not be written: audit: the log is locked: ") ||
@@ -134,7 +135,7 @@ func TestChatJSONWaitsForTheAuditLog(t *testing.T) {
 	for {
 		l := p.next()
 		if n, ok := l.(jsonl.Note); ok {
-			if n.Kind != jsonl.NoteWaiting || n.Text != lineAuditBusy {
+			if n.Kind != jsonl.NoteWaiting || n.Text != conversation.LineAuditBusy {
 				t.Errorf("note %+v, want the audit log's wait", n)
 			}
 			break

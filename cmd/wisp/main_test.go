@@ -206,5 +206,5 @@ func scriptWitness(ts *testscript.TestScript, home string) (wisp.Witness, func()
 	if err != nil {
 		ts.Fatalf("opening the audit log: %v", err)
 	}
-	return auditWitness{log: log, dir: filepath.Join(home, "audit"), session: "s-face"}, func() { log.Close() }
+	return audit.Witness{Log: log, Session: "s-face"}, func() { log.Close() }
 }

@@ -10,20 +10,14 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/agent"
-	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/audit"
-	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/mcpserver"
-	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 func newMCPCmd(env environ) *cobra.Command {
@@ -64,51 +58,62 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 					return err
 				}
 				if tokenFile == "" {
-					tokenFile = filepath.Join(h.dir, "mcp-token")
+					tokenFile = filepath.Join(h.Dir(), "mcp-token")
 				}
 				if token, err = mcpserver.TokenFile(tokenFile); err != nil {
 					return err
 				}
 			}
-			cfg, err := config.Load(h.config())
+			cfg, err := h.Settings().Load()
 			if err != nil {
 				return err
 			}
 			// The server's own records: answers given in the client's
 			// dialog, recorded before they are filed, and answers on file
 			// that no record vouches for, refused.
-			redactor := secrets.NewRedactor()
-			serverLog, err := audit.Open(h.audit(), &audit.Options{Redact: func(s string) string {
-				out, _ := redactor.Redact(s)
-				return out
-			}})
+			serverLog, err := h.OpenAudit(nil)
 			if err != nil {
 				return err
 			}
 			defer serverLog.Close()
-			witness := auditWitness{log: serverLog, dir: h.audit()}
-			questions := parkedQuestions(h, witness)
+			witness := audit.Witness{Log: serverLog}
+			questions := h.Questions(witness)
 			if err := questions.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-			approvals := approvalsStore(h, witness)
+			approvals := h.Approvals(witness)
 			if err := approvals.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-			convs := &mcpConversations{env: env, model: model}
-			defer convs.Close()
+			// One conversation per tool list, with the server's faces.
+			opts, err := conversationOptions(env, convOptions{model: model})
+			if err != nil {
+				return err
+			}
+			var convs *conversation.Pool // set once the server's faces are
+			defer func() {
+				if convs != nil {
+					convs.Close()
+				}
+			}()
 			srv := mcpserver.New(&mcpserver.Options{
-				Token:         token,
-				Pending:       questions,
-				Elicitation:   cfg.Inquiry.Elicitation,
-				Approvals:     approvals,
-				Events:        auditSink{serverLog},
-				OutOfBand:     cfg.Approval.OutOfBand,
-				Conversations: convs,
-				Threads:       threadfile.Dir{Path: filepath.Join(h.dir, "threads")},
-				Home:          h.dir,
+				Token:       token,
+				Pending:     questions,
+				Elicitation: cfg.Inquiry.Elicitation,
+				Approvals:   approvals,
+				Events:      serverLog,
+				OutOfBand:   cfg.Approval.OutOfBand,
+				Conversations: mcpserver.ConversationsFunc(func(ctx context.Context, named []string) (wisp.Agent, error) {
+					a, err := convs.Agent(ctx, named)
+					if err != nil {
+						return nil, usageOf(err)
+					}
+					return a, nil
+				}),
+				Threads: h.Threads(nil),
+				Home:    h.Dir(),
 				Audit: func(thread string) ([]byte, error) {
-					recs, err := audit.Read(h.audit(), audit.Filter{Thread: thread})
+					recs, err := audit.Read(h.AuditDir(), audit.Filter{Thread: thread})
 					if errors.Is(err, fs.ErrNotExist) {
 						return nil, nil
 					}
@@ -126,7 +131,8 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 					return b.Bytes(), nil
 				},
 			})
-			convs.face, convs.approve, convs.notify = srv.Face(), srv.Approver(), srv.Notifier()
+			opts.Face, opts.Approver, opts.Notifier = srv.Face(), srv.Approver(), srv.Notifier()
+			convs = conversation.NewPool(opts)
 			defer func() {
 				// The turns still running park their questions and end.
 				ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), closeWait)
@@ -135,7 +141,7 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 			}()
 			// Fail early, before a client connects, on a model that will not run.
 			if _, err := convs.Agent(cmd.Context(), nil); err != nil {
-				return err
+				return usageOf(err)
 			}
 			if addr == "" {
 				return srv.ServeStdio(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
@@ -183,47 +189,3 @@ const readHeaderTimeout = 10 * time.Second
 // closeWait bounds how long wisp mcp waits, once its client is gone, for
 // the turns still running to park their questions and save their threads.
 const closeWait = 30 * time.Second
-
-// mcpConversations keeps one conversation per tool list for the server's
-// life: the audit log, the model and the tools are wired once.
-type mcpConversations struct {
-	env     environ
-	model   string
-	face    wisp.Inquirer
-	approve wisp.Approver
-	notify  wisp.Notifier
-
-	mu    sync.Mutex
-	convs map[string]*conversation
-}
-
-func (m *mcpConversations) Agent(ctx context.Context, named []string) (*agent.Agent, error) {
-	key := "*"
-	if named != nil {
-		sorted := slices.Clone(named)
-		slices.Sort(sorted)
-		key = "=" + strings.Join(sorted, ",")
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if c := m.convs[key]; c != nil {
-		return c.agent, nil
-	}
-	c, err := newConversation(m.env, convOptions{model: m.model, named: named, face: m.face, approve: m.approve, notify: m.notify})
-	if err != nil {
-		return nil, err
-	}
-	if m.convs == nil {
-		m.convs = map[string]*conversation{}
-	}
-	m.convs[key] = c
-	return c.agent, nil
-}
-
-func (m *mcpConversations) Close() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, c := range m.convs {
-		c.Close()
-	}
-}

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/home"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/hf"
@@ -17,29 +17,33 @@ import (
 	"github.com/wisp-agent/wisp/models/ollama"
 )
 
-// newActions builds the one ModelActions every face uses: the Ollama
-// backend at OLLAMA_HOST and the MLX models under the wisp home.
-func newActions(env environ, h home, o *models.Options) (*models.Actions, error) {
+// modelSetup returns the backends the environment names (the Ollama
+// server at OLLAMA_HOST, and the MLX models under the wisp home, run by
+// the server at WISP_MLX_URL) and where pulls come from (the Hub at
+// HF_ENDPOINT, with HF_TOKEN) and go to (the home).
+func modelSetup(env environ, h *home.Home) ([]models.Backend, *models.PullOptions, error) {
 	ol, err := ollama.New(env.getenv("OLLAMA_HOST"), nil)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, nil, usageError{err}
 	}
-	opts := models.Options{}
-	if o != nil {
-		opts = *o
-	}
-	opts.Backends = []models.Backend{ol, mlx.New(h.dir)}
-	opts.Settings = config.Store{Path: h.config(), LockPath: h.configLock()}
+	ml := mlx.New(h.Dir())
+	ml.Server = env.getenv("WISP_MLX_URL")
 	hub, err := hf.NewClient(&hf.ClientOptions{Endpoint: env.getenv("HF_ENDPOINT"), Token: env.getenv("HF_TOKEN")})
 	if err != nil {
-		return nil, usageError{err}
+		return nil, nil, usageError{err}
 	}
-	pull := models.PullOptions{Hub: hub, Store: hf.Store{Home: h.dir}}
-	if opts.Pull != nil {
-		pull.Notify, pull.Progress = opts.Pull.Notify, opts.Pull.Progress
+	return []models.Backend{ol, ml}, &models.PullOptions{Hub: hub, Store: hf.Store{Home: h.Dir()}}, nil
+}
+
+// newActions builds the ModelActions of wisp models: the person's own,
+// recorded in the audit log.
+func newActions(env environ, h *home.Home) (*models.Actions, error) {
+	backends, pull, err := modelSetup(env, h)
+	if err != nil {
+		return nil, err
 	}
-	opts.Pull = &pull
-	return models.New(&opts), nil
+	return models.New(&models.Options{Backends: backends, Settings: h.Settings(), Pull: pull,
+		Events: h.Events(), Session: newID()}), nil
 }
 
 func newModelsCmd(env environ) *cobra.Command {
@@ -63,7 +67,7 @@ again and disables it if it fails. Your own actions need no approval; the model'
 		if err != nil {
 			return err
 		}
-		a, err := newActions(env, h, personEvents(h))
+		a, err := newActions(env, h)
 		if err != nil {
 			return err
 		}
@@ -145,9 +149,4 @@ again and disables it if it fails. Your own actions need no approval; the model'
 		}),
 		trust)
 	return c
-}
-
-// personEvents records the person's model actions in the audit log.
-func personEvents(h home) *models.Options {
-	return &models.Options{Events: lazyAudit{dir: h.audit()}, Session: newID()}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -14,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/pending"
@@ -80,20 +81,12 @@ only an answer so recorded. A question whose file is damaged is listed as such.`
 	return c
 }
 
-// parkedQuestions is the pending folder of the wisp home, whose answers w
-// witnesses: it records who answers, and only what it vouches for is
-// taken. A nil w serves to list and show questions, never to answer or
-// take answers.
-func parkedQuestions(h home, w wisp.Witness) pending.Store {
-	return pending.Store{Dir: filepath.Join(h.dir, "pending"), Witness: w}
-}
-
 func listQuestionsCmd(cmd *cobra.Command, env environ) error {
 	h, err := openHome(env)
 	if err != nil {
 		return err
 	}
-	_, err = listParkedQuestions(cmd.OutOrStdout(), parkedQuestions(h, nil), time.Now(), "wisp questions")
+	_, err = listParkedQuestions(cmd.OutOrStdout(), h.Questions(nil), time.Now(), "wisp questions")
 	return err
 }
 
@@ -144,7 +137,7 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 	}
 	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
 	p := &parkedAnswerer{
-		store:  parkedQuestions(h, nil),
+		store:  h.Questions(nil),
 		out:    stdout,
 		from:   pending.FromTerminal,
 		prefix: "wisp questions",
@@ -161,7 +154,7 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 		defer log.Close()
 		// The answer is recorded in a session of its own, with this
 		// terminal's name, before it is filed.
-		p.store.Witness = auditWitness{log: log, dir: h.audit(), session: newID()}
+		p.store.Witness = audit.Witness{Log: log, Session: newID()}
 		tty := stdin.(*os.File) // a terminal, as isTerminal saw
 		p.terminal = ttyName(tty)
 		in := terminal.NewInput(tty)
@@ -409,14 +402,10 @@ type chatQuestions struct {
 // newChatQuestions wires /questions into a chat that reads in (from
 // stdin), shows questions through face (on stdout) and writes its other
 // lines to out; yes says the chat runs with no person (--yes).
-func newChatQuestions(env environ, conv *conversation, face *terminal.Face, in *terminal.Input, stdin io.Reader, stdout, out io.Writer, yes bool) *chatQuestions {
-	h, err := openHome(env) // the conversation opened it already
+func newChatQuestions(conv *conversation.Conversation, face *terminal.Face, in *terminal.Input, stdin io.Reader, stdout, out io.Writer, yes bool) *chatQuestions {
 	// Answers are recorded in the chat's session and taken only when
 	// recorded.
-	store := parkedQuestions(h, auditWitness{log: conv.log, dir: h.audit(), session: conv.session})
-	if err != nil {
-		store = pending.Store{}
-	}
+	store := conv.Questions()
 	p := &parkedAnswerer{
 		store:  store,
 		out:    out,

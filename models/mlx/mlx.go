@@ -12,25 +12,47 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/models"
+	"github.com/wisp-agent/wisp/models/openai"
 )
 
 // runtime is the prefix of this backend's names.
 const runtime = "mlx"
 
-// Backend lists, shows and checks the MLX models under one home folder.
-// It holds no state but the folder, reads the disk on every call, and is
-// safe for concurrent use.
+// Backend lists, shows and checks the MLX models under one home folder,
+// and opens them for chat on an OpenAI-style server (mlx_lm.server). It
+// holds no state but the folder and the server's address, reads the disk
+// on every call, and is safe for concurrent use.
 type Backend struct {
+	// Server is the address of the server that runs the models, as
+	// WISP_MLX_URL spells it (package openai documents the forms); ""
+	// is http://127.0.0.1:8080. The server loads a model from the path
+	// of its link under the home. Set it before the first call.
+	Server string
+
 	home string
 }
 
-var _ models.Backend = (*Backend)(nil)
+var (
+	_ models.Backend = (*Backend)(nil)
+	_ models.Runner  = (*Backend)(nil)
+)
 
 // New returns the backend for the models under home, wisp's home folder
 // (the one holding hub/ and models/mlx/). Nothing is read until a method
 // is called.
 func New(home string) *Backend {
 	return &Backend{home: home}
+}
+
+// Model opens the MLX model name for chat on the Server, which loads it
+// from the model's link. It fails only on a Server that is not an
+// address.
+func (b *Backend) Model(name string, _ wisp.ModelInfo) (wisp.Model, error) {
+	c, err := openai.New(b.Server, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.ChatModel(filepath.Join(b.modelsDir(), name)), nil
 }
 
 // Runtime returns "mlx".

@@ -64,6 +64,14 @@ type Chat struct {
 
 var _ wisp.Model = (*Chat)(nil)
 
+var _ models.Runner = (*Backend)(nil)
+
+// Model opens the Ollama model name for chat with the context window its
+// facts give (info.Context): the models.Runner that Actions.Open uses.
+func (b *Backend) Model(name string, info wisp.ModelInfo) (wisp.Model, error) {
+	return b.ChatModel(name, &ChatOptions{ContextTokens: info.Context}), nil
+}
+
 // ChatModel returns a wisp.Model that chats with the Ollama model name
 // ("qwen3:4b"), as "ollama list" spells it. It makes no request: a model
 // Ollama does not have is an error on the first Chat.

@@ -102,6 +102,14 @@ func (r *Redactor) Redact(text string) (string, []Finding) {
 	}
 }
 
+// Replace returns text as Redact does, without the findings: the form of
+// a redactor that audit.Options, agent.Options and threadfile.Dir take
+// (r.Replace), so that every sink of a session shares r's markers.
+func (r *Redactor) Replace(text string) string {
+	out, _ := r.Redact(text)
+	return out
+}
+
 // watch makes r replace the values v holds.
 func (r *Redactor) watch(v *Vault) {
 	r.mu.Lock()

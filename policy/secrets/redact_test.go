@@ -129,6 +129,24 @@ func TestRedactorRemembers(t *testing.T) {
 	}
 }
 
+// Replace is Redact without the findings, and numbers a value as Redact
+// does on the same Redactor.
+func TestReplace(t *testing.T) {
+	r := NewRedactor()
+	if got, _ := r.Redact("a " + fakeGHP1); got != "a [REDACTED:github-pat#1]" {
+		t.Fatalf("Redact = %q", got)
+	}
+	for text, want := range map[string]string{
+		"b " + fakeGHP2: "b [REDACTED:github-pat#2]",
+		"c " + fakeGHP1: "c [REDACTED:github-pat#1]",
+		"nothing here":  "nothing here",
+	} {
+		if got := r.Replace(text); got != want {
+			t.Errorf("Replace(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
 // TestRedactorKeepsNoValue checks that the Redactor's memory holds no raw
 // value: a formatted dump of it must not contain the secret.
 func TestRedactorKeepsNoValue(t *testing.T) {

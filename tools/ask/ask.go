@@ -8,10 +8,12 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/tools"
 )
 
 // Name is the tool's name.
@@ -24,74 +26,39 @@ var description string
 // the specification gives it.
 func Description() string { return description }
 
-// Tool is the ask tool. Create it with New.
-type Tool struct {
-	desk *inquiry.Desk
+// New returns the ask tool, which puts its questions through desk. Its
+// schema states the limits the desk enforces; a call it does not fit is
+// refused before the desk sees it. The tool is a wisp.Summarizer whose
+// summary is "a question": the question's words reach the person only in
+// the face's frame, once the desk has taken them.
+func New(desk *inquiry.Desk) wisp.Tool {
+	call := func(ctx context.Context, c wisp.Call, a args) (wisp.Result, error) {
+		s, err := desk.Ask(ctx, inquiry.Request{Thread: c.Thread, Turn: c.Turn, Text: a.Question, Options: a.Options, Facts: c.Facts})
+		if err != nil {
+			return wisp.Result{}, err
+		}
+		r := wisp.Result{Content: s.Line, IsError: s.Refused}
+		if s.Fact != nil {
+			r.Facts = []wisp.Fact{*s.Fact}
+		}
+		return r, nil
+	}
+	return tools.New(Name, description, call, &tools.Options{
+		Schema:  limits,
+		Summary: func(json.RawMessage) string { return "a question" },
+	})
 }
 
-var _ wisp.Tool = (*Tool)(nil)
-
-// New returns the ask tool, which puts its questions through desk.
-func New(desk *inquiry.Desk) *Tool { return &Tool{desk: desk} }
-
-// Name returns "ask".
-func (*Tool) Name() string { return Name }
-
-// Description returns what the model reads about the tool.
-func (*Tool) Description() string { return description }
-
-// Schema returns the JSON Schema of the arguments, with the limits the
-// desk enforces.
-func (*Tool) Schema() json.RawMessage { return schema }
-
-var schema = json.RawMessage(fmt.Sprintf(`{
-  "type": "object",
-  "properties": {
-    "question": {
-      "type": "string",
-      "minLength": 1,
-      "maxLength": %d,
-      "description": "The question, 1 to %d characters, one paragraph"
-    },
-    "options": {
-      "type": "array",
-      "minItems": %d,
-      "maxItems": %d,
-      "items": {"type": "string", "minLength": 1, "maxLength": %d},
-      "description": "For a choice: %d to %d options of up to %d characters each, all different. Left out for free text"
-    }
-  },
-  "required": ["question"],
-  "additionalProperties": false
-}`, inquiry.MaxQuestionChars, inquiry.MaxQuestionChars,
-	inquiry.MinOptions, inquiry.MaxOptions, inquiry.MaxOptionChars,
-	inquiry.MinOptions, inquiry.MaxOptions, inquiry.MaxOptionChars))
-
-var _ wisp.Summarizer = (*Tool)(nil)
-
-// Summary returns "a question": the question's words reach the person only
-// in the face's frame, once the desk has taken them.
-func (*Tool) Summary(json.RawMessage) string { return "a question" }
-
+// args are the call's arguments; the schema the model reads is theirs.
 type args struct {
-	Question string   `json:"question"`
-	Options  []string `json:"options"`
+	Question string   `json:"question" jsonschema:"The question, 1 to 300 characters, one paragraph"`
+	Options  []string `json:"options,omitempty" jsonschema:"For a choice: 2 to 6 options of up to 80 characters each, all different. Left out for free text"`
 }
 
-// Call puts the question to the person and returns what the model gets:
-// the outcome line, and the answer as a fact of the thread.
-func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
-	var a args
-	if err := json.Unmarshal(c.Arguments, &a); err != nil {
-		return wisp.ErrorResult(fmt.Sprintf("the arguments for ask are not valid: %v; send {\"question\": \"…\", \"options\": [\"…\", \"…\"]}", err)), nil
-	}
-	s, err := t.desk.Ask(ctx, inquiry.Request{Thread: c.Thread, Turn: c.Turn, Text: a.Question, Options: a.Options, Facts: c.Facts})
-	if err != nil {
-		return wisp.Result{}, err
-	}
-	r := wisp.Result{Content: s.Line, IsError: s.Refused}
-	if s.Fact != nil {
-		r.Facts = []wisp.Fact{*s.Fact}
-	}
-	return r, nil
+// limits gives the schema the desk's limits.
+func limits(s *jsonschema.Schema) {
+	q, o := s.Properties["question"], s.Properties["options"]
+	q.MinLength, q.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(inquiry.MaxQuestionChars)
+	o.MinItems, o.MaxItems = jsonschema.Ptr(inquiry.MinOptions), jsonschema.Ptr(inquiry.MaxOptions)
+	o.Items.MinLength, o.Items.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(inquiry.MaxOptionChars)
 }

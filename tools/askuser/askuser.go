@@ -12,18 +12,19 @@
 package askuser
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/tools"
 )
 
 // Name is the tool's name.
@@ -35,128 +36,81 @@ var description string
 // Description is what the model reads about the tool.
 func Description() string { return description }
 
-// Tool is the ask_user tool. Create it with New.
-type Tool struct {
-	desk *inquiry.Desk
-}
-
-var _ wisp.Tool = (*Tool)(nil)
-
 // New returns the ask_user tool, which puts its cards through desk. The
 // desk's Options.Vault keeps the values of secret questions; without one
-// they are refused.
-func New(desk *inquiry.Desk) *Tool { return &Tool{desk: desk} }
+// they are refused. Its schema states the limits the desk enforces; a
+// call it does not fit is refused before the desk sees it. The tool is a
+// wisp.Summarizer: its summary says how many questions a call asks ("a
+// question", "3 questions"), or "a secret", and none of their words.
+func New(desk *inquiry.Desk) wisp.Tool {
+	call := func(ctx context.Context, c wisp.Call, a args) (wisp.Result, error) {
+		r, err := card(a)
+		if err != nil {
+			return wisp.ErrorResult(err.Error() + `; send {"questions": [{"question": "…", "header": "…", "options": [{"label": "…", "description": "…", "recommended": true}, {"label": "…", "description": "…"}]}]}, or {"secret": {"name": "GH_TOKEN", "question": "…"}}`), nil
+		}
+		r.Thread, r.Turn, r.Facts = c.Thread, c.Turn, c.Facts
+		s, err := desk.AskCard(ctx, r)
+		if err != nil {
+			return wisp.Result{}, err
+		}
+		return wisp.Result{Content: s.Line, IsError: s.Refused, Facts: s.Facts}, nil
+	}
+	return tools.New(Name, description, call, &tools.Options{Schema: limits, Summary: summary})
+}
 
-// Name returns "ask_user".
-func (*Tool) Name() string { return Name }
+// args are the call's arguments; the schema the model reads is theirs.
+type args struct {
+	Questions []questionArg `json:"questions,omitempty" jsonschema:"1 to 4 questions, shown to the person together on one card"`
+	Secret    *secretArg    `json:"secret,omitempty" jsonschema:"Collect one credential instead of asking questions: send it without questions. You get its reference, session:NAME, never the value"`
+	// TimeoutSeconds is a whole number of seconds (the schema says
+	// integer), which JSON may spell 30.0.
+	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty" jsonschema:"How long to wait for the person: 10 to 300 seconds. Left out, 300, the most"`
+}
 
-// Description returns what the model reads about the tool.
-func (*Tool) Description() string { return description }
+type questionArg struct {
+	Question    string      `json:"question" jsonschema:"The question, 1 to 300 characters, one paragraph"`
+	Header      string      `json:"header,omitempty" jsonschema:"A short label shown as a chip, up to 12 characters, such as \"Env\""`
+	Options     []optionArg `json:"options,omitempty" jsonschema:"For a choice: 2 to 6 options, most applicable first, because a fallback follows that order. Left out for free text"`
+	MultiSelect bool        `json:"multiSelect,omitempty" jsonschema:"Let the person choose more than one option"`
+	AllowOther  bool        `json:"allowOther,omitempty" jsonschema:"Offer a free-text \"something else\" answer besides the options"`
+}
 
-// Schema returns the JSON Schema of the arguments, with the limits the
-// desk enforces.
-func (*Tool) Schema() json.RawMessage { return schema }
+type optionArg struct {
+	Label       string `json:"label" jsonschema:"The choice as the person picks it, up to 80 characters, different from the others"`
+	Description string `json:"description,omitempty" jsonschema:"The choice's trade-off in a short phrase, up to 200 characters"`
+	Recommended bool   `json:"recommended,omitempty" jsonschema:"Mark the one option a fallback picks when nobody answers; without one, the first"`
+}
 
-var schema = json.RawMessage(fmt.Sprintf(`{
-  "type": "object",
-  "properties": {
-    "questions": {
-      "type": "array",
-      "minItems": 1,
-      "maxItems": %[1]d,
-      "description": "1 to %[1]d questions, shown to the person together on one card",
-      "items": {
-        "type": "object",
-        "properties": {
-          "question": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": %[2]d,
-            "description": "The question, 1 to %[2]d characters, one paragraph"
-          },
-          "header": {
-            "type": "string",
-            "maxLength": %[3]d,
-            "description": "A short label shown as a chip, up to %[3]d characters, such as \"Env\""
-          },
-          "options": {
-            "type": "array",
-            "minItems": %[4]d,
-            "maxItems": %[5]d,
-            "description": "For a choice: %[4]d to %[5]d options, most applicable first, because a fallback follows that order. Left out for free text",
-            "items": {
-              "type": "object",
-              "properties": {
-                "label": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": %[6]d,
-                  "description": "The choice as the person picks it, up to %[6]d characters, different from the others"
-                },
-                "description": {
-                  "type": "string",
-                  "maxLength": %[7]d,
-                  "description": "The choice's trade-off in a short phrase, up to %[7]d characters"
-                },
-                "recommended": {
-                  "type": "boolean",
-                  "description": "Mark the one option a fallback picks when nobody answers; without one, the first"
-                }
-              },
-              "required": ["label"],
-              "additionalProperties": false
-            }
-          },
-          "multiSelect": {
-            "type": "boolean",
-            "description": "Let the person choose more than one option"
-          },
-          "allowOther": {
-            "type": "boolean",
-            "description": "Offer a free-text \"something else\" answer besides the options"
-          }
-        },
-        "required": ["question"],
-        "additionalProperties": false
-      }
-    },
-    "secret": {
-      "type": "object",
-      "description": "Collect one credential instead of asking questions: send it without questions. You get its reference, session:NAME, never the value",
-      "properties": {
-        "name": {
-          "type": "string",
-          "pattern": %[8]q,
-          "description": "The secret's name, like an environment variable's: GH_TOKEN"
-        },
-        "question": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": %[2]d,
-          "description": "What to give and where it comes from, 1 to %[2]d characters, one paragraph"
-        }
-      },
-      "required": ["name", "question"],
-      "additionalProperties": false
-    },
-    "timeout_seconds": {
-      "type": "integer",
-      "minimum": %[9]d,
-      "maximum": %[10]d,
-      "description": "How long to wait for the person: %[9]d to %[10]d seconds. Left out, %[10]d, the most"
-    }
-  },
-  "additionalProperties": false
-}`, inquiry.MaxCardQuestions, inquiry.MaxQuestionChars, inquiry.MaxHeaderChars,
-	inquiry.MinOptions, inquiry.MaxOptions, inquiry.MaxOptionChars, inquiry.MaxDescriptionChars,
-	inquiry.SecretNamePattern, int(inquiry.MinCardTimeout/time.Second), int(inquiry.CardTimeout/time.Second)))
+type secretArg struct {
+	Name     string `json:"name" jsonschema:"The secret's name, like an environment variable's: GH_TOKEN"`
+	Question string `json:"question" jsonschema:"What to give and where it comes from, 1 to 300 characters, one paragraph"`
+}
 
-var _ wisp.Summarizer = (*Tool)(nil)
+// limits gives the schema the limits the desk enforces.
+func limits(s *jsonschema.Schema) {
+	n := jsonschema.Ptr[int]
+	qs := s.Properties["questions"]
+	qs.MinItems, qs.MaxItems = n(1), n(inquiry.MaxCardQuestions)
+	q := qs.Items.Properties
+	q["question"].MinLength, q["question"].MaxLength = n(1), n(inquiry.MaxQuestionChars)
+	q["header"].MaxLength = n(inquiry.MaxHeaderChars)
+	q["options"].MinItems, q["options"].MaxItems = n(inquiry.MinOptions), n(inquiry.MaxOptions)
+	o := q["options"].Items.Properties
+	o["label"].MinLength, o["label"].MaxLength = n(1), n(inquiry.MaxOptionChars)
+	o["description"].MaxLength = n(inquiry.MaxDescriptionChars)
+	secret := s.Properties["secret"].Properties
+	secret["name"].Pattern = inquiry.SecretNamePattern
+	secret["question"].MinLength, secret["question"].MaxLength = n(1), n(inquiry.MaxQuestionChars)
+	t := s.Properties["timeout_seconds"]
+	t.Type = "integer"
+	t.Minimum, t.Maximum = jsonschema.Ptr(inquiry.MinCardTimeout.Seconds()), jsonschema.Ptr(inquiry.CardTimeout.Seconds())
+}
 
-// Summary says how many questions the call asks ("a question", "3
-// questions"), or "a secret", and none of their words: those reach the
-// person only in the face's frame, once the desk has taken them.
-func (*Tool) Summary(arguments json.RawMessage) string {
+// summary says how many questions a call with these arguments asks ("a
+// question", "3 questions"), or "a secret", and none of their words: those
+// reach the person only in the face's frame, once the desk has taken
+// them.
+func summary(arguments json.RawMessage) string {
 	var a struct {
 		Questions []json.RawMessage `json:"questions"`
 		Secret    json.RawMessage   `json:"secret"`
@@ -171,48 +125,13 @@ func (*Tool) Summary(arguments json.RawMessage) string {
 	return "a question"
 }
 
-// args are the call's arguments, as the schema gives them.
-type args struct {
-	Questions      []questionArg `json:"questions"`
-	Secret         *secretArg    `json:"secret"`
-	TimeoutSeconds *float64      `json:"timeout_seconds"`
-}
-
-type questionArg struct {
-	Question    string      `json:"question"`
-	Header      string      `json:"header"`
-	Options     []optionArg `json:"options"`
-	MultiSelect bool        `json:"multiSelect"`
-	AllowOther  bool        `json:"allowOther"`
-}
-
-type optionArg struct {
-	Label       string `json:"label"`
-	Description string `json:"description"`
-	Recommended bool   `json:"recommended"`
-}
-
-type secretArg struct {
-	Name     string `json:"name"`
-	Question string `json:"question"`
-}
-
-// errArgs reports arguments that cannot be decoded.
+// errArgs reports arguments the desk cannot be given.
 var errArgs = errors.New("the arguments for ask_user are not valid")
 
-// decode turns the call's arguments into a card request. It checks only
-// their shape; the desk checks the rest. A secret comes after the
+// card turns the call's arguments, which have the schema's shape, into a
+// card request. The desk checks the rest. A secret comes after the
 // questions, so that the desk refuses a call with both.
-func decode(raw json.RawMessage) (inquiry.CardRequest, error) {
-	var a args
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return inquiry.CardRequest{}, fmt.Errorf("%w: %v", errArgs, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return inquiry.CardRequest{}, fmt.Errorf("%w: more than one JSON value", errArgs)
-	}
+func card(a args) (inquiry.CardRequest, error) {
 	var r inquiry.CardRequest
 	for _, q := range a.Questions {
 		cq := wisp.CardQuestion{Text: q.Question, Header: q.Header, Multi: q.MultiSelect, Other: q.AllowOther}
@@ -238,20 +157,4 @@ func decode(raw json.RawMessage) (inquiry.CardRequest, error) {
 		}
 	}
 	return r, nil
-}
-
-// Call puts the card to the person and returns what the model gets: a
-// line per question saying what was chosen and who chose it, and the
-// answers as facts of the thread.
-func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
-	r, err := decode(c.Arguments)
-	if err != nil {
-		return wisp.ErrorResult(err.Error() + `; send {"questions": [{"question": "…", "header": "…", "options": [{"label": "…", "description": "…", "recommended": true}, {"label": "…", "description": "…"}]}]}, or {"secret": {"name": "GH_TOKEN", "question": "…"}}`), nil
-	}
-	r.Thread, r.Turn, r.Facts = c.Thread, c.Turn, c.Facts
-	s, err := t.desk.AskCard(ctx, r)
-	if err != nil {
-		return wisp.Result{}, err
-	}
-	return wisp.Result{Content: s.Line, IsError: s.Refused, Facts: s.Facts}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/tools/askuser"
 )
 
@@ -18,7 +19,7 @@ func TestSummary(t *testing.T) {
 		{`not json`, "a question"},
 	}
 	for _, tc := range tests {
-		if got := new(askuser.Tool).Summary(json.RawMessage(tc.args)); got != tc.want {
+		if got := askuser.New(nil).(wisp.Summarizer).Summary(json.RawMessage(tc.args)); got != tc.want {
 			t.Errorf("Summary(%s) = %q, want %q", tc.args, got, tc.want)
 		}
 	}

@@ -7,12 +7,14 @@ package modelstool
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/models"
+	"github.com/wisp-agent/wisp/tools"
 )
 
 // Name is the tool's name.
@@ -26,55 +28,40 @@ const (
 //go:embed description.md
 var description string
 
-// Tool is the models tool.
-type Tool struct {
-	actions *models.Actions
+// New returns the tool over actions, the one place for model rules;
+// current is this conversation's model, marked * in the listing. The tool
+// places each action in the call's thread and turn (models.WithCall), for
+// the approvals and records of *models.Actions.
+func New(actions wisp.ModelActions, current string) wisp.Tool {
+	t := &tool{actions: actions, current: current}
+	return tools.New(Name, description, t.call, &tools.Options{Schema: limits})
+}
+
+// args are the call's arguments; the schema the model reads is theirs.
+// Action is not an enum: the model reads why a switch or a trust is
+// refused, not that its schema says no.
+type args struct {
+	Action string `json:"action" jsonschema:"list, show, pull, enable, disable, or check"`
+	Name   string `json:"name,omitempty" jsonschema:"The model as list names it (ollama:granite4.1:8b, mlx:Qwen3-4B-4bit); for pull, the repository"`
+	Page   int    `json:"page,omitempty" jsonschema:"For list: the page, from 1"`
+}
+
+// limits bounds the name and the page.
+func limits(s *jsonschema.Schema) {
+	s.Properties["name"].MaxLength = jsonschema.Ptr(300)
+	s.Properties["page"].Minimum = jsonschema.Ptr(1.0)
+}
+
+type tool struct {
+	actions wisp.ModelActions
 	current string
 }
 
-var _ wisp.Tool = (*Tool)(nil)
-
-// New returns the tool over actions; current is this conversation's model,
-// marked * in the listing.
-func New(actions *models.Actions, current string) *Tool {
-	return &Tool{actions: actions, current: current}
-}
-
-// Name returns "models".
-func (*Tool) Name() string { return Name }
-
-// Description returns what the model reads, word for word as the
-// specification gives it.
-func (*Tool) Description() string { return description }
-
-// Schema returns the JSON Schema of the arguments.
-func (*Tool) Schema() json.RawMessage { return schema }
-
-var schema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "action": {"type": "string", "description": "list, show, pull, enable, disable, or check"},
-    "name": {"type": "string", "maxLength": 300, "description": "The model as list names it (ollama:granite4.1:8b, mlx:Qwen3-4B-4bit); for pull, the repository"},
-    "page": {"type": "integer", "minimum": 1, "description": "For list: the page, from 1"}
-  },
-  "required": ["action"],
-  "additionalProperties": false
-}`)
-
-type args struct {
-	Action string `json:"action"`
-	Name   string `json:"name"`
-	Page   int    `json:"page"`
-}
-
-// Call runs one action. Refusals and failures come back as error lines the
-// model can act on; only a cancelled context, the person's stop, or an
-// action the audit could not record (wisp.ErrNotRecorded) ends the turn.
-func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
-	var a args
-	if err := json.Unmarshal(c.Arguments, &a); err != nil {
-		return wisp.ErrorResult(fmt.Sprintf("the arguments for models are not valid: %v", err)), nil
-	}
+// call runs one action. Refusals and failures come back as error lines the
+// model can act on; only a cancelled context, the person's stop, an
+// action the audit could not record (wisp.ErrNotRecorded) or settings
+// that could not be saved (models.ErrNotSaved) end the turn.
+func (t *tool) call(ctx context.Context, c wisp.Call, a args) (wisp.Result, error) {
 	ctx = models.WithCall(ctx, c.Thread, c.Turn)
 	needName := func() (wisp.Result, bool) {
 		if a.Name == "" {
@@ -131,7 +118,8 @@ func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 		return wisp.ErrorResult(fmt.Sprintf("unknown action %q; action is list, show, pull, enable, disable or check", a.Action)), nil
 	}
 	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, wisp.ErrInterrupted) || errors.Is(err, wisp.ErrNotRecorded) {
+		if ctx.Err() != nil || errors.Is(err, wisp.ErrInterrupted) || errors.Is(err, wisp.ErrNotRecorded) ||
+			errors.Is(err, models.ErrNotSaved) {
 			return wisp.Result{}, err
 		}
 		return wisp.ErrorResult(models.Clip(oneLine(err.Error()))), nil

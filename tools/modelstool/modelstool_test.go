@@ -1,12 +1,18 @@
 package modelstool_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/config"
@@ -25,7 +31,7 @@ func (a approvals) Ask(ctx context.Context, r policy.Request) (policy.Outcome, e
 	return a.answer, nil
 }
 
-func tool(t *testing.T, answer policy.Outcome, extra int) *modelstool.Tool {
+func tool(t *testing.T, answer policy.Outcome, extra int) wisp.Tool {
 	t.Helper()
 	home := t.TempDir()
 	mlxtest.Write(t, home, mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"))
@@ -40,7 +46,7 @@ func tool(t *testing.T, answer policy.Outcome, extra int) *modelstool.Tool {
 	return modelstool.New(a, "mlx:Qwen3-4B-4bit")
 }
 
-func call(t *testing.T, tl *modelstool.Tool, args string) wisp.Result {
+func call(t *testing.T, tl wisp.Tool, args string) wisp.Result {
 	t.Helper()
 	r, err := tl.Call(context.Background(), wisp.Call{Name: "models", Thread: "t", Turn: 1, Arguments: json.RawMessage(args)})
 	if err != nil {
@@ -49,9 +55,36 @@ func call(t *testing.T, tl *modelstool.Tool, args string) wisp.Result {
 	return r
 }
 
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// The schema is what the model sees: pinned, byte for byte.
+func TestSchemaGolden(t *testing.T) {
+	var got bytes.Buffer
+	if err := json.Indent(&got, modelstool.New(nil, "").Schema(), "", "  "); err != nil {
+		t.Fatalf("schema is not JSON: %v", err)
+	}
+	got.WriteByte('\n')
+	golden := filepath.Join("testdata", "schema.json")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if diff := cmp.Diff(string(want), got.String()); diff != "" {
+		t.Errorf("schema (-want +got):\n%s", diff)
+	}
+}
+
 func TestDescriptionWordForWord(t *testing.T) {
 	const want = "The models wisp can run: list, show NAME, or ask the person to pull REPO (an MLX model from Hugging Face, `<organisation>/<name>`), enable NAME, disable NAME, or check NAME. A pull runs in the background; its end arrives as a note, so never call again to see how it goes."
-	if got := (&modelstool.Tool{}).Description(); got != want {
+	if got := modelstool.New(nil, "").Description(); got != want {
 		t.Errorf("description =\n %q\nwant\n %q", got, want)
 	}
 }
@@ -178,5 +211,77 @@ func TestShowModelWithoutTools(t *testing.T) {
 	r = call(t, tl, `{"action":"list"}`)
 	if !strings.Contains(r.Content, "  completion\n    cannot be used: cannot call tools\n") {
 		t.Errorf("list = %q, want the model followed by why it cannot be used", r.Content)
+	}
+}
+
+// actions is a wisp.ModelActions of its own: it says what it was asked,
+// and by whom.
+type actions struct{ asked []string }
+
+func (a *actions) note(what string, by wisp.Actor) {
+	a.asked = append(a.asked, what+" by "+by.String())
+}
+func (a *actions) List(ctx context.Context, page int) (wisp.Listing, error) {
+	a.asked = append(a.asked, fmt.Sprintf("list %d", page))
+	return wisp.Listing{Models: []wisp.ModelInfo{{Name: "fake:one", Runtime: "fake", Usable: true}}, Page: page, Pages: 1}, nil
+}
+func (a *actions) Show(ctx context.Context, name string) (wisp.ModelInfo, error) {
+	a.asked = append(a.asked, "show "+name)
+	return wisp.ModelInfo{Name: name, Runtime: "fake"}, nil
+}
+func (a *actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.PullStarted, error) {
+	a.note("pull "+repo, by)
+	return wisp.PullStarted{Repo: repo}, nil
+}
+func (a *actions) Enable(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
+	a.note("enable "+name, by)
+	return wisp.Change{Name: name, Lines: []string{name + " is enabled"}}, nil
+}
+func (a *actions) Disable(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
+	a.note("disable "+name, by)
+	return wisp.Change{Name: name, Lines: []string{name + " is disabled"}}, nil
+}
+func (a *actions) Check(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
+	a.note("check "+name, by)
+	return wisp.Change{Name: name, Lines: []string{name + " passed"}}, nil
+}
+func (a *actions) Trust(ctx context.Context, publisher string, by wisp.Actor) error {
+	a.note("trust "+publisher, by)
+	return fmt.Errorf("not here")
+}
+
+// The tool takes any wisp.ModelActions, and acts on it as the model.
+func TestOwnModelActions(t *testing.T) {
+	a := &actions{}
+	tl := modelstool.New(a, "fake:one")
+	for _, args := range []string{`{"action":"list"}`, `{"action":"enable","name":"fake:two"}`, `{"action":"disable","name":"fake:two"}`, `{"action":"check","name":"fake:one"}`, `{"action":"trust","name":"org"}`} {
+		call(t, tl, args)
+	}
+	want := []string{"list 1", "enable fake:two by model", "disable fake:two by model", "check fake:one by model", "trust org by model"}
+	if diff := cmp.Diff(want, a.asked); diff != "" {
+		t.Errorf("what the tool asked of its actions (-want +got):\n%s", diff)
+	}
+	if r := call(t, tl, `{"action":"enable","name":"fake:two"}`); r.Content != "fake:two is enabled\n" || r.IsError {
+		t.Errorf("enable = %+v, want the change's lines", r)
+	}
+}
+
+// A change the settings file could not keep is a failed write, not a
+// refusal the model may read and work around: the call ends the turn with
+// models.ErrNotSaved, and the model is told nothing was enabled.
+func TestSettingsNotSavedEndsTheTurn(t *testing.T) {
+	home := t.TempDir()
+	mlxtest.Write(t, home, mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"))
+	a := models.New(&models.Options{
+		Backends: []models.Backend{mlx.New(home)},
+		// config.json's folder does not exist, so no save can succeed.
+		Settings:  config.Store{Path: filepath.Join(home, "gone", "config.json"), LockPath: filepath.Join(home, "lock")},
+		Approvals: approvals{policy.Outcome{Approved: true, ID: "a1", Scope: wisp.ScopeOnce}},
+	})
+	tl := modelstool.New(a, "")
+	r, err := tl.Call(context.Background(), wisp.Call{Name: "models", Thread: "t", Turn: 1,
+		Arguments: json.RawMessage(`{"action":"enable","name":"mlx:Qwen3-4B-4bit"}`)})
+	if !errors.Is(err, models.ErrNotSaved) {
+		t.Fatalf("enable with settings that cannot be saved = (%+v, %v), want models.ErrNotSaved", r, err)
 	}
 }

@@ -28,8 +28,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/policy"
+	"github.com/wisp-agent/wisp/tools"
 )
 
 // Name is the tool's name.
@@ -62,58 +65,34 @@ type Approvals interface {
 	Ask(ctx context.Context, r policy.Request) (policy.Outcome, error)
 }
 
-// Tool is the request_approval tool. Create it with New.
-type Tool struct {
-	approvals Approvals
+// New returns the tool, which puts its requests through approvals, the
+// session's gate. nil refuses every request: no person can approve. The
+// tool is a wisp.Summarizer whose summary is "an action", and none of the
+// words the action is asked with: those reach the person only under the
+// gate's own label, once the gate asks.
+func New(approvals Approvals) wisp.Tool {
+	t := &tool{approvals: approvals}
+	return tools.New(Name, description, t.call, &tools.Options{
+		Schema:  limits,
+		Summary: func(json.RawMessage) string { return "an action" },
+	})
 }
 
-var _ wisp.Tool = (*Tool)(nil)
-
-// New returns the tool, which puts its requests through approvals, the
-// session's gate. nil refuses every request: no person can approve.
-func New(approvals Approvals) *Tool { return &Tool{approvals: approvals} }
-
-// Name returns "request_approval".
-func (*Tool) Name() string { return Name }
-
-// Description returns what the model reads about the tool: when to ask
-// for permission, and that preferences go to ask_user instead.
-func (*Tool) Description() string { return description }
-
-// Schema returns the JSON Schema of the arguments.
-func (*Tool) Schema() json.RawMessage { return schema }
-
-var schema = json.RawMessage(fmt.Sprintf(`{
-  "type": "object",
-  "properties": {
-    "action": {
-      "type": "string",
-      "minLength": 1,
-      "maxLength": %d,
-      "pattern": "^[^\\r\\n]*$",
-      "description": "The action you are about to take, exactly as you will take it, in one line of 1 to %d characters: what, on what, where"
-    },
-    "reason": {
-      "type": "string",
-      "minLength": 1,
-      "maxLength": %d,
-      "description": "Why you need to take it, 1 to %d characters"
-    }
-  },
-  "required": ["action", "reason"],
-  "additionalProperties": false
-}`, MaxActionChars, MaxActionChars, MaxReasonChars, MaxReasonChars))
-
-var _ wisp.Summarizer = (*Tool)(nil)
-
-// Summary returns "an action", and none of the words the action is asked
-// with: those reach the person only under the gate's own label, once the
-// gate asks.
-func (*Tool) Summary(json.RawMessage) string { return "an action" }
-
+// args are the call's arguments; the schema the model reads is theirs.
 type args struct {
-	Action string `json:"action"`
-	Reason string `json:"reason"`
+	Action string `json:"action" jsonschema:"The action you are about to take, exactly as you will take it, in one line of 1 to 300 characters: what, on what, where"`
+	Reason string `json:"reason" jsonschema:"Why you need to take it, 1 to 500 characters"`
+}
+
+// limits gives the schema the limits of the arguments.
+func limits(s *jsonschema.Schema) {
+	a, r := s.Properties["action"], s.Properties["reason"]
+	a.MinLength, a.MaxLength, a.Pattern = jsonschema.Ptr(1), jsonschema.Ptr(MaxActionChars), `^[^\r\n]*$`
+	r.MinLength, r.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(MaxReasonChars)
+}
+
+type tool struct {
+	approvals Approvals
 }
 
 // LineApproved is what the model reads when the person approved: it may
@@ -122,17 +101,13 @@ func LineApproved(id, action string) string {
 	return fmt.Sprintf("approved (approval %s): you may take exactly this action, once: %q. Anything more or different needs a new request.", id, action)
 }
 
-// Call puts the request to the person through the gate and waits. An
+// call puts the request to the person through the gate and waits. An
 // approval comes back as LineApproved; a refusal as an error result,
 // policy.LineNotApproved and the reason. Arguments the tool cannot ask
-// about come back as an error result that says what to send. Call returns
+// about come back as an error result that says what to send. call returns
 // an error only when the turn cannot go on: ctx ended, or the person
 // stopped the turn at the prompt (wisp.ErrInterrupted).
-func (t *Tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
-	var a args
-	if err := json.Unmarshal(c.Arguments, &a); err != nil {
-		return wisp.ErrorResult(fmt.Sprintf(`the arguments for request_approval are not valid: %v; send {"action": "…", "reason": "…"}`, err)), nil
-	}
+func (t *tool) call(ctx context.Context, c wisp.Call, a args) (wisp.Result, error) {
 	action, reason, problem := check(a)
 	if problem != "" {
 		return wisp.ErrorResult(problem), nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/tools/requestapproval"
 )
 
@@ -11,7 +12,7 @@ import (
 // they reach the person under the gate's label, if the gate asks.
 func TestSummary(t *testing.T) {
 	args := json.RawMessage(`{"action":"answer wisp questions a1b2c3d4 for the person","reason":"quicker"}`)
-	if got := new(requestapproval.Tool).Summary(args); got != "an action" {
+	if got := requestapproval.New(nil).(wisp.Summarizer).Summary(args); got != "an action" {
 		t.Errorf("Summary(%s) = %q, want %q", args, got, "an action")
 	}
 }

@@ -1,13 +1,5 @@
 package wisp
 
-import "context"
-
-// An Agent answers a person's input on a thread, running as many model
-// steps and tool calls as the turn needs.
-type Agent interface {
-	Respond(ctx context.Context, thread, input string) (Reply, error)
-}
-
 // A Reply is the end of a turn.
 type Reply struct {
 	Thread string

@@ -1,0 +1,384 @@
+package conversation
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/home"
+	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/inquiry/pending"
+	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/mcpserver"
+	"github.com/wisp-agent/wisp/models"
+	"github.com/wisp-agent/wisp/models/script"
+	"github.com/wisp-agent/wisp/policy"
+	"github.com/wisp-agent/wisp/policy/secrets"
+	"github.com/wisp-agent/wisp/tools"
+	"github.com/wisp-agent/wisp/tools/ask"
+	"github.com/wisp-agent/wisp/tools/askuser"
+	"github.com/wisp-agent/wisp/tools/modelstool"
+	"github.com/wisp-agent/wisp/tools/requestapproval"
+)
+
+// Options configure a conversation. Home and a model are required; every
+// other field may be left zero, and the package comment says what each
+// zero value means. New copies Options; changing them afterwards changes
+// nothing.
+type Options struct {
+	// Home is the wisp home folder (home.Find finds the person's): the
+	// settings are read from it, every event is appended to its audit
+	// log, threads are kept in it and parked questions answered from it.
+	// Required.
+	Home string
+
+	// Model is the model the conversation talks to. nil: the model
+	// ModelName names.
+	Model wisp.Model
+	// ModelName names the model. With Model nil it is opened:
+	// "script:PATH" plays the script at PATH (models/script); any other
+	// name is one the Backends know, refused under every spelling when
+	// it is disabled or cannot call tools. "": models.default from the
+	// settings. With Model set it is only the name listings show.
+	ModelName string
+	// Backends are the runtimes whose models the conversation can open,
+	// and list and manage through the models tool. nil: none.
+	Backends []models.Backend
+	// Pull sets where pulls from Hugging Face come from and go to (its
+	// Hub and Store); nil: the models tool cannot pull. Its Notify is
+	// the conversation's own: the end of a pull is posted to the thread
+	// and told to the Notifier.
+	Pull *models.PullOptions
+
+	// Tools are tools of the embedder's own, offered beside wisp's (ask,
+	// ask_user, request_approval, models) to every conversation given
+	// every tool, unless tools.disabled removes them.
+	Tools []wisp.Tool
+	// Named is the conversation's tool list: exactly these tools, less
+	// those tools.disabled removes (Conversation.Tools().Dropped() names
+	// them). nil: every tool the settings allow; empty: none.
+	Named []string
+
+	// Face puts the model's questions to the person. nil: nobody can
+	// answer (inquiry/unattended).
+	Face wisp.Inquirer
+	// Approver asks the person to approve what the model asks to do.
+	// nil: no person can approve, and whatever must be asked is refused.
+	Approver wisp.Approver
+	// Notifier tells the person what the conversation has to say beside
+	// a reply: that a turn waits for its thread or for the audit log,
+	// that input was cut, that a pull ended, what the verification pass
+	// found. nil: nobody is told.
+	Notifier wisp.Notifier
+	// Events receives every event after the audit log has it, such as a
+	// face's display of tool calls. An error it returns fails the turn,
+	// as the log's does. nil: none.
+	Events wisp.EventSink
+	// OnDelta receives pieces of the model's replies as they stream; nil
+	// streams nothing.
+	OnDelta func(thread string, d wisp.ChatDelta)
+
+	// Thread is the thread to go on with, as an earlier conversation's
+	// Thread returned it. "": a new thread.
+	Thread string
+	// NewID makes the session's id, and a new thread's ("t-" and the
+	// id). nil: 32 random bits in hex.
+	NewID func() string
+}
+
+// ErrNoModel: no model was given, and the settings name no default.
+var ErrNoModel = errors.New("no model given: set Options.Model or Options.ModelName, or models.default in the settings")
+
+// An OptionError is an option New cannot start a conversation with: no
+// home or model, a model that cannot run here (unknown, disabled, unable
+// to call tools, a backend not set up for it), a script that cannot be
+// read, a tool name no tool has, a thread id that cannot name a thread.
+// Its text is Err's, which says what is wrong and how to mend it; a
+// command-line program reports it as a mistake in how it was called.
+type OptionError struct {
+	// Option is the field at fault: "Home", "Model", "Named", "Thread".
+	Option string
+	// Err says why; it wraps the sentinel callers branch on
+	// (ErrNoModel, models.ErrDisabled, tools.ErrUnknownTool,
+	// threadfile.ErrBadID …).
+	Err error
+}
+
+// Error returns Err's text.
+func (e *OptionError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *OptionError) Unwrap() error { return e.Err }
+
+// LineAuditBusy is the notice (agent.NoticeWaiting) a turn gives the
+// Notifier when it waits for the audit log, which another process keeps
+// locked.
+const LineAuditBusy = "the audit log is locked by another process (a wisp audit --verify that was stopped, perhaps); this turn waits for it…"
+
+// A Conversation is a model, its tools, a face and the wisp home wired
+// together on one thread, in one session. It is safe for concurrent use
+// as its Agent is; Close it when done.
+type Conversation struct {
+	home     *home.Home
+	session  string
+	thread   string
+	model    string
+	agent    *agent.Agent
+	tools    *tools.Set
+	log      *audit.Log
+	actions  *models.Actions
+	redactor *secrets.Redactor
+}
+
+// New reads the settings of the home once (a setting changed later
+// applies from the next conversation), opens its audit log and wires the
+// model, the tools, the desk, the gate and the agent. ctx bounds the
+// opening of the model (a backend is asked for its facts); the
+// conversation does not keep it.
+//
+// An error in the options is an *OptionError; any other error is the
+// home's, the settings' or a backend's.
+func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Home == "" {
+		return nil, &OptionError{Option: "Home", Err: errors.New("no wisp home given: set Options.Home to a folder of the person's own (home.Find finds theirs)")}
+	}
+	if o.NewID == nil {
+		o.NewID = randomID
+	}
+	if o.Face == nil {
+		o.Face = unattended.Face{}
+	}
+	thread := o.Thread
+	if thread == "" {
+		thread = "t-" + o.NewID()
+	} else if !threadfile.ValidID(thread) {
+		return nil, &OptionError{Option: "Thread", Err: fmt.Errorf("thread %q: %w", thread, threadfile.ErrBadID)}
+	}
+	h, err := home.Open(o.Home)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := h.Settings().Load()
+	if err != nil {
+		return nil, err
+	}
+	ref := o.ModelName
+	if ref == "" && o.Model == nil {
+		ref = cfg.Models.Default
+	}
+	if ref == "" && o.Model == nil {
+		return nil, &OptionError{Option: "Model", Err: ErrNoModel}
+	}
+	threshold, err := policy.ParseRating(cfg.Approval.Threshold)
+	if err != nil {
+		return nil, err
+	}
+
+	c := &Conversation{home: h, session: o.NewID(), thread: thread, model: ref, redactor: secrets.NewRedactor()}
+	c.log, err = h.OpenAudit(&audit.Options{Redact: c.redactor.Replace, Sync: audit.SyncDecisions, Waiting: func(ctx context.Context) {
+		if o.Notifier != nil {
+			_ = o.Notifier.Notify(ctx, wisp.Notice{Kind: agent.NoticeWaiting, Text: LineAuditBusy})
+		}
+	}})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			c.Close()
+		}
+	}()
+	sink := multiSink{c.log}
+	if o.Events != nil {
+		sink = append(sink, o.Events)
+	}
+	desk := inquiry.NewDesk(o.Face, &inquiry.Options{
+		Session:  c.session,
+		Timeout:  cfg.Timeout(),
+		Events:   sink,
+		Redactor: c.redactor,
+		// Secrets the person gives an ask_user secret question live here,
+		// sealed, for this conversation only; the redactor knows their
+		// values.
+		Vault: secrets.NewVault(c.redactor),
+	})
+	gate := policy.NewGate(&policy.GateOptions{
+		Approver:  o.Approver,
+		Events:    sink,
+		Session:   c.session,
+		Threshold: threshold,
+		Timeout:   cfg.Timeout(),
+	})
+	var a *agent.Agent // set below; a pull ends long after it starts
+	mo := &models.Options{Backends: o.Backends, Settings: h.Settings(), Approvals: gate, Events: sink, Session: c.session, Current: ref}
+	if o.Pull != nil {
+		pull := *o.Pull
+		pull.Notify = func(thread, note string) {
+			a.Note(thread, note)
+			if o.Notifier != nil {
+				_ = o.Notifier.Notify(context.Background(), wisp.Notice{Kind: "pull", Thread: thread, Text: note})
+			}
+		}
+		mo.Pull = &pull
+	}
+	c.actions = models.New(mo)
+	model, info, err := c.openModel(ctx, o.Model, ref)
+	if err != nil {
+		return nil, err
+	}
+	c.model = info.Name
+	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name)
+	if err != nil {
+		return nil, err
+	}
+	a = agent.New(model, &agent.Options{
+		Redact:        c.redactor.Replace,
+		Inbox:         mcpserver.Inbox(c.Questions(), desk),
+		Tools:         c.tools,
+		Events:        sink,
+		Notifier:      o.Notifier,
+		OnDelta:       o.OnDelta,
+		Session:       c.session,
+		Home:          h.Dir(),
+		ContextTokens: info.Context,
+		Store:         h.Threads(c.redactor.Replace),
+	})
+	c.agent = a
+	return c, nil
+}
+
+// openModel returns model when it is set, named ref; otherwise it opens
+// ref: script:PATH plays a script, and any other name is a model the
+// backends know that may run.
+func (c *Conversation) openModel(ctx context.Context, model wisp.Model, ref string) (wisp.Model, wisp.ModelInfo, error) {
+	if model != nil {
+		return model, wisp.ModelInfo{Name: ref}, nil
+	}
+	if path, ok := strings.CutPrefix(ref, "script:"); ok {
+		if path == "" {
+			return nil, wisp.ModelInfo{}, &OptionError{Option: "Model", Err: fmt.Errorf("model %q: give the script's path, as script:PATH", ref)}
+		}
+		m, err := script.Load(path)
+		if err != nil {
+			return nil, wisp.ModelInfo{}, &OptionError{Option: "Model", Err: err}
+		}
+		return m, wisp.ModelInfo{Name: ref}, nil
+	}
+	m, info, err := c.actions.Open(ctx, ref)
+	switch {
+	case errors.Is(err, models.ErrBadName), errors.Is(err, models.ErrDisabled), errors.Is(err, models.ErrSetup):
+		return nil, wisp.ModelInfo{}, &OptionError{Option: "Model", Err: err}
+	case err != nil:
+		return nil, wisp.ModelInfo{}, err
+	}
+	return m, info, nil
+}
+
+// selectTools registers wisp's tools and the embedder's and selects the
+// conversation's: wisp's only when the settings turn them on or Named
+// names them.
+func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string) (*tools.Set, error) {
+	reg := tools.NewRegistry()
+	for _, t := range []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model)} {
+		if err := reg.AddOptIn(t); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range o.Tools {
+		if err := reg.Add(t); err != nil {
+			return nil, &OptionError{Option: "Tools", Err: err}
+		}
+	}
+	set, err := reg.Select(tools.Selection{
+		Named: o.Named,
+		Enabled: map[string]bool{ask.Name: cfg.Tools.Ask, modelstool.Name: cfg.Tools.Models,
+			askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval},
+		Disabled: cfg.Tools.Disabled,
+	})
+	if err != nil {
+		return nil, &OptionError{Option: "Named", Err: err}
+	}
+	return set, nil
+}
+
+// Respond runs one turn of the conversation's thread on the person's
+// input and returns the reply, as agent.Agent.Respond does.
+func (c *Conversation) Respond(ctx context.Context, input string) (wisp.Reply, error) {
+	return c.agent.Respond(ctx, c.thread, input)
+}
+
+// Agent returns the agent, to run turns on other threads (wisp mcp) or
+// to read a thread's facts.
+func (c *Conversation) Agent() *agent.Agent { return c.agent }
+
+// Tools returns the conversation's tools.
+func (c *Conversation) Tools() *tools.Set { return c.tools }
+
+// Session returns the session's id, as events and questions carry it.
+func (c *Conversation) Session() string { return c.session }
+
+// Thread returns the thread Respond runs on.
+func (c *Conversation) Thread() string { return c.thread }
+
+// ModelName returns the model's name: its full name when a backend
+// opened it, otherwise Options.ModelName.
+func (c *Conversation) ModelName() string { return c.model }
+
+// Models returns the model actions the person may take in the
+// conversation (/models in chat), through the same rules and the same
+// gate as the models tool.
+func (c *Conversation) Models() *models.Actions { return c.actions }
+
+// Home returns the wisp home the conversation runs in.
+func (c *Conversation) Home() *home.Home { return c.home }
+
+// Redact returns s with every credential replaced by the marker the
+// conversation's sinks give it, for what a face shows of the person's
+// own words.
+func (c *Conversation) Redact(s string) string { return c.redactor.Replace(s) }
+
+// Questions returns the questions wisp mcp parked in the home. An answer
+// filed through it is recorded in the conversation's session first, and
+// only an answer so recorded is taken.
+func (c *Conversation) Questions() pending.Store {
+	return c.home.Questions(audit.Witness{Log: c.log, Session: c.session})
+}
+
+// Close ends the conversation: its background pulls are cancelled (what
+// arrived is kept) and the audit log is closed.
+func (c *Conversation) Close() error {
+	if c.actions != nil {
+		c.actions.Close()
+	}
+	return c.log.Close()
+}
+
+// multiSink hands every event to each sink in turn and returns the
+// errors of all that failed, joined.
+type multiSink []wisp.EventSink
+
+func (m multiSink) Record(ctx context.Context, e wisp.Event) error {
+	var errs []error
+	for _, s := range m {
+		errs = append(errs, s.Record(ctx, e))
+	}
+	return errors.Join(errs...)
+}
+
+func randomID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
