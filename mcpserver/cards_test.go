@@ -69,7 +69,7 @@ func newCFix(t *testing.T, elicitation bool, steps ...script.Step) *cfix {
 			f.holds = append(f.holds, c)
 			return c
 		},
-		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (*agent.Agent, error) {
+		Conversations: mcpserver.ConversationsFunc(func(_ context.Context, named []string) (wisp.Agent, error) {
 			vault := inquiry.VaultFunc(func(name, _ string) (string, error) {
 				f.mu.Lock()
 				f.secrets = append(f.secrets, name)

@@ -77,7 +77,7 @@ func newTurn(t *testing.T, version string, reply func(n int, req mcp.Elicitation
 		Threads:     threads,
 		Pending:     tt.store,
 		Elicitation: true,
-		Conversations: mcpserver.ConversationsFunc(func(context.Context, []string) (*agent.Agent, error) {
+		Conversations: mcpserver.ConversationsFunc(func(context.Context, []string) (wisp.Agent, error) {
 			reg := tools.NewRegistry()
 			if err := reg.Add(faceTool); err != nil {
 				return nil, err
