@@ -286,19 +286,24 @@ func (s *Server) await(ctx context.Context, r *run) *mcp.CallToolResult {
 	for _, msg := range r.takeQueued() {
 		_ = s.Notify(ctx, msg)
 	}
-	select {
-	case <-r.done:
-		s.forget(r)
-		return s.result(r)
-	case e := <-r.inputs:
-		r.mu.Lock()
-		r.retry = true
-		r.mu.Unlock()
-		return server.NewInputRequestBuilder(encodeState(r.thread, e)).
-			Elicit(e.form.Kind, e.form.Params).ToolResult()
-	case <-ctx.Done():
-		r.parkNow()
-		return s.errorResult("the call was cancelled; the turn on thread %s goes on without you, and parks any question it asks", r.thread)
+	for {
+		select {
+		case <-r.done:
+			s.forget(r)
+			return s.result(r)
+		case e := <-r.inputs:
+			if e.withdrawn.Err() != nil {
+				continue // the face no longer waits for it: a card that ended, a question answered elsewhere
+			}
+			r.mu.Lock()
+			r.retry = true
+			r.mu.Unlock()
+			return server.NewInputRequestBuilder(encodeState(r.thread, e)).
+				Elicit(e.form.Kind, e.form.Params).ToolResult()
+		case <-ctx.Done():
+			r.parkNow()
+			return s.errorResult("the call was cancelled; the turn on thread %s goes on without you, and parks any question it asks", r.thread)
+		}
 	}
 }
 

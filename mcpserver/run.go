@@ -54,6 +54,9 @@ type elicitation struct {
 	// client when the answer was not used.
 	answer func(ctx context.Context, reply *mcp.ElicitationResult) string
 	nonce  string // in the request state, so only the call that got it can answer
+	// withdrawn is done once the face no longer waits for the reply; a
+	// form not yet sent then is not sent.
+	withdrawn context.Context
 }
 
 // key names e in run.elicited.

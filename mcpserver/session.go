@@ -58,7 +58,7 @@ func (t session) Elicit(ctx context.Context, form mcpface.Form, answer func(cont
 	if call == nil || !canElicit(call) {
 		return
 	}
-	e := elicitation{form: form, answer: answer, nonce: newNonce()}
+	e := elicitation{form: form, answer: answer, nonce: newNonce(), withdrawn: ctx}
 	r.mu.Lock()
 	r.elicited[e.key()] = e
 	r.mu.Unlock()
