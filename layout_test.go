@@ -37,7 +37,7 @@ var allowed = map[string][]string{
 	"config":                     {"internal/fsx", "policy/secrets"},
 	"internal/fsx":               {},
 	"internal/jsonredact":        {},
-	"internal/spool":             {"internal/fsx"},
+	"internal/spool":             {"", "internal/fsx", "policy/secrets"},
 	"internal/spool/spooltest":   {"internal/spool"},
 	"models":                     {"", "config", "models/hf", "policy"},
 	"models/hf":                  {"internal/fsx", "internal/neterr"},
