@@ -401,7 +401,9 @@ func TestLedgerVouch(t *testing.T) {
 		t.Errorf("the reply was removed though its refusal was not recorded: %v", err)
 	}
 	// A Vouch that fails is an error, and refuses nothing.
-	l.Vouch = func(context.Context, string, note, reply, string) (bool, error) { return false, errors.New("cannot look") }
+	l.Vouch = func(context.Context, string, note, reply, string) (bool, error) {
+		return false, errors.New("cannot look")
+	}
 	if _, ok, err := l.Answer(t.Context(), dir, n.ID, n); ok || err == nil || err.Error() != "cannot look" {
 		t.Errorf("Answer when Vouch fails = %v, %v; want its error", ok, err)
 	}

@@ -50,7 +50,9 @@ var noteKind = spool.Kind[note, reply]{
 // failingWitness records nothing.
 type failingWitness struct{ wisptest.Recorder }
 
-func (*failingWitness) Record(context.Context, wisp.Event) error { return errors.New("the log is full") }
+func (*failingWitness) Record(context.Context, wisp.Event) error {
+	return errors.New("the log is full")
+}
 
 // A Store with a Witness records a reply as given before its file
 // appears, at the Store's time, and files nothing it could not record; it
