@@ -123,7 +123,7 @@ func TestInTurnAnswerStaysOnFileUntilSaved(t *testing.T) {
 			if err != nil {
 				return nil, err
 			}
-			return agent.New(model, &agent.Options{Tools: set, Store: dir, Inbox: mcpserver.Inbox(store, desk)}), nil
+			return agent.New(model, &agent.Options{Tools: set, Store: dir, Inbox: pending.Inbox(store, desk)}), nil
 		})})
 	c := newInProcess(t, srv)
 	results := make(chan *mcp.CallToolResult, 1)

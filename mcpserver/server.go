@@ -9,7 +9,8 @@
 // client's dialog when the person allowed it, holds the call for a
 // minute, then parks the turn; the Server gives each turn the
 // mcpface.Session it speaks to the client through, in both protocol eras.
-// Inbox delivers a parked question's answer to the thread's next turn.
+// A parked question's answer reaches the thread's next turn through
+// pending.Inbox, in whichever face runs it.
 package mcpserver
 
 import (

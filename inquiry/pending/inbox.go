@@ -1,15 +1,13 @@
-package mcpserver
+package pending
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/inquiry"
-	"github.com/wisp-agent/wisp/inquiry/pending"
 )
 
 // Inbox returns the mail of parked questions for an agent whose questions
@@ -18,20 +16,20 @@ import (
 // (inquiry.settled recorded, credentials marked, long answers cut) and
 // posted as a notice (inquiry.LineLate) with the answer's fact; questions
 // whose deadline passed unanswered are withdrawn and posted as timed out;
-// and questions whose file cannot be read back (pending.Damaged) are
+// and questions whose file cannot be read back (Damaged) are
 // posted as never to be answered (inquiry.LineDamaged). Once the thread is
 // saved, the questions are settled in the folder, damaged files too.
 //
-// Chat and respond use it too, so a thread started under wisp mcp and
-// continued elsewhere still gets its answers.
-func Inbox(store pending.Store, desk *inquiry.Desk) agent.Inbox {
+// Every face's conversation uses it (conversation.New gives it to the
+// agent), so a thread started under wisp mcp and continued elsewhere
+// still gets its answers.
+func Inbox(store Store, desk *inquiry.Desk) agent.Inbox {
 	return &inbox{store: store, desk: desk}
 }
 
 type inbox struct {
-	store pending.Store
+	store Store
 	desk  *inquiry.Desk
-	now   func() time.Time
 }
 
 func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail, error) {
@@ -42,10 +40,7 @@ func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail
 	if err != nil {
 		return nil, fmt.Errorf("the answers to its parked questions cannot be read: %w", err)
 	}
-	now := time.Now()
-	if b.now != nil {
-		now = b.now()
-	}
+	now := b.store.now()
 	var mail []agent.Mail
 	damaged, err := b.store.Damaged()
 	if err != nil {
@@ -68,7 +63,7 @@ func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail
 			mail = append(mail, agent.Mail{Key: q.ID}) // counts for nothing; settled with the rest
 			continue
 		case !q.Deadline.IsZero() && now.After(q.Deadline):
-			if err := b.store.Withdraw(ctx, q.ID, "its time ran out"); errors.Is(err, pending.ErrAnswered) {
+			if err := b.store.Withdraw(ctx, q.ID, "its time ran out"); errors.Is(err, ErrAnswered) {
 				continue // answered at the last moment: the next turn takes it
 			} else if err != nil {
 				return nil, err
