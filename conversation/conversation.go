@@ -227,7 +227,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		pull.Notify = func(thread, note string) {
 			a.Note(thread, note)
 			if o.Notifier != nil {
-				_ = o.Notifier.Notify(context.Background(), wisp.Notice{Kind: "pull", Thread: thread, Text: note})
+				_ = o.Notifier.Notify(context.Background(), wisp.Notice{Kind: wisp.NoticePull, Thread: thread, Text: note})
 			}
 		}
 		mo.Pull = &pull

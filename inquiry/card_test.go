@@ -654,15 +654,15 @@ func TestAskCardEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	requested := rec.Events(wisp.KindInquiryRequested)
-	wantRequested := map[string]any{
-		"id": "c1", "kind": "ask_user", "deadline": "2026-11-30T10:01:00Z",
-		"questions": []map[string]any{
-			{"question": "Which regions?", "header": "Regions", "multiSelect": true, "allowOther": true,
-				"options": []map[string]any{{"label": "eu-west-1"}, {"label": "us-east-1"}, {"label": "ap-south-1"}}},
-			{"question": envQ.Text, "header": "Env", "multiSelect": false, "allowOther": false,
-				"options": []map[string]any{
-					{"label": "staging", "description": "safe to break; data is a week old", "recommended": true},
-					{"label": "production", "description": "real data; needs a window"}}},
+	wantRequested := wisp.InquiryRequestedData{
+		ID: "c1", Kind: "ask_user", Deadline: "2026-11-30T10:01:00Z",
+		Questions: []wisp.CardQuestionRequest{
+			{Question: "Which regions?", Header: "Regions", MultiSelect: true, AllowOther: true,
+				Options: []wisp.CardOptionRecord{{Label: "eu-west-1"}, {Label: "us-east-1"}, {Label: "ap-south-1"}}},
+			{Question: envQ.Text, Header: "Env", MultiSelect: false, AllowOther: false,
+				Options: []wisp.CardOptionRecord{
+					{Label: "staging", Description: "safe to break; data is a week old", Recommended: true},
+					{Label: "production", Description: "real data; needs a window"}}},
 		},
 	}
 	if len(requested) != 1 {
@@ -675,12 +675,12 @@ func TestAskCardEvents(t *testing.T) {
 		t.Errorf("inquiry.requested = %+v, want source tool on t1 turn 2 session s1", e)
 	}
 	settled := rec.Events(wisp.KindInquirySettled)
-	wantSettled := map[string]any{
-		"id": "c1", "kind": "ask_user",
-		"questions": []map[string]any{
-			{"question": "Which regions?", "outcome": "chose", "provenance": "person", "chosen": []string{"us-east-1"},
-				"answer": "and [REDACTED:aws-access-key#1]", "redacted": []string{"[REDACTED:aws-access-key#1]"}},
-			{"question": envQ.Text, "outcome": "chose", "provenance": "timeout", "fallback": true, "chosen": []string{"staging"}},
+	wantSettled := wisp.InquirySettledData{
+		ID: "c1", Kind: "ask_user",
+		Questions: []wisp.CardQuestionSettled{
+			{Question: "Which regions?", Outcome: "chose", Provenance: "person", Chosen: []string{"us-east-1"},
+				Answer: "and [REDACTED:aws-access-key#1]", Redacted: []string{"[REDACTED:aws-access-key#1]"}},
+			{Question: envQ.Text, Outcome: "chose", Provenance: "timeout", Fallback: true, Chosen: []string{"staging"}},
 		},
 	}
 	if len(settled) != 1 {
@@ -969,7 +969,7 @@ func TestAskCardFaceFailures(t *testing.T) {
 					t.Fatalf("AskCard error = %v, want %v", err, tc.want)
 				}
 				settled := rec.Events(wisp.KindInquirySettled)
-				if len(settled) != 1 || settled[0].Data["outcome"] != "stopped" || settled[0].Data["kind"] != "ask_user" {
+				if len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" || settled[0].Data.(wisp.InquirySettledData).Kind != "ask_user" {
 					t.Errorf("settled events = %+v, want one ask_user card with outcome stopped", settled)
 				}
 				s, err := d.AskCard(context.Background(), inquiry.CardRequest{Thread: "t", Turn: 2, Questions: []wisp.CardQuestion{notesQ}})
@@ -991,7 +991,7 @@ func TestAskCardCancelledTurn(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("AskCard(%T) on a cancelled turn = %v, want context.Canceled", face, err)
 		}
-		if settled := rec.Events(wisp.KindInquirySettled); len(settled) != 1 || settled[0].Data["outcome"] != "stopped" {
+		if settled := rec.Events(wisp.KindInquirySettled); len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" {
 			t.Errorf("settled = %+v, want the card stopped", settled)
 		}
 	}

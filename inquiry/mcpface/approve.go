@@ -142,9 +142,9 @@ func (f *Face) decideReply(ctx context.Context, req outofband.Request, reply *mc
 	switch {
 	case err == nil:
 		if f.opts.Approvals.Witness == nil { // a Witness recorded it already
-			f.record(ctx, wisp.Event{Kind: wisp.KindApprovalAnswered, Session: req.Session, Thread: req.Thread, Turn: req.Turn,
+			f.record(ctx, wisp.Event{Session: req.Session, Thread: req.Thread, Turn: req.Turn,
 				Source: wisp.SourcePerson, Approval: req.ID,
-				Data: map[string]any{"id": req.ID, "command": req.Command, "scope": d.Scope.String(), "from": d.From}})
+				Data: wisp.ApprovalAnsweredData{ID: req.ID, Command: req.Command, Scope: d.Scope.String(), From: d.From}})
 		}
 		return ""
 	case errors.Is(err, outofband.ErrDecided), errors.Is(err, outofband.ErrWithdrawn), errors.Is(err, outofband.ErrNoRequest), errors.Is(err, outofband.ErrStale):

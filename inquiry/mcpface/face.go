@@ -130,12 +130,9 @@ func New(opts *Options) *Face {
 // record hands e to Options.Events; a lost record is logged, never fatal
 // to the answer it records.
 func (f *Face) record(ctx context.Context, e wisp.Event) {
-	if f.opts.Events == nil {
-		return
-	}
 	e.Time = f.opts.Now()
-	if err := f.opts.Events.Record(context.WithoutCancel(ctx), e); err != nil {
-		f.opts.Logger.Error("recording an event", "kind", e.Kind, "error", err)
+	if err := wisp.Record(context.WithoutCancel(ctx), f.opts.Events, e); err != nil {
+		f.opts.Logger.Error("recording an event", "kind", e.Kind(), "error", err)
 	}
 }
 

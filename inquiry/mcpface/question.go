@@ -238,11 +238,8 @@ func (f *Face) fileReply(ctx context.Context, q pending.Question, reply *mcp.Eli
 	switch {
 	case err == nil:
 		if f.opts.Pending.Witness == nil { // a Witness recorded it already
-			data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From}
-			if a.Text != "" {
-				data["answer"] = a.Text
-			}
-			f.record(ctx, wisp.Event{Kind: wisp.KindInquiryAnswered, Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: data})
+			f.record(ctx, wisp.Event{Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson,
+				Data: wisp.InquiryAnsweredData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From, Answer: a.Text}})
 		}
 		return ""
 	case errors.Is(err, pending.ErrAnswered), errors.Is(err, pending.ErrWithdrawn), errors.Is(err, pending.ErrNoQuestion), errors.Is(err, pending.ErrStale):

@@ -124,23 +124,18 @@ const ReasonUnvouched = "no inquiry.answered record vouches for the answer on fi
 // (from) and terminal and this process's uid and pid; inquiry.refused,
 // wisp's, when no record vouches for it.
 func answerEvent(q Question, a Answer, sum string, given bool) wisp.Event {
-	data := map[string]any{"id": q.ID, "question": q.Text, "outcome": a.Outcome.String(), "from": a.From, "fileSHA256": sum}
-	if a.Text != "" {
-		data["answer"] = a.Text
-	}
-	e := wisp.Event{Kind: wisp.KindInquiryRefused, Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourceWisp, Data: data}
+	e := wisp.Event{Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourceWisp,
+		Data: wisp.InquiryRefusedData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
+			Answer: a.Text, FileSHA256: sum, Reason: ReasonUnvouched}}
 	if !given {
-		data["reason"] = ReasonUnvouched
 		return e
 	}
-	if a.Terminal != "" {
-		data["terminal"] = a.Terminal
-	}
+	data := wisp.InquiryAnsweredData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
+		Answer: a.Text, FileSHA256: sum, Terminal: a.Terminal, PID: os.Getpid()}
 	if uid, ok := fsx.CurrentUID(); ok {
-		data["uid"] = uid
+		data.UID = &uid
 	}
-	data["pid"] = os.Getpid()
-	e.Kind, e.Source = wisp.KindInquiryAnswered, wisp.SourcePerson
+	e.Source, e.Data = wisp.SourcePerson, data
 	return e
 }
 

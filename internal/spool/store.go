@@ -24,7 +24,8 @@ type Kind[R, A any] struct {
 	// Given is the kind of the event that records an answer as given
 	// (inquiry.answered, approval.answered): with a Witness, Give records
 	// it before the answer's file appears, and an answer is taken only
-	// when the Witness vouches for one of them naming its file.
+	// when the Witness vouches for one of them naming its file. Record's
+	// event of a given answer is of this kind.
 	Given string
 	// Record returns the event that records the answer a to r, whose
 	// file's [Sum] is sum: given (true), the person's, as Give records it
@@ -32,7 +33,9 @@ type Kind[R, A any] struct {
 	// vouches for the answer on file. The Store sets its Time.
 	Record func(r R, a A, sum string, given bool) wisp.Event
 	// Unrecorded is the caller's line for an answer to id that the
-	// Witness could not record (err): nothing is filed.
+	// Witness could not record (err): nothing is filed. It should wrap
+	// wisp.ErrNotRecorded, as every record that could not be written
+	// does.
 	Unrecorded func(id string, err error) error
 	// BadWhy is the caller's line for a withdrawal of id whose reason
 	// CheckWhy refuses (err).
@@ -94,7 +97,7 @@ func (s Store[R, A]) ledger() Ledger[R, A] {
 	l.Refuse = func(ctx context.Context, _ string, r R, a A, sum string) error {
 		e := s.Kind.Record(r, a, sum, false)
 		e.Time = s.Time()
-		return s.Witness.Record(context.WithoutCancel(ctx), e)
+		return wisp.Record(context.WithoutCancel(ctx), s.Witness, e)
 	}
 	return l
 }
@@ -146,6 +149,8 @@ func (s Store[R, A]) Give(ctx context.Context, id string, a A, data []byte, chec
 		}
 		e := s.Kind.Record(r, a, Sum(data), true)
 		e.Time = s.Time()
+		// The Witness's own error, in the Kind's line, which says the
+		// answer was not recorded (wisp.ErrNotRecorded).
 		if err := s.Witness.Record(context.WithoutCancel(ctx), e); err != nil {
 			return s.Kind.Unrecorded(id, err)
 		}

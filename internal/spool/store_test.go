@@ -13,7 +13,6 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/internal/spool"
-	"github.com/wisp-agent/wisp/wisptest"
 )
 
 var (
@@ -34,10 +33,9 @@ var noteKind = spool.Kind[note, reply]{
 	},
 	Given: "note.replied",
 	Record: func(n note, r reply, sum string, given bool) wisp.Event {
-		e := wisp.Event{Kind: "note.refused", Source: wisp.SourceWisp,
-			Data: map[string]any{"id": n.ID, "from": r.From, "fileSHA256": sum}}
+		e := wisp.Event{Source: wisp.SourceWisp, Data: noteData{kind: "note.refused", ID: n.ID, From: r.From, FileSHA256: sum}}
 		if given {
-			e.Kind, e.Source = "note.replied", wisp.SourcePerson
+			e.Source, e.Data = wisp.SourcePerson, noteData{kind: "note.replied", ID: n.ID, From: r.From, FileSHA256: sum}
 		}
 		return e
 	},
@@ -47,11 +45,47 @@ var noteKind = spool.Kind[note, reply]{
 	BadWhy: func(id string, err error) error { return spool.Line(errBadWhy, "note "+id+": "+err.Error()) },
 }
 
-// failingWitness records nothing.
-type failingWitness struct{ wisptest.Recorder }
+// noteData is what the notes' records hold.
+type noteData struct {
+	kind                 string
+	ID, From, FileSHA256 string
+}
 
-func (*failingWitness) Record(context.Context, wisp.Event) error {
-	return errors.New("the log is full")
+func (d noteData) EventKind() string { return d.kind }
+
+// noteWitness keeps the notes' records, and vouches for a reply one of
+// them names; with fail set, it records nothing.
+type noteWitness struct {
+	fail   bool
+	events []wisp.Event
+}
+
+func (w *noteWitness) Record(_ context.Context, e wisp.Event) error {
+	if w.fail {
+		return errors.New("the log is full")
+	}
+	w.events = append(w.events, e)
+	return nil
+}
+
+func (w *noteWitness) Vouched(_ context.Context, kind, id, sum string) (bool, error) {
+	for _, e := range w.events {
+		if d, ok := e.Data.(noteData); ok && e.Kind() == kind && d.ID == id && d.FileSHA256 == sum {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// of returns the events of kind.
+func (w *noteWitness) of(kind string) []wisp.Event {
+	var out []wisp.Event
+	for _, e := range w.events {
+		if e.Kind() == kind {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // A Store with a Witness records a reply as given before its file
@@ -59,7 +93,7 @@ func (*failingWitness) Record(context.Context, wisp.Event) error {
 // takes only a reply on record, and records the refusal of any other.
 func TestStoreWitness(t *testing.T) {
 	at := time.Date(2026, 7, 28, 10, 0, 0, 0, time.UTC)
-	rec := &wisptest.Recorder{}
+	rec := &noteWitness{}
 	s := spool.Store[note, reply]{Kind: &noteKind, Dir: filepath.Join(t.TempDir(), "notes"), Witness: rec,
 		Now: func() time.Time { return at }}
 	n := fileNote(t, s.Dir, "0000000a", "da")
@@ -70,7 +104,7 @@ func TestStoreWitness(t *testing.T) {
 
 	// Nothing on record, nothing filed.
 	broken := s
-	broken.Witness = &failingWitness{}
+	broken.Witness = &noteWitness{fail: true}
 	if err := broken.Give(t.Context(), n.ID, reply{From: "person"}, data, func(note) error { return nil }); !errors.Is(err, errUnrecorded) {
 		t.Errorf("Give when the Witness fails = %v, want the Kind's Unrecorded line", err)
 	}
@@ -82,9 +116,9 @@ func TestStoreWitness(t *testing.T) {
 	if err := s.Give(t.Context(), n.ID, reply{From: "person"}, data, func(note) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	want := []wisp.Event{{Kind: "note.replied", Time: at, Source: wisp.SourcePerson,
-		Data: map[string]any{"id": n.ID, "from": "person", "fileSHA256": spool.Sum(data)}}}
-	if diff := cmp.Diff(want, rec.Events("note.")); diff != "" {
+	want := []wisp.Event{{Time: at, Source: wisp.SourcePerson,
+		Data: noteData{kind: "note.replied", ID: n.ID, From: "person", FileSHA256: spool.Sum(data)}}}
+	if diff := cmp.Diff(want, rec.events, cmp.AllowUnexported(noteData{})); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)
 	}
 	if got, ok, err := s.Taken(n.ID); !ok || err != nil || got.From != "person" {
@@ -103,8 +137,8 @@ func TestStoreWitness(t *testing.T) {
 	if got, ok, err := s.Taken(m.ID); ok || err != nil {
 		t.Errorf("Taken of a planted reply = %+v, %v, %v; want none", got, ok, err)
 	}
-	refused := rec.Events("note.refused")
-	if len(refused) != 1 || refused[0].Data["fileSHA256"] != spool.Sum(planted) || !refused[0].Time.Equal(at) {
+	refused := rec.of("note.refused")
+	if len(refused) != 1 || refused[0].Data.(noteData).FileSHA256 != spool.Sum(planted) || !refused[0].Time.Equal(at) {
 		t.Errorf("refusals %+v, want the planted reply's, at the Store's time", refused)
 	}
 }

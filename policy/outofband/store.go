@@ -115,21 +115,18 @@ const ReasonUnvouched = "no approval.answered record vouches for the decision on
 // face (from) and terminal and this process's uid and pid;
 // approval.refused, wisp's, when no record vouches for it.
 func decisionEvent(r Request, d Decision, sum string, given bool) wisp.Event {
-	data := map[string]any{"id": r.ID, "command": r.Command, "scope": d.Scope.String(), "from": d.From, "fileSHA256": sum}
-	e := wisp.Event{Kind: wisp.KindApprovalRefused, Session: r.Session, Thread: r.Thread, Turn: r.Turn,
-		Source: wisp.SourceWisp, Approval: r.ID, Data: data}
+	e := wisp.Event{Session: r.Session, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp, Approval: r.ID,
+		Data: wisp.ApprovalRefusedData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
+			FileSHA256: sum, Reason: ReasonUnvouched}}
 	if !given {
-		data["reason"] = ReasonUnvouched
 		return e
 	}
-	if d.Terminal != "" {
-		data["terminal"] = d.Terminal
-	}
+	data := wisp.ApprovalAnsweredData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
+		FileSHA256: sum, Terminal: d.Terminal, PID: os.Getpid()}
 	if uid, ok := fsx.CurrentUID(); ok {
-		data["uid"] = uid
+		data.UID = &uid
 	}
-	data["pid"] = os.Getpid()
-	e.Kind, e.Source = wisp.KindApprovalAnswered, wisp.SourcePerson
+	e.Source, e.Data = wisp.SourcePerson, data
 	return e
 }
 
