@@ -123,7 +123,7 @@ func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.Pu
 	if err != nil {
 		return wisp.PullStarted{}, err
 	}
-	unlock, err := a.opts.Pull.Store.Lock(pp.Plan.Repo)
+	unlock, err := a.lockPull(pp.Plan.Repo)
 	if err != nil {
 		if errors.Is(err, hf.ErrBusy) {
 			return wisp.PullStarted{}, fmt.Errorf("a pull of %s is %w; its end arrives as a note to the conversation that asked for it, so do not ask for it again", pp.Plan.Repo, ErrPullRunning)
@@ -209,7 +209,7 @@ func (a *Actions) RunPull(ctx context.Context, pp PullPlan, replace bool) (strin
 
 // RunPullWith is RunPull with a progress function of its own.
 func (a *Actions) RunPullWith(ctx context.Context, pp PullPlan, replace bool, progress func(hf.Progress)) (string, error) {
-	unlock, err := a.opts.Pull.Store.Lock(pp.Plan.Repo)
+	unlock, err := a.lockPull(pp.Plan.Repo)
 	if err != nil {
 		if errors.Is(err, hf.ErrBusy) {
 			return "", fmt.Errorf("a pull of %s is %w", pp.Plan.Repo, ErrPullRunning)
@@ -226,9 +226,8 @@ func (a *Actions) RunPullWith(ctx context.Context, pp PullPlan, replace bool, pr
 func (a *Actions) fetchAndLink(ctx context.Context, pp PullPlan, by wisp.Actor, approval string, replace bool, progress func(hf.Progress)) (string, error) {
 	po := a.opts.Pull
 	// A cancel asked for from another process (wisp models cancel) is a
-	// file beside the pull's lock; an old one is stale.
+	// file beside the pull's lock (see lockPull).
 	stop := a.cancelPath(pp.Plan.Repo)
-	_ = os.Remove(stop)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -312,6 +311,19 @@ func (a *Actions) Cancel(repo string) bool {
 	job.cancel()
 	<-job.done
 	return true
+}
+
+// lockPull takes the lock of a pull of repo and clears a cancel request
+// left by an earlier pull. A cancel asked for once the lock is held (while
+// the person is asked, or the publisher recorded) is this pull's, and
+// stops it as soon as it fetches.
+func (a *Actions) lockPull(repo string) (unlock func(), err error) {
+	unlock, err = a.opts.Pull.Store.Lock(repo)
+	if err != nil {
+		return nil, err
+	}
+	_ = os.Remove(a.cancelPath(repo))
+	return unlock, nil
 }
 
 // cancelPath is the file that asks a running pull of repo, in any

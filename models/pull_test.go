@@ -3,6 +3,7 @@ package models_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -39,6 +40,7 @@ type pullFixture struct {
 	approvals *approvals
 	events    *wisptest.Recorder
 	failKind  string // events of this kind are not recorded
+	onEvent   func(wisp.Event)
 	mu        sync.Mutex
 	notes     map[string][]string
 	noted     chan struct{}
@@ -69,6 +71,9 @@ func newPullFixture(t *testing.T, trusted ...string) *pullFixture {
 		Events: wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
 			if e.Kind() == f.failKind {
 				return errors.New("disk full")
+			}
+			if f.onEvent != nil {
+				f.onEvent(e)
 			}
 			return f.events.Record(ctx, e)
 		}),
@@ -208,6 +213,59 @@ func TestPullCancelledKeepsWhatArrived(t *testing.T) {
 	}
 	if _, err := f.actions.RunPull(context.Background(), pp, false); err != nil {
 		t.Fatalf("resumed pull = %v", err)
+	}
+}
+
+// A cancel asked for from another process once a pull holds its lock, but
+// before it fetches (here: while it records the publisher), stops it; it
+// is not taken for one an earlier pull left.
+func TestPullCancelledBeforeItFetches(t *testing.T) {
+	f := newPullFixture(t)
+	f.hub.Throttle(2_000) // the fetch outlasts the pull's first look for a cancel
+	other := models.New(&models.Options{Pull: &models.PullOptions{Store: hf.Store{Home: f.home}}})
+	stale, err := other.RequestCancel("mlx-community/Qwen3-4B-4bit")
+	if err != nil || stale {
+		t.Fatalf("RequestCancel with no pull running = %v, %v; want false", stale, err)
+	}
+	var asked bool
+	f.onEvent = func(e wisp.Event) {
+		if e.Kind() == "model.publisher" {
+			asked, err = other.RequestCancel("mlx-community/qwen3-4b-4bit")
+		}
+	}
+	pp, perr := f.actions.PlanPull(context.Background(), "mlx-community/Qwen3-4B-4bit")
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if _, perr = f.actions.RunPull(context.Background(), pp, false); !errors.Is(perr, context.Canceled) {
+		t.Errorf("RunPull cancelled from elsewhere before it fetched = %v, want it cancelled", perr)
+	}
+	if err != nil || !asked {
+		t.Errorf("RequestCancel while the pull held its lock = %v, %v; want true", asked, err)
+	}
+}
+
+// A cancel request an earlier pull left behind (its process ended before
+// it looked) does not stop the next pull.
+func TestPullClearsAStaleCancel(t *testing.T) {
+	f := newPullFixture(t)
+	locks := filepath.Join(f.home, "locks")
+	if err := os.MkdirAll(locks, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(locks, "pull-mlx-community--qwen3-4b-4bit.cancel")
+	if err := os.WriteFile(stale, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pp, err := f.actions.PlanPull(context.Background(), "mlx-community/Qwen3-4B-4bit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.actions.RunPull(context.Background(), pp, false); err != nil {
+		t.Errorf("RunPull after a stale cancel request = %v, want it pulled", err)
+	}
+	if _, err := os.Lstat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale cancel request is still there: %v", err)
 	}
 }
 
