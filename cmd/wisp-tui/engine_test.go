@@ -20,7 +20,8 @@ import (
 // The test binary plays other programs when WISP_TUI_TEST_AS says so: a
 // fake wisp that speaks the protocol (fake-wisp, fake-wisp-fails), or
 // wisp-tui itself (wisp-tui, for the tmux tests), whose engine then plays
-// WISP_TUI_TEST_ENGINE.
+// WISP_TUI_TEST_ENGINE. The real wisp, for the tests that run it, is built
+// once for the whole run (buildWisp) and removed at its end.
 func TestMain(m *testing.M) {
 	switch os.Getenv("WISP_TUI_TEST_AS") {
 	case "fake-wisp":
@@ -33,7 +34,9 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
 
 // fakeWisp speaks wisp chat --json on stdin and stdout: a message asks a

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -131,24 +133,55 @@ func TestTmuxFakeWisp(t *testing.T) {
 	tm.waitFor("wisp-tui exited with status 0")
 }
 
-// buildWisp builds cmd/wisp into a temporary folder. With the build cache
-// warm (go vet ./... or go build ./... compile the same packages) it takes
-// a second or two.
+// built is wisp, built once for the whole package run by the first test
+// that needs it, in a folder TestMain removes at the end.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	skip string // why the tests that need wisp skip, if they do
+	err  error
+}
+
+// buildWisp returns cmd/wisp built into a temporary folder, building it
+// the first time it is asked for. With the build cache warm (go vet ./...
+// or go build ./... compile the same packages) that takes a second or two.
 func buildWisp(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH, to build wisp")
+	built.once.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			built.skip = "go is not on PATH, to build wisp"
+			return
+		}
+		if built.dir, built.err = os.MkdirTemp("", "wisp-tui-test-"); built.err != nil {
+			return
+		}
+		bin := filepath.Join(built.dir, "wisp")
+		if out, err := exec.Command(goTool, "build", "-o", bin, "../wisp").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("building wisp: %v\n%s", err, out)
+			return
+		}
+		if out, _ := exec.Command(bin, "chat", "--help").CombinedOutput(); !strings.Contains(string(out), "--json") {
+			built.skip = "this wisp has no chat --json yet"
+			return
+		}
+		built.bin = bin
+	})
+	switch {
+	case built.err != nil:
+		t.Fatal(built.err)
+	case built.skip != "":
+		t.Skip(built.skip)
 	}
-	bin := filepath.Join(t.TempDir(), "wisp")
-	out, err := exec.Command(goTool, "build", "-o", bin, "../wisp").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building wisp: %v\n%s", err, out)
+	return built.bin
+}
+
+// removeBuilt removes what buildWisp built.
+func removeBuilt() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
 	}
-	if out, _ := exec.Command(bin, "chat", "--help").CombinedOutput(); !strings.Contains(string(out), "--json") {
-		t.Skip("this wisp has no chat --json yet")
-	}
-	return bin
 }
 
 // TestTmuxScripted runs wisp-tui on the real wisp and the bundled scripted
