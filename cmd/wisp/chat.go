@@ -352,90 +352,22 @@ func slash(ctx context.Context, out io.Writer, conv *conversation.Conversation, 
 		return questions.slash(ctx, f[1:])
 	}
 	if f[0] != "/models" {
-		return fmt.Errorf("unknown command %s; chat knows /models list|show|pull|cancel|enable|disable|check|trust and /questions [list]|answer ID|decline ID", f[0])
+		return fmt.Errorf("unknown command %s; chat knows /models %s and /questions [list]|answer ID|decline ID", f[0], strings.Join(modelsActions(), "|"))
 	}
-	if len(f) < 2 {
-		return fmt.Errorf("/models needs an action: list [PAGE], show NAME, pull REPO, cancel REPO, enable NAME, disable NAME, check NAME or trust PUBLISHER")
-	}
-	a := conv.Models()
-	arg := ""
-	if len(f) > 2 {
-		arg = f[2]
-	}
-	needs := func() error {
-		if arg == "" {
-			return fmt.Errorf("/models %s needs a name", f[1])
-		}
-		return nil
-	}
-	var text string
-	switch f[1] {
-	case "list":
-		page := 1
-		if arg != "" {
-			if _, err := fmt.Sscan(arg, &page); err != nil {
-				return fmt.Errorf("/models list takes a page number; got %q", arg)
-			}
-		}
-		l, err := a.List(ctx, page)
-		if err != nil {
-			return err
-		}
-		text = models.FormatListing(l, conv.ModelName())
-	case "show":
-		if err := needs(); err != nil {
-			return err
-		}
-		m, err := a.Show(ctx, arg)
-		if err != nil {
-			return err
-		}
-		text = models.FormatInfo(m)
-	case "enable", "disable", "check":
-		if err := needs(); err != nil {
-			return err
-		}
-		do := map[string]func(context.Context, string, wisp.Actor) (wisp.Change, error){
-			"enable": a.Enable, "disable": a.Disable, "check": a.Check}[f[1]]
-		ch, err := do(ctx, arg, wisp.ActorPerson)
-		if err != nil {
-			return err
-		}
-		text = models.FormatChange(ch)
-	case "pull":
-		if err := needs(); err != nil {
-			return err
-		}
-		p, err := a.Pull(ctx, arg, wisp.ActorPerson)
-		if err != nil {
-			return err
-		}
-		text = fmt.Sprintf("pulling %s in the background: about %s in %d of %d files; its end will arrive here\n", p.Repo, models.Size(p.Bytes), p.Files, p.Total)
-	case "cancel":
-		if err := needs(); err != nil {
-			return err
-		}
-		running, err := a.RequestCancel(arg)
-		if err != nil {
-			return err
-		}
-		if !running {
-			return fmt.Errorf("no pull of %s is running", arg)
-		}
-		text = "asked the pull of " + arg + " to stop; what arrived is kept\n"
-	case "trust":
-		if err := needs(); err != nil {
-			return err
-		}
-		if err := a.Trust(ctx, arg, wisp.ActorPerson); err != nil {
-			return err
-		}
-		text = arg + " is trusted\n"
-	default:
-		return fmt.Errorf("unknown action %q; /models takes list, show, pull, cancel, enable, disable, check or trust", f[1])
+	text, err := models.RunCommand(ctx, conv.Models(), f[1:], &models.CommandOptions{Current: conv.ModelName()})
+	if err != nil {
+		return err
 	}
 	fmt.Fprint(out, showText(strings.TrimSuffix(text, "\n"))+"\n")
 	return nil
+}
+
+func modelsActions() []string {
+	var names []string
+	for _, c := range models.Commands() {
+		names = append(names, c.Name)
+	}
+	return names
 }
 
 // streamer shows a reply as it arrives, its thinking apart, escaped line
