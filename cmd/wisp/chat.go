@@ -14,6 +14,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
@@ -351,10 +352,18 @@ func slash(ctx context.Context, out io.Writer, conv *conversation.Conversation, 
 	if f[0] == "/questions" {
 		return questions.slash(ctx, f[1:])
 	}
-	if f[0] != "/models" {
-		return fmt.Errorf("unknown command %s; chat knows /models %s and /questions [list]|answer ID|decline ID", f[0], strings.Join(modelsActions(), "|"))
+	var text string
+	var err error
+	switch f[0] {
+	case "/models":
+		text, err = models.RunCommand(ctx, conv.Models(), f[1:], &models.CommandOptions{Current: conv.ModelName()})
+	case "/config":
+		// The person's change, recorded in the chat's session.
+		h := conv.Home()
+		text, err = config.RunCommand(ctx, h.Settings(), f[1:], &config.SetOptions{Events: h.Events(), Session: conv.Session()})
+	default:
+		return fmt.Errorf("unknown command %s; chat knows /models %s, /config get|set|list and /questions [list]|answer ID|decline ID", f[0], strings.Join(modelsActions(), "|"))
 	}
-	text, err := models.RunCommand(ctx, conv.Models(), f[1:], &models.CommandOptions{Current: conv.ModelName()})
 	if err != nil {
 		return err
 	}
