@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/home"
+	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/hf"
 	"github.com/wisp-agent/wisp/models/mlx"
@@ -100,7 +101,7 @@ again and disables it if it fails. Your own actions need no approval; the model'
 					if err != nil {
 						return modelsErr(err)
 					}
-					fmt.Fprint(out, showText(strings.TrimSuffix(text, "\n"))+"\n")
+					fmt.Fprint(out, terminal.Lines(strings.TrimSuffix(text, "\n"))+"\n")
 					return nil
 				})
 			},
