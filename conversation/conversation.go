@@ -17,7 +17,6 @@ import (
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
-	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/policy"
@@ -245,7 +244,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	}
 	a = agent.New(model, &agent.Options{
 		Redact:        c.redactor.Replace,
-		Inbox:         mcpserver.Inbox(c.Questions(), desk),
+		Inbox:         pending.Inbox(c.Questions(), desk),
 		Tools:         c.tools,
 		Events:        sink,
 		Notifier:      o.Notifier,
