@@ -30,6 +30,11 @@ func newChatCmd(env environ) *cobra.Command {
 question appears under "? the model asks": type a number or your answer, or press
 Enter to decline. Ctrl-C stops the turn; Ctrl-D (the end of the input) leaves.
 
+A line that starts with / is your own command, never sent to the model: /models
+(list, show, pull, cancel, enable, disable, check, trust) and /config (get, set,
+list) do what wisp models and wisp config do, and /questions answers the questions
+wisp mcp parked for you.
+
 When the input is not a terminal, each line is your next message, and while a
 question waits, the next line answers it, so a whole conversation can be scripted:
 
