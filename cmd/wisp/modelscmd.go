@@ -67,7 +67,21 @@ again and disables it if it fails. Your own actions need no approval; the model'
 			return usagef("models needs a subcommand: %s", models.CommandUsage())
 		},
 	}
-	run := func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error {
+	run := modelsRunner(env)
+	for _, m := range models.Commands() {
+		if m.Name == "pull" {
+			c.AddCommand(newPullCmd(m, run))
+		} else {
+			c.AddCommand(newModelsSubCmd(m, run))
+		}
+	}
+	return c
+}
+
+// modelsRunner returns what runs a models subcommand with the person's
+// ModelActions in the wisp home.
+func modelsRunner(env environ) modelsRun {
+	return func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error {
 		h, err := openHome(env)
 		if err != nil {
 			return err
@@ -78,41 +92,36 @@ again and disables it if it fails. Your own actions need no approval; the model'
 		}
 		return f(cmd.Context(), a, cmd.OutOrStdout())
 	}
+}
+
+// newModelsSubCmd is wisp models m: models.RunCommand, the page of list
+// given as it is there or as --page.
+func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 	var page int
-	for _, m := range models.Commands() {
-		switch m.Name {
-		case "pull":
-			c.AddCommand(newPullCmd(m, run))
-			continue
-		case "list":
-			// The page is a flag here.
-			m.Arg = "[--page N]"
-		}
-		sub := &cobra.Command{
-			Use:   m.Name + " " + m.Arg,
-			Short: m.Short,
-			Args:  exactArgs(1, m.Name+" takes one "+m.Arg),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				if m.Name == "list" {
-					args = []string{strconv.Itoa(page)}
+	sub := &cobra.Command{
+		Use:   m.Name + " " + m.Arg,
+		Short: m.Short,
+		Args:  exactArgs(1, m.Name+" takes one "+m.Arg),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if m.Name == "list" && len(args) == 0 {
+				args = []string{strconv.Itoa(page)}
+			}
+			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
+				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), nil)
+				if err != nil {
+					return modelsErr(err)
 				}
-				return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-					text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), nil)
-					if err != nil {
-						return modelsErr(err)
-					}
-					fmt.Fprint(out, terminal.Lines(strings.TrimSuffix(text, "\n"))+"\n")
-					return nil
-				})
-			},
-		}
-		if m.Name == "list" {
-			sub.Args = exactArgs(0, "list takes no arguments (use --page N)")
-			sub.Flags().IntVar(&page, "page", 1, "the page, from 1")
-		}
-		c.AddCommand(sub)
+				fmt.Fprint(out, terminal.Lines(strings.TrimSuffix(text, "\n"))+"\n")
+				return nil
+			})
+		},
 	}
-	return c
+	if m.Name == "list" {
+		sub.Use = "list [PAGE | --page N]"
+		sub.Args = cobra.ArbitraryArgs // RunCommand says what it takes
+		sub.Flags().IntVar(&page, "page", 1, "the page, from 1")
+	}
+	return sub
 }
 
 // modelsErr marks the person's mistakes in a models command as usage
