@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/models"
@@ -24,4 +25,17 @@ func (c *Conversation) ModelsCommand(ctx context.Context, args []string) (string
 // It returns what the person reads of it.
 func (c *Conversation) ConfigCommand(ctx context.Context, args []string) (string, error) {
 	return config.RunCommand(ctx, c.home.Settings(), args, &config.SetOptions{Events: c.log, Session: c.session})
+}
+
+// Command runs the person's command name, "models" or "config", with
+// args, as ModelsCommand and ConfigCommand do: for a face that takes the
+// person's commands by name, such as the command lines of chat --json.
+func (c *Conversation) Command(ctx context.Context, name string, args []string) (string, error) {
+	switch name {
+	case "models":
+		return c.ModelsCommand(ctx, args)
+	case "config":
+		return c.ConfigCommand(ctx, args)
+	}
+	return "", fmt.Errorf("unknown command %q; the commands are models and config", name)
 }

@@ -50,3 +50,32 @@ func TestCommands(t *testing.T) {
 		t.Errorf("ModelsCommand(list) = %q, %v; want no models", got, err)
 	}
 }
+
+// Command runs the person's commands by name, for a face that takes them
+// so (the command lines of chat --json).
+func TestCommandByName(t *testing.T) {
+	conv, err := conversation.New(context.Background(), &conversation.Options{Home: t.TempDir(), Model: model(t, `{"content":"ok"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Close()
+	tests := []struct {
+		name string
+		args []string
+		want string // the output, or the error's text
+	}{
+		{"config", []string{"get", "tools.ask"}, "false\n"},
+		{"models", []string{"list"}, "no models\n"},
+		{"models", nil, "models needs an action: "},
+		{"frob", nil, `unknown command "frob"; the commands are models and config`},
+	}
+	for _, tc := range tests {
+		got, err := conv.Command(context.Background(), tc.name, tc.args)
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("Command(%q, %q) = %q, want %q", tc.name, tc.args, got, tc.want)
+		}
+	}
+}
