@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -83,11 +82,10 @@ nothing; --replace lets wisp move aside a folder of your own at the model's link
 // wisp.ErrInterrupted) and nothing is pulled; so does the end of the
 // input.
 func askPublisher(ctx context.Context, in io.Reader, out io.Writer, a *models.Actions, pp models.PullPlan) (bool, error) {
-	if isTerminal(in) {
-		flushInput(in.(*os.File))
-	}
+	input := terminal.NewInput(in)
+	input.DropTypeAhead()
 	fmt.Fprintf(out, "%s is not a publisher you trust. Pull it? [y]once [t]rust [n]o › ", escape.Terminal(pp.Plan.Publisher))
-	line, err := terminal.NewInput(in).ReadLine(ctx)
+	line, err := input.ReadLine(ctx)
 	switch {
 	case errors.Is(err, io.EOF):
 		fmt.Fprintln(out)
