@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -236,5 +237,27 @@ func TestResponder(t *testing.T) {
 	out = screen{}
 	if err := r.Respond(context.Background(), conv, "go", nil); !errors.Is(err, wisp.ErrInterrupted) || out.String() != "" {
 		t.Errorf("Respond of a stopped turn = %v, output %q; want wisp.ErrInterrupted and nothing", err, out.String())
+	}
+}
+
+// DropTypeAhead leaves a pipe alone: what it holds is the person's
+// script, read as it comes.
+func TestDropTypeAheadKeepsAPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := w.WriteString("first\nsecond\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	in := terminal.NewInput(r)
+	if got, err := in.ReadLine(context.Background()); err != nil || got != "first" {
+		t.Fatalf("ReadLine = %q, %v", got, err)
+	}
+	in.DropTypeAhead()
+	if got, err := in.ReadLine(context.Background()); err != nil || got != "second" {
+		t.Errorf("ReadLine after DropTypeAhead on a pipe = %q, %v; want second", got, err)
 	}
 }
