@@ -233,7 +233,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Classifier: classifier,
 	})
 	var a *agent.Agent // set below; a pull ends long after it starts
-	mo := &models.Options{Backends: o.Backends, Settings: h.Settings(), Approvals: gate, Events: sink, Session: c.session, Current: ref}
+	mo := &models.Options{Backends: o.Backends, Settings: h.Settings(), Events: sink, Session: c.session, Current: ref}
 	if o.Pull != nil {
 		pull := *o.Pull
 		pull.Notify = func(thread, note string) {
@@ -258,6 +258,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Redact:        c.redactor.Replace,
 		Inbox:         mcpserver.Inbox(c.Questions(), desk),
 		Tools:         c.tools,
+		Guard:         gate,
 		Events:        sink,
 		Notifier:      o.Notifier,
 		OnDelta:       o.OnDelta,
@@ -348,8 +349,8 @@ func (c *Conversation) Thread() string { return c.thread }
 func (c *Conversation) ModelName() string { return c.model }
 
 // Models returns the model actions the person may take in the
-// conversation (/models in chat), through the same rules and the same
-// gate as the models tool.
+// conversation (/models in chat), through the same rules as the models
+// tool; the person's own need no approval.
 func (c *Conversation) Models() *models.Actions { return c.actions }
 
 // Home returns the wisp home the conversation runs in.
