@@ -108,6 +108,9 @@ func (f *afix) results() []string {
 	return slices.Clone(f.got)
 }
 
+// waitFiled waits for an approval request to be filed and returns it.
+// The request's hold begins before it is filed, so by then it is among
+// f.holds, and closing those ends it.
 func (f *afix) waitFiled(t *testing.T) outofband.Request {
 	t.Helper()
 	var rs []outofband.Request
@@ -129,8 +132,7 @@ func TestApprovalOutOfBand(t *testing.T) {
 	t.Run("approved at a terminal", func(t *testing.T) {
 		f := newAFix(t, true, false, enableSteps()...)
 		c := newInProcess(t, f.srv)
-		results := make(chan *mcp.CallToolResult, 1)
-		go func() { results <- respond(t, c, map[string]any{"prompt": "Enable qwen."}) }()
+		running := goRespond(t, c, map[string]any{"prompt": "Enable qwen."})
 		req := f.waitFiled(t)
 		if req.Command != "models enable ollama:qwen3:4b" || req.Thread != "t-00000001" {
 			t.Errorf("filed %+v", req)
@@ -138,7 +140,7 @@ func TestApprovalOutOfBand(t *testing.T) {
 		if err := f.store.Decide(t.Context(), outofband.Decision{ID: req.ID, Digest: req.Digest, Scope: wisp.ScopeOnce, From: outofband.FromTerminal}); err != nil {
 			t.Fatal(err)
 		}
-		<-results
+		running.wait(t)
 		if got := f.results(); !slices.Equal(got, []string{"enabled"}) {
 			t.Errorf("enable returned %q, want it approved", got)
 		}
@@ -146,8 +148,7 @@ func TestApprovalOutOfBand(t *testing.T) {
 	t.Run("silence refuses", func(t *testing.T) {
 		f := newAFix(t, true, false, enableSteps()...)
 		c := newInProcess(t, f.srv)
-		results := make(chan *mcp.CallToolResult, 1)
-		go func() { results <- respond(t, c, map[string]any{"prompt": "Enable qwen."}) }()
+		running := goRespond(t, c, map[string]any{"prompt": "Enable qwen."})
 		req := f.waitFiled(t)
 		f.mu.Lock()
 		for _, h := range f.holds {
@@ -155,7 +156,7 @@ func TestApprovalOutOfBand(t *testing.T) {
 		}
 		f.holds = nil
 		f.mu.Unlock()
-		<-results
+		running.wait(t)
 		got := f.results()
 		if len(got) != 1 || !strings.HasPrefix(got[0], policy.LineNotApproved+"no answer within") {
 			t.Errorf("enable returned %q, want a refusal for silence", got)
@@ -198,8 +199,7 @@ func TestApprovalDialog(t *testing.T) {
 				e := &elicitor{respond: tc.respond}
 				hf := &qfix{srv: f.srv}
 				c := hf.httpClient(t, era.version, client.WithElicitationHandler(e))
-				results := make(chan *mcp.CallToolResult, 1)
-				go func() { results <- respond(t, c, map[string]any{"prompt": "Enable qwen."}) }()
+				running := goRespond(t, c, map[string]any{"prompt": "Enable qwen."})
 				if strings.HasPrefix(tc.want, policy.LineNotApproved+"no answer") {
 					f.waitFiled(t)
 					e.waitShown(t)
@@ -211,7 +211,7 @@ func TestApprovalDialog(t *testing.T) {
 					f.holds = nil
 					f.mu.Unlock()
 				}
-				res := <-results
+				res := running.wait(t)
 				got := f.results()
 				if len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
 					t.Errorf("enable returned %q, want %q", got, tc.want)

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/models/script"
 )
@@ -24,13 +22,10 @@ func TestDamagedQuestionIsTold(t *testing.T) {
 		script.Step{Content: "I will ask again."},
 	)
 	c := f.client(t)
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
-	}()
+	running := goRespond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
 	q := f.waitFiled(t)
 	f.endHolds()
-	<-results
+	running.wait(t)
 
 	path := filepath.Join(f.store.Dir, q.ID+".question.json")
 	data, err := os.ReadFile(path)

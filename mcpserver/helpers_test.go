@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -176,17 +177,78 @@ func (f *fixture) client(t *testing.T, opts ...client.ClientOption) *client.Clie
 	return c
 }
 
-// respond calls the respond tool.
+// respond calls the respond tool and returns its result; it fails the
+// test when the call fails or does not return within patience.
 func respond(t *testing.T, c *client.Client, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	var req mcp.CallToolRequest
-	req.Params.Name = "respond"
-	req.Params.Arguments = args
-	res, err := c.CallTool(t.Context(), req)
-	if err != nil {
-		t.Fatalf("CallTool(respond, %v): %v", args, err)
+	return goRespond(t, c, args).wait(t)
+}
+
+// A respondCall is a call of the respond tool running on a goroutine of
+// its own.
+type respondCall struct {
+	args map[string]any
+	done chan respondDone
+}
+
+type respondDone struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+// goRespond calls the respond tool on a goroutine of its own, with the
+// test's context; wait takes its result. The goroutine never fails the
+// test itself, so a call that fails cannot leave wait without an answer.
+func goRespond(t *testing.T, c *client.Client, args map[string]any) *respondCall {
+	ctx := t.Context()
+	rc := &respondCall{args: args, done: make(chan respondDone, 1)}
+	go func() {
+		var req mcp.CallToolRequest
+		req.Params.Name = "respond"
+		req.Params.Arguments = args
+		res, err := c.CallTool(ctx, req)
+		rc.done <- respondDone{res, err}
+	}()
+	return rc
+}
+
+// wait returns the call's result; it fails the test when the call failed,
+// or has not returned within patience.
+func (rc *respondCall) wait(t *testing.T) *mcp.CallToolResult {
+	t.Helper()
+	d := receive(t, rc.done, fmt.Sprintf("respond(%v) returning", rc.args))
+	if d.err != nil {
+		t.Fatalf("CallTool(respond, %v): %v", rc.args, d.err)
 	}
-	return res
+	return d.res
+}
+
+// patience is the longest a test waits for something that must happen,
+// such as a call returning: a minute, or less when the test binary's
+// -timeout comes sooner, so that the test fails saying what never
+// happened rather than hanging until the binary is stopped.
+func patience(t *testing.T) time.Duration {
+	d := time.Minute
+	if deadline, ok := t.Deadline(); ok {
+		d = min(d, time.Until(deadline)*9/10)
+	}
+	return d
+}
+
+// receive returns what ch delivers; it fails the test, saying what never
+// happened, when nothing comes within patience.
+func receive[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	timer := time.NewTimer(patience(t))
+	defer timer.Stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-timer.C:
+		t.Fatalf("%s: never happened", what)
+	}
+	var zero T
+	return zero
 }
 
 // text joins a result's text blocks, one a line.

@@ -293,8 +293,8 @@ func TestHTTPRequestBound(t *testing.T) {
 			results <- err
 		}()
 	}
-	<-entered
-	<-entered
+	receive(t, entered, "the first call entering")
+	receive(t, entered, "the second call entering")
 
 	body := &endless{prefix: callPrefix, limit: 1 << 20}
 	rec := post(f.srv.HTTPHandler(), body, nil)
@@ -318,7 +318,7 @@ func TestHTTPRequestBound(t *testing.T) {
 
 	open()
 	for range 2 {
-		if err := <-results; err != nil {
+		if err := receive(t, results, "a respond call within the bound returning"); err != nil {
 			t.Errorf("a respond call within the bound: %v", err)
 		}
 	}
@@ -372,7 +372,7 @@ func TestStdioLineOverBound(t *testing.T) {
 		io.Copy(inW, io.MultiReader(io.LimitReader(&endless{prefix: callPrefix, limit: size + 1}, size), strings.NewReader("\"}}}\n")))
 	}()
 	got := reply(7)
-	<-sent
+	receive(t, sent, "the long line sent")
 	runtime.ReadMemStats(&after)
 	want := map[string]any{"jsonrpc": "2.0", "id": float64(7), "error": map[string]any{"code": float64(mcp.INVALID_REQUEST), "message": tooLarge}}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -387,7 +387,7 @@ func TestStdioLineOverBound(t *testing.T) {
 		t.Errorf("respond after the long line = %v", sc)
 	}
 	inW.Close()
-	if err := <-done; err != nil {
+	if err := receive(t, done, "ServeStdio returning"); err != nil {
 		t.Errorf("ServeStdio = %v", err)
 	}
 }

@@ -236,16 +236,13 @@ func TestQuestionParksThenReachesTheNextTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
-	}()
+	running := goRespond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
 	q := f.waitFiled(t)
 	if q.Text != askQuestion || q.Thread != "t-00000001" || q.Turn != 1 {
 		t.Errorf("filed %+v", q)
 	}
 	f.endHolds()
-	res := <-results
+	res := running.wait(t)
 
 	parked := inquiry.LineParked(askQuestion, q.ID)
 	if got := toolResults(f.model); !slices.Equal(got, []string{parked}) {
@@ -305,13 +302,10 @@ func TestQuestionParksThenReachesTheNextTurn(t *testing.T) {
 func TestQuestionAnsweredWithinTheHold(t *testing.T) {
 	f := newQFix(t, false, askStep(), script.Step{Content: "Done."})
 	c := f.client(t)
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
-	}()
+	running := goRespond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
 	q := f.waitFiled(t)
 	f.answer(t, q, wisp.OutcomeChose, "~/.wisp/config.json")
-	res := <-results
+	res := running.wait(t)
 	if got, want := toolResults(f.model), []string{inquiry.LineChose("~/.wisp/config.json")}; !slices.Equal(got, want) {
 		t.Errorf("the model read %q, want %q", got, want)
 	}
@@ -330,11 +324,10 @@ func TestSecondQuestionWhileOneIsParked(t *testing.T) {
 		script.Step{Content: "Still waiting."},
 	)
 	c := f.client(t)
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+	running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 	f.waitFiled(t)
 	f.endHolds()
-	<-results
+	running.wait(t)
 	respond(t, c, map[string]any{"prompt": "And?", "thread_id": "t-00000001", "tools": []string{"ask"}})
 	got := toolResults(f.model)
 	if last := got[len(got)-1]; last != inquiry.ErrLineWaiting {
@@ -470,8 +463,7 @@ func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, res
 		f := newQFixWitnessed(t, true, witnessed, askStep(), script.Step{Content: "Done."})
 		e := &elicitor{respond: tc.respond}
 		c := f.httpClient(t, era.version, client.WithElicitationHandler(e))
-		results := make(chan *mcp.CallToolResult, 1)
-		go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+		running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 		if tc.wantLine == "" {
 			f.waitFiled(t)
 			// The dialog's answer was not taken: the question waits until the hold ends.
@@ -479,7 +471,7 @@ func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, res
 			time.Sleep(50 * time.Millisecond)
 			f.endHolds()
 		}
-		res := <-results
+		res := running.wait(t)
 		requested := f.rec.Events(wisp.KindInquiryRequested)
 		if len(requested) != 1 {
 			t.Fatalf("inquiry.requested %+v, want one", requested)
@@ -529,11 +521,10 @@ func TestElicitationNeedsSettingAndCapability(t *testing.T) {
 			f := newQFix(t, false, askStep(), script.Step{Content: "Done."})
 			e := &elicitor{respond: accept(map[string]any{"answer": "./wisp.json"})}
 			c := f.httpClient(t, era.version, client.WithElicitationHandler(e))
-			results := make(chan *mcp.CallToolResult, 1)
-			go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+			running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 			f.waitFiled(t)
 			f.endHolds()
-			<-results
+			running.wait(t)
 			if n := len(e.requests()); n != 0 {
 				t.Errorf("with inquiry.elicitation off the dialog was shown %d times", n)
 			}
@@ -541,11 +532,10 @@ func TestElicitationNeedsSettingAndCapability(t *testing.T) {
 		t.Run(era.name+"/no capability", func(t *testing.T) {
 			f := newQFix(t, true, askStep(), script.Step{Content: "Done."})
 			c := f.httpClient(t, era.version)
-			results := make(chan *mcp.CallToolResult, 1)
-			go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+			running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 			q := f.waitFiled(t)
 			f.endHolds()
-			res := <-results
+			res := running.wait(t)
 			if got := structured(t, res); len(got.Waiting) != 1 || got.Waiting[0].ID != q.ID {
 				t.Errorf("result %+v, want the question waiting", got)
 			}
@@ -561,13 +551,12 @@ func TestFirstAnswerWins(t *testing.T) {
 			f := newQFix(t, true, askStep(), script.Step{Content: "Done."})
 			e := &elicitor{gate: make(chan struct{}), respond: accept(map[string]any{"answer": "~/.wisp/config.json"})}
 			c := f.httpClient(t, era.version, client.WithElicitationHandler(e))
-			results := make(chan *mcp.CallToolResult, 1)
-			go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+			running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 			q := f.waitFiled(t)
 			e.waitShown(t)
 			f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
 			close(e.gate)
-			res := <-results
+			res := running.wait(t)
 			if got, want := toolResults(f.model), []string{"chose: ./wisp.json"}; !slices.Equal(got, want) {
 				t.Errorf("the model read %q, want the terminal's answer %q", got, want)
 			}
@@ -619,7 +608,7 @@ func TestClientGoesAwayMidTurn(t *testing.T) {
 			}()
 			q := f.waitFiled(t)
 			cancel()
-			<-errs
+			receive(t, errs, "the cancelled call returning")
 			// No hold ends here: the turn parks because its caller left.
 			f.waitSaved(t, "t-00000001", 1)
 			if got := toolResults(f.model); !slices.Equal(got, []string{inquiry.LineParked(askQuestion, q.ID)}) {
@@ -646,11 +635,10 @@ func TestClientGoesAwayMidTurn(t *testing.T) {
 func TestMalformedRequests(t *testing.T) {
 	f := newQFix(t, true, askStep(), script.Step{Content: "Waiting."}, script.Step{Content: "Fine."})
 	c := f.client(t)
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+	running := goRespond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}})
 	q := f.waitFiled(t)
 	f.endHolds()
-	<-results
+	running.wait(t)
 
 	call := func(params string) string {
 		raw := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":` + params + `}`
@@ -716,7 +704,7 @@ func TestDialogNeverAnswered(t *testing.T) {
 			f.endHolds()
 			if era.version != "" {
 				// The 2025-era call holds apart from the dialog and returns.
-				res := <-results
+				res := receive(t, results, "the 2025-era call returning")
 				if got := structured(t, res); len(got.Waiting) != 1 || got.Waiting[0].ID != q.ID {
 					t.Errorf("result %+v, want the question waiting", got)
 				}

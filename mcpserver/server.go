@@ -117,7 +117,9 @@ type Options struct {
 	// turn parks the question (DefaultHold).
 	Hold time.Duration
 	// After is the clock the hold runs on; nil means time.After. Tests
-	// pass a channel they close.
+	// pass a channel they close. A hold begins before its question or
+	// approval request is filed, so once one can be seen in its folder,
+	// its hold runs.
 	After func(time.Duration) <-chan time.Time
 
 	// Events receives what the server itself records (the turn's own

@@ -665,11 +665,11 @@ func TestRespondWaitsForItsThread(t *testing.T) {
 		_, err := c.CallTool(ctx, req)
 		done <- err
 	}()
-	if msg := <-got; msg != "wisp: thread held is busy with another turn; waiting…" {
+	if msg := receive(t, got, "the thread's wait told"); msg != "wisp: thread held is busy with another turn; waiting…" {
 		t.Errorf("notification %q, want the thread's wait", msg)
 	}
 	cancel()
-	<-done
+	receive(t, done, "the cancelled call returning")
 	unlock()
 	res := respond(t, c, map[string]any{"prompt": "again", "thread_id": "held"})
 	if r := structured(t, res); res.IsError || r.Turn != 1 || r.Reply != "one" {

@@ -139,7 +139,7 @@ func TestStdio(t *testing.T) {
 	}
 
 	inW.Close()
-	if err := <-done; err != nil {
+	if err := receive(t, done, "ServeStdio returning"); err != nil {
 		t.Errorf("ServeStdio = %v, want nil when input ends", err)
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/pending"
@@ -32,17 +30,14 @@ func TestPlantedAnswerIsRefused(t *testing.T) {
 		}
 	}
 	c := f.client(t)
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		results <- respond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
-	}()
+	running := goRespond(t, c, map[string]any{"prompt": "Replace the config.", "tools": []string{"ask"}})
 	q := f.waitFiled(t)
 	plant(q, "~/.wisp/config.json")
 	eventually(t, "the planted answer refused within the hold", func() bool {
 		return len(f.rec.Events(wisp.KindInquiryRefused)) == 1
 	})
 	f.endHolds()
-	<-results
+	running.wait(t)
 	parked := inquiry.LineParked(askQuestion, q.ID)
 	if got := toolResults(f.model); !slices.Equal(got, []string{parked}) {
 		t.Errorf("the model read %q, want the question parked: %q", got, parked)

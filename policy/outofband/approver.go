@@ -36,7 +36,9 @@ type ApproverOptions struct {
 	Announce func(ctx context.Context, r Request)
 	// After makes the clock injectable: it returns a channel that
 	// delivers once d has passed. nil means time.After. The Store's Now
-	// tells the time the wait is measured from.
+	// tells the time the wait is measured from. Approve calls After
+	// before it files the request, so by the time the request can be
+	// seen in the Store its hold has begun.
 	After func(d time.Duration) <-chan time.Time
 }
 
@@ -107,6 +109,10 @@ func (a *Approver) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.De
 		return refusedSilence(0), nil
 	}
 	r.Deadline = a.store.now().Add(wait)
+	// The hold starts before the request is filed: whoever sees the
+	// request filed knows its hold runs, and the hold never outlasts the
+	// request's deadline.
+	timer := a.opts.After(wait)
 	filed, err := a.store.File(ctx, r)
 	if err != nil {
 		return wisp.Decision{}, err
@@ -132,7 +138,6 @@ func (a *Approver) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.De
 		d, err := a.store.Wait(waitCtx, filed.ID)
 		done <- result{d, err}
 	}()
-	timer := a.opts.After(wait)
 
 	select {
 	case res := <-done:

@@ -189,6 +189,37 @@ func TestApproverSilence(t *testing.T) {
 	}
 }
 
+// TestApproverHoldBeginsBeforeFiling: the hold has begun by the time the
+// request can be seen in the folder, so whoever sees it filed and ends
+// the hold (a clock, a test) never does so before the hold runs, and the
+// hold never outlasts the request's deadline.
+func TestApproverHoldBeginsBeforeFiling(t *testing.T) {
+	s := newStore(t)
+	c := newClock()
+	var seen []outofband.Request
+	a := outofband.NewApprover(s, &outofband.ApproverOptions{
+		After: func(d time.Duration) <-chan time.Time {
+			rs, err := s.List()
+			if err != nil {
+				t.Errorf("List = %v", err)
+			}
+			seen = rs
+			return c.After(d)
+		},
+		Announce: func(context.Context, outofband.Request) { c.fire <- t0 },
+	})
+	got, err := a.Approve(t.Context(), enable())
+	if err != nil || got != (wisp.Decision{Reason: policy.ReasonTimedOut(time.Minute), Provenance: wisp.FromTimeout}) {
+		t.Errorf("Approve = %+v, %v; want refused for silence", got, err)
+	}
+	if diff := cmp.Diff([]time.Duration{time.Minute}, c.asked()); diff != "" {
+		t.Errorf("waited (-want +got):\n%s", diff)
+	}
+	if len(seen) != 0 {
+		t.Errorf("when the hold began the folder listed %+v; want the request not yet filed", seen)
+	}
+}
+
 // TestApproverDecisionBeatsWithdrawal: a decision filed before the
 // withdrawal wins, whichever the Approver notices first.
 func TestApproverDecisionBeatsWithdrawal(t *testing.T) {
