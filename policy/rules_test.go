@@ -97,3 +97,41 @@ func TestClassifierRefusesBadRows(t *testing.T) {
 		}
 	}
 }
+
+// No row, however it is written, makes the classifier panic, lowers the
+// person's alone, or lets a command with a character no rule may name
+// below dangerous.
+func FuzzClassifierRow(f *testing.F) {
+	for _, s := range [][2]string{
+		{"models enable *", "models enable x"},
+		{"models list ...", "models list 2"},
+		{"wisp approvals ...", "wisp approvals approve 7f3a2c1d"},
+		{"chat ...", "chat --json"},
+		{"ls -l ...", "ls -l src; rm -rf ~"},
+		{"a * ... b", "a x y b"},
+		{"x", "x\r"},
+	} {
+		f.Add(s[0], s[1], false)
+	}
+	f.Fuzz(func(t *testing.T, pattern, command string, personOnly bool) {
+		rating := policy.Safe
+		if personOnly {
+			rating = policy.Dangerous
+		}
+		c, err := policy.NewClassifier(policy.Rule{Pattern: pattern, Rating: rating, Reason: "a row", PersonOnly: personOnly})
+		if err != nil {
+			return
+		}
+		v := c.Classify(command)
+		if plain := policy.Classify(command); plain.PersonOnly && !v.PersonOnly {
+			t.Fatalf("with the row %q, Classify(%q) = %+v; without it, the person's alone", pattern, command, v)
+		}
+		if v.Rating < policy.Dangerous {
+			for _, r := range command {
+				if r < 0x20 || r > 0x7e || strings.ContainsRune("|&;<>()$`\\\"'*?[]{}#~!=%^", r) {
+					t.Fatalf("with the row %q, Classify(%q) = %v with character %q", pattern, command, v.Rating, r)
+				}
+			}
+		}
+	})
+}
