@@ -42,12 +42,13 @@ func CallTool(ctx context.Context, g Guard, t wisp.Tool, c wisp.Call) (wisp.Resu
 	act := undeclared(c)
 	if g, ok := t.(wisp.Guarded); ok {
 		var err error
-		if act, err = g.Action(ctx, c); err != nil {
+		act, err = g.Action(ctx, c)
+		if act.Release != nil {
+			defer act.Release()
+		}
+		if err != nil {
 			return wisp.Result{}, err
 		}
-	}
-	if act.Release != nil {
-		defer act.Release()
 	}
 	if act.NoApproval {
 		return t.Call(ctx, c)
