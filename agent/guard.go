@@ -40,9 +40,9 @@ const maxShownArguments = 1 << 10
 // ends the turn.
 func CallTool(ctx context.Context, g Guard, t wisp.Tool, c wisp.Call) (wisp.Result, error) {
 	act := undeclared(c)
-	if g, ok := t.(wisp.Guarded); ok {
+	if guarded, ok := t.(wisp.Guarded); ok {
 		var err error
-		act, err = g.Action(ctx, c)
+		act, err = guarded.Action(ctx, c)
 		if act.Release != nil {
 			defer act.Release()
 		}
