@@ -131,12 +131,23 @@ type Answer struct {
 }
 
 // A Notice is something wisp tells the person: that part of an answer was
-// not passed on, that a reply claims an answer that was never given.
+// not passed on, that a reply claims an answer that was never given. A
+// face shows each by its Kind; one it does not know, as plain text.
 type Notice struct {
-	Kind   string // "redacted", "cut", "unverified-claim"
+	Kind   string // one of the Notice kinds below
 	Thread string
 	Text   string // plain text; faces escape it like any other text they show
 }
+
+// The kinds of a Notice.
+const (
+	NoticeRedacted        = "redacted"         // part of the person's answer looked like a credential and was not passed on
+	NoticeCut             = "cut"              // the person's answer or input was longer than wisp passes on, and was cut
+	NoticeSecret          = "secret"           // a secret the person gave was not stored
+	NoticeUnverifiedClaim = "unverified-claim" // the reply claims an answer the turn does not show
+	NoticeWaiting         = "waiting"          // the turn waits for its thread, or for the audit log, which another process holds
+	NoticePull            = "pull"             // a background model pull ended
+)
 
 // A Fact is something the thread has learned and keeps when it is
 // condensed, such as the person's answer to a question.

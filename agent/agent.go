@@ -5,6 +5,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -194,7 +195,7 @@ var ErrBadThread = errors.New("the stored thread is not one wisp wrote")
 
 // NoticeWaiting is the kind of the Notice a turn gives, through
 // Options.Notifier, when it must wait for its thread (LineBusy).
-const NoticeWaiting = "waiting"
+const NoticeWaiting = wisp.NoticeWaiting
 
 // LineBusy is what a turn says when another turn holds its thread and it
 // waits for it to end.
@@ -294,8 +295,7 @@ func (a *Agent) Note(threadID, text string) {
 // posted all the same, to be recorded by the turn that takes it.
 func (a *Agent) note(ctx context.Context, threadID string, t *thread, text string) error {
 	text = fsx.HideHome(text, a.opts.Home)
-	err := a.record(ctx, wisp.Event{Kind: wisp.KindNotice, Thread: threadID, Source: wisp.SourceWisp,
-		Data: map[string]any{"text": text}})
+	err := a.record(ctx, wisp.Event{Thread: threadID, Source: wisp.SourceWisp, Data: wisp.NoticeData{Text: text}})
 	t.notesMu.Lock()
 	t.notes = append(t.notes, notice{text: text, recorded: err == nil})
 	t.notesMu.Unlock()
@@ -458,8 +458,8 @@ func (a *Agent) takeNotes(ctx context.Context, threadID string, t *thread) ([]no
 	t.notesMu.Unlock()
 	for i, n := range notes {
 		if !n.recorded {
-			if err := a.record(ctx, wisp.Event{Kind: wisp.KindNotice, Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
-				Data: map[string]any{"text": n.text}}); err != nil {
+			if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
+				Data: wisp.NoticeData{Text: n.text}}); err != nil {
 				return notes, err
 			}
 			notes[i].recorded = true
@@ -530,7 +530,7 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 	}
 	if stored := storedLen(input); stored > MaxInputBytes {
 		input, _ = fit(input, MaxInputBytes)
-		a.notify(ctx, wisp.Notice{Kind: "cut", Thread: threadID, Text: lineInputCut(stored)})
+		a.notify(ctx, wisp.Notice{Kind: wisp.NoticeCut, Thread: threadID, Text: lineInputCut(stored)})
 	}
 	t.turn++
 	reply := wisp.Reply{Thread: threadID, Turn: t.turn}
@@ -550,8 +550,8 @@ type turnEnd struct {
 // steps taken and the notices it took into the thread.
 func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp.Reply, input string, taken []Mail) (int, []notice, error) {
 	turn := reply.Turn
-	if err := a.record(ctx, wisp.Event{Kind: wisp.KindTurnStarted, Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
-		Data: map[string]any{"input": input}}); err != nil {
+	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
+		Data: wisp.TurnStartedData{Input: input}}); err != nil {
 		return 0, nil, err
 	}
 	var mail []wisp.Fact // facts the inbox brought
@@ -584,7 +584,7 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 			return step, notes, err
 		}
 		t.add(msg)
-		if err := a.record(ctx, wisp.Event{Kind: wisp.KindModelMessage, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
+		if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourceModel,
 			Data: a.messageData(msg)}); err != nil {
 			return step, notes, err
 		}
@@ -624,11 +624,11 @@ func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp
 // forgotten only once a kept turn holds it.
 func (a *Agent) finish(ctx context.Context, id string, t *thread, end turnEnd, reply wisp.Reply, err error) (wisp.Reply, error) {
 	ended := func(err error) wisp.Event {
-		data := map[string]any{"steps": end.steps}
+		data := wisp.TurnEndedData{Steps: end.steps}
 		if err != nil {
-			data = map[string]any{"error": err.Error(), "interrupted": errors.Is(err, wisp.ErrInterrupted)}
+			data = wisp.TurnEndedData{Error: err.Error(), Interrupted: errors.Is(err, wisp.ErrInterrupted)}
 		}
-		return wisp.Event{Kind: wisp.KindTurnEnded, Thread: id, Turn: reply.Turn, Source: wisp.SourceWisp, Data: data}
+		return wisp.Event{Thread: id, Turn: reply.Turn, Source: wisp.SourceWisp, Data: data}
 	}
 	if errors.Is(err, wisp.ErrNotRecorded) {
 		t.restore(end.before, end.notes)
@@ -700,7 +700,7 @@ func (a *Agent) learn(t *thread, reply *wisp.Reply, facts []wisp.Fact) (answered
 // the thread's facts. A call that could not be recorded is not run; one
 // refused (its result says why) is recorded, and not run.
 func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.ToolCall, refused string, facts []wisp.Fact) (wisp.Result, error) {
-	if err := a.record(ctx, wisp.Event{Kind: wisp.KindToolCall, Thread: threadID, Turn: turn, Source: wisp.SourceModel,
+	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourceModel,
 		Data: a.callData(tc)}); err != nil {
 		return wisp.Result{}, err
 	}
@@ -724,16 +724,11 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 		res.Content = a.opts.Redact(res.Content)
 	}
 	res.Content, _ = fit(res.Content, MaxMessageBytes)
-	data := map[string]any{"id": a.redact(tc.ID), "name": a.redact(tc.Name)}
+	data := wisp.ToolResultData{ID: a.redact(tc.ID), Name: a.redact(tc.Name), Content: res.Content, IsError: res.IsError}
 	if err != nil {
-		data["error"] = err.Error()
-	} else {
-		data["content"] = res.Content
-		if res.IsError {
-			data["isError"] = true
-		}
+		data = wisp.ToolResultData{ID: data.ID, Name: data.Name, Error: err.Error()}
 	}
-	if rerr := a.record(ctx, wisp.Event{Kind: wisp.KindToolResult, Thread: threadID, Turn: turn, Source: wisp.SourceTool, Data: data}); rerr != nil {
+	if rerr := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourceTool, Data: data}); rerr != nil {
 		return res, rerr
 	}
 	return res, err
@@ -859,8 +854,8 @@ func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnSt
 	note := ThreadRecord{Kind: RecordCondensed, Message: wisp.Message{Role: wisp.RoleSystem, Content: fmt.Sprintf(condensedNote, dropped)}}
 	kept := append([]ThreadRecord{note}, notices...)
 	kept = append(kept, t.messages[cut:]...)
-	if err := a.record(ctx, wisp.Event{Kind: wisp.KindCondensed, Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
-		Data: map[string]any{"dropped": dropped, "kept": len(kept), "reason": reason, "facts": len(t.facts)}}); err != nil {
+	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: t.turn, Source: wisp.SourceWisp,
+		Data: wisp.CondensedData{Dropped: dropped, Kept: len(kept), Reason: reason, Facts: len(t.facts)}}); err != nil {
 		return turnStart, err
 	}
 	t.messages = kept
@@ -877,28 +872,15 @@ func (a *Agent) record(ctx context.Context, e wisp.Event) error {
 	}
 	e.Time = a.opts.Now()
 	e.Session = a.opts.Session
-	if err := a.opts.Events.Record(ctx, e); err != nil {
-		if errors.Is(err, wisp.ErrNotRecorded) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", wisp.ErrNotRecorded, oneLine(err.Error()))
-	}
-	return nil
+	return wisp.Record(ctx, a.opts.Events, e)
 }
-
-// oneLine folds an error's line breaks, so that it stays one line.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // messageData is model.message's data for m; the names of its tool calls
 // are redacted as callData's are.
-func (a *Agent) messageData(m wisp.Message) map[string]any {
-	d := map[string]any{"content": m.Content}
-	if len(m.ToolCalls) > 0 {
-		names := make([]string, len(m.ToolCalls))
-		for i, c := range m.ToolCalls {
-			names[i] = a.redact(c.Name)
-		}
-		d["toolCalls"] = names
+func (a *Agent) messageData(m wisp.Message) wisp.ModelMessageData {
+	d := wisp.ModelMessageData{Content: m.Content}
+	for _, c := range m.ToolCalls {
+		d.ToolCalls = append(d.ToolCalls, a.redact(c.Name))
 	}
 	return d
 }
@@ -906,31 +888,27 @@ func (a *Agent) messageData(m wisp.Message) map[string]any {
 // callData is tool.call's data for tc. With Redact set, the call's id,
 // name and arguments are redacted, the arguments' keys too and each value
 // in the light of its key, so that what the model put in a call reaches
-// no event sink (the audit log, a screen) raw. With a tool that is a
-// wisp.Summarizer it holds the tool's summary too.
-func (a *Agent) callData(tc wisp.ToolCall) map[string]any {
-	args := rawOrString(tc.Arguments)
-	if a.opts.Redact != nil {
-		switch v := args.(type) {
-		case json.RawMessage:
-			if b, err := jsonredact.Redact(v, a.opts.Redact); err == nil {
-				args = json.RawMessage(b)
-			} else {
-				args = a.opts.Redact(string(v))
-			}
-		case string:
-			args = a.opts.Redact(v)
+// no event sink (the audit log, a screen) raw; arguments that are not
+// JSON, or that jsonredact cannot read, are redacted as one string. With
+// a tool that is a wisp.Summarizer it holds the tool's summary too.
+func (a *Agent) callData(tc wisp.ToolCall) wisp.ToolCallData {
+	d := wisp.ToolCallData{ID: a.redact(tc.ID), Name: a.redact(tc.Name), Arguments: wisp.ToolArguments(tc.Arguments)}
+	if a.opts.Redact != nil && len(tc.Arguments) > 0 {
+		b, err := jsonredact.Redact(tc.Arguments, a.opts.Redact)
+		if !json.Valid(tc.Arguments) || err != nil {
+			b = jsonString(a.opts.Redact(string(tc.Arguments)))
 		}
+		d.Arguments = b
 	}
-	data := map[string]any{"id": a.redact(tc.ID), "name": a.redact(tc.Name), "arguments": args}
 	if a.opts.Tools != nil {
 		// What a face shows of the call: never the words of a question
 		// before the desk has taken it (wisp.Summarizer).
 		if s, ok := a.opts.Tools.Summary(tc.Name, tc.Arguments); ok {
-			data["summary"] = a.redact(s)
+			s = a.redact(s)
+			d.Summary = &s
 		}
 	}
-	return data
+	return d
 }
 
 // redact is Options.Redact, or s as it is when none is set.
@@ -941,16 +919,13 @@ func (a *Agent) redact(s string) string {
 	return a.opts.Redact(s)
 }
 
-// rawOrString keeps arguments that are JSON as JSON in the event, and
-// anything else as a string.
-func rawOrString(b json.RawMessage) any {
-	if len(b) == 0 {
-		return map[string]any{}
-	}
-	if json.Valid(b) {
-		return b
-	}
-	return string(b)
+// jsonString is s as a JSON string, with <, > and & as they are.
+func jsonString(s string) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 func randomID() string {

@@ -124,7 +124,7 @@ func TestTurnLoop(t *testing.T) {
 	}
 	for _, e := range rec.Events("") {
 		if e.Session != "s1" || e.Thread != "t1" || e.Turn != 1 {
-			t.Errorf("event %s placed at %s/%s/%d", e.Kind, e.Session, e.Thread, e.Turn)
+			t.Errorf("event %s placed at %s/%s/%d", e.Kind(), e.Session, e.Thread, e.Turn)
 		}
 	}
 }
@@ -392,16 +392,17 @@ func TestToolCallSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	type shown struct {
-		Name       string
-		Summary    any
-		HasSummary bool
+		Name    string
+		Summary *string
+		Shown   string
 	}
 	var got []shown
 	for _, e := range rec.Events(wisp.KindToolCall) {
-		s, ok := e.Data["summary"]
-		got = append(got, shown{e.Data["name"].(string), s, ok})
+		d := e.Data.(wisp.ToolCallData)
+		got = append(got, shown{d.Name, d.Summary, d.Shown()})
 	}
-	want := []shown{{"asker", "a question", true}, {"echo", nil, false}}
+	summary := "a question"
+	want := []shown{{"asker", &summary, "a question"}, {"echo", nil, `{"text":"one"}`}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tool.call summaries (-want +got):\n%s", diff)
 	}

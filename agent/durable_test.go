@@ -32,7 +32,7 @@ func (s *flakySink) fail(kind string) {
 
 func (s *flakySink) Record(ctx context.Context, e wisp.Event) error {
 	s.mu.Lock()
-	fail := e.Kind == s.failOn
+	fail := e.Kind() == s.failOn
 	s.mu.Unlock()
 	if fail {
 		return errors.New("audit: write: write audit.jsonl: no space left on device")
@@ -131,7 +131,7 @@ func TestUnsavedTurnIsNotKept(t *testing.T) {
 		t.Errorf("Respond = turn %d, %q; want turn 2, %q", reply.Turn, err, want)
 	}
 	ended := rec.Events(wisp.KindTurnEnded)
-	if len(ended) != 2 || ended[1].Data["error"] != want {
+	if len(ended) != 2 || ended[1].Data.(wisp.TurnEndedData).Error != want {
 		t.Errorf("turn.ended records = %+v; want the second to carry %q", ended, want)
 	}
 	store.setErr(nil)

@@ -232,13 +232,14 @@ func TestGateAsGuard(t *testing.T) {
 	if _, err := a.Respond(context.Background(), "t1", "go"); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"turn.started", "model.message", "tool.call",
+	kinds := []string{"turn.started", "model.message", "tool.call",
 		"classifier.verdict", "approval.requested", "approval.decided", "tool.result",
 		"model.message", "tool.call", "tool.result", "model.message", "turn.ended"}
-	if diff := cmp.Diff(want, rec.Kinds()); diff != "" {
+	if diff := cmp.Diff(kinds, rec.Kinds()); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if v := rec.Events(wisp.KindClassifierVerdict); len(v) != 1 || v[0].Data["command"] != "deploy" || v[0].Data["reason"] != policy.ReasonUnknown {
+	want := wisp.ClassifierVerdictData{Command: "deploy", Rating: "dangerous", Reason: policy.ReasonUnknown}
+	if v := rec.Events(wisp.KindClassifierVerdict); len(v) != 1 || v[0].Data != want {
 		t.Errorf("verdicts = %+v; want deploy, not a command wisp knows", v)
 	}
 }

@@ -223,7 +223,7 @@ func TestThreadCondensedBySize(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := rec.Events(wisp.KindCondensed)
-	if len(ev) != 1 || ev[0].Data["reason"] != "size" {
+	if len(ev) != 1 || ev[0].Data.(wisp.CondensedData).Reason != "size" {
 		t.Fatalf("thread.condensed = %+v, want one, for size", ev)
 	}
 	st, _, _ := store.Load("t")

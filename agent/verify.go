@@ -27,10 +27,10 @@ func (a *Agent) verify(ctx context.Context, threadID string, turn int, text stri
 	if m == "" {
 		return nil, nil
 	}
-	if err := a.record(ctx, wisp.Event{Kind: wisp.KindVerificationFlag, Thread: threadID, Turn: turn, Source: wisp.SourceWisp,
-		Data: map[string]any{"flag": FlagUnansweredClaim, "claim": m}}); err != nil {
+	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourceWisp,
+		Data: wisp.VerificationFlaggedData{Flag: FlagUnansweredClaim, Claim: m}}); err != nil {
 		return nil, err
 	}
-	a.notify(ctx, wisp.Notice{Kind: "unverified-claim", Thread: threadID, Text: FlagUnansweredClaim + ` ("` + m + `")`})
+	a.notify(ctx, wisp.Notice{Kind: wisp.NoticeUnverifiedClaim, Thread: threadID, Text: FlagUnansweredClaim + ` ("` + m + `")`})
 	return []string{FlagUnansweredClaim}, nil
 }

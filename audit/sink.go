@@ -15,7 +15,7 @@ var (
 // wisp.EventSink. Like Append, it is not cancelled by ctx.
 func (l *Log) Record(ctx context.Context, e wisp.Event) error {
 	_, err := l.Append(ctx, Entry{
-		Kind: e.Kind, Session: e.Session, Thread: e.Thread, Turn: e.Turn,
+		Kind: e.Kind(), Session: e.Session, Thread: e.Thread, Turn: e.Turn,
 		Source: e.Source, Approval: e.Approval, Data: e.Data,
 	})
 	return err

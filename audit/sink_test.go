@@ -28,14 +28,14 @@ func TestRecordAndWitness(t *testing.T) {
 	}
 	defer l.Close()
 	ctx := context.Background()
-	e := wisp.Event{Kind: wisp.KindToolCall, Session: "s1", Thread: "t1", Turn: 2, Source: wisp.SourceModel,
-		Approval: "a1", Data: map[string]any{"name": "ask", "key": "ghp_secret"}}
+	e := wisp.Event{Session: "s1", Thread: "t1", Turn: 2, Source: wisp.SourceModel,
+		Approval: "a1", Data: wisp.ToolResultData{ID: "c1", Name: "ask", Content: "ghp_secret"}}
 	if err := l.Record(ctx, e); err != nil {
 		t.Fatalf("Record(%v) = %v", e, err)
 	}
 	w := audit.Witness{Log: l, Session: "s-face"}
-	answered := wisp.Event{Kind: wisp.KindInquiryAnswered, Session: "s2", Source: wisp.SourcePerson,
-		Data: map[string]any{"id": "q1", "fileSHA256": "abc"}}
+	answered := wisp.Event{Session: "s2", Source: wisp.SourcePerson,
+		Data: wisp.InquiryAnsweredData{ID: "q1", FileSHA256: "abc", From: "terminal", Outcome: "chose", Question: "Which?"}}
 	if err := w.Record(ctx, answered); err != nil {
 		t.Fatalf("Witness.Record(%v) = %v", answered, err)
 	}
@@ -58,8 +58,8 @@ func TestRecordAndWitness(t *testing.T) {
 		gots = append(gots, g)
 	}
 	want := []got{
-		{Kind: "tool.call", Session: "s1", Thread: "t1", Turn: 2, Source: "model", Approval: "a1", Data: map[string]string{"name": "ask", "key": "[REDACTED:1]"}},
-		{Kind: "inquiry.answered", Session: "s-face", Source: "person", Data: map[string]string{"id": "q1", "fileSHA256": "abc"}},
+		{Kind: "tool.result", Session: "s1", Thread: "t1", Turn: 2, Source: "model", Approval: "a1", Data: map[string]string{"id": "c1", "name": "ask", "content": "[REDACTED:1]"}},
+		{Kind: "inquiry.answered", Session: "s-face", Source: "person", Data: map[string]string{"id": "q1", "fileSHA256": "abc", "from": "terminal", "outcome": "chose", "question": "Which?"}},
 	}
 	if diff := cmp.Diff(want, gots, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)

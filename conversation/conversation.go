@@ -17,7 +17,6 @@ import (
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
-	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/policy"
@@ -239,7 +238,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		pull.Notify = func(thread, note string) {
 			a.Note(thread, note)
 			if o.Notifier != nil {
-				_ = o.Notifier.Notify(context.Background(), wisp.Notice{Kind: "pull", Thread: thread, Text: note})
+				_ = o.Notifier.Notify(context.Background(), wisp.Notice{Kind: wisp.NoticePull, Thread: thread, Text: note})
 			}
 		}
 		mo.Pull = &pull
@@ -256,7 +255,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	}
 	a = agent.New(model, &agent.Options{
 		Redact:        c.redactor.Replace,
-		Inbox:         mcpserver.Inbox(c.Questions(), desk),
+		Inbox:         pending.Inbox(c.Questions(), desk),
 		Tools:         c.tools,
 		Guard:         gate,
 		Events:        sink,

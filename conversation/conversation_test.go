@@ -279,7 +279,7 @@ func TestEveryCallThroughTheGate(t *testing.T) {
 	}
 	var results []string
 	for _, e := range events.Events(wisp.KindToolResult) {
-		results = append(results, e.Data["content"].(string))
+		results = append(results, e.Data.(wisp.ToolResultData).Content)
 	}
 	want := []string{"error: not approved: the person declined", "sunny", "sunny"}
 	if diff := cmp.Diff(want, results); diff != "" {

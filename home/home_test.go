@@ -116,7 +116,7 @@ func TestEventsRedacts(t *testing.T) {
 	}
 	cases := secretstest.Corpus()
 	for _, c := range cases[:min(len(cases), 8)] {
-		e := wisp.Event{Kind: wisp.KindConfigChange, Session: "s", Source: wisp.SourcePerson, Data: map[string]any{"value": c.Text}}
+		e := wisp.Event{Session: "s", Source: wisp.SourcePerson, Data: wisp.TurnStartedData{Input: c.Text}}
 		if err := h.Events().Record(context.Background(), e); err != nil {
 			t.Fatalf("Record = %v", err)
 		}

@@ -43,6 +43,18 @@ func (f VaultFunc) Put(name, value string) (string, error) { return f(name, valu
 // face failure, since the face should have asked again: the turn ends.
 var ErrBadAnswer = errors.New("the face's answer does not fit the question")
 
+// A CardHolder is a card face that shows a card for less than the
+// card's timeout: wisp mcp holds the call for a minute, then the turn
+// goes on. Before it puts a card, the desk asks CardHold how long this
+// card will be shown under ctx, and waits no longer (0: the card's own
+// timeout), so that the card's deadline, and the lines and facts of the
+// questions nobody answered ("no answer within 1 min"), say how long it
+// was shown.
+type CardHolder interface {
+	wisp.CardInquirer
+	CardHold(ctx context.Context, qs []wisp.CardQuestion) time.Duration
+}
+
 // A CardRequest is an ask_user call as the model made it.
 type CardRequest struct {
 	Thread string
@@ -118,7 +130,7 @@ type SettledQuestion struct {
 // settles each question.
 //
 // A face that is a wisp.CardInquirer shows the card and waits at most the
-// card's timeout; a face that is not one cannot render it, and every
+// card's timeout (or the shorter hold of a CardHolder); a face that is not one cannot render it, and every
 // question falls back at once, marked wisp.FromUnattended. A choice nobody
 // answers falls back to its recommended option, else its first; free text
 // nobody answers has no answer; a secret nobody gives is declined. When
@@ -164,6 +176,11 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 		return refusedCard(line), nil
 	}
 	defer d.release(st)
+	if h, ok := d.face.(CardHolder); ok {
+		if hold := h.CardHold(ctx, qs); hold > 0 && hold < wait {
+			wait = hold
+		}
+	}
 
 	card := wisp.Card{
 		ID:        d.opts.NewID(),
@@ -174,8 +191,7 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 		Deadline:  d.opts.Now().Add(wait),
 	}
 	if err := d.record(ctx, wisp.Event{
-		Kind: wisp.KindInquiryRequested, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool,
-		Data: cardRequestedData(card),
+		Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool, Data: cardRequestedData(card),
 	}); err != nil {
 		return CardSettled{}, err // a card that is not on record is not put
 	}
@@ -187,8 +203,8 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 	}
 	if err != nil {
 		if rerr := d.record(ctx, wisp.Event{
-			Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
-			Data: map[string]any{"id": card.ID, "kind": "ask_user", "outcome": "stopped", "error": err.Error()},
+			Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
+			Data: wisp.InquirySettledData{ID: card.ID, Kind: kindAskUser, Outcome: OutcomeStopped, Error: err.Error()},
 		}); rerr != nil {
 			return CardSettled{}, rerr
 		}
@@ -545,15 +561,15 @@ func (d *Desk) tellCard(ctx context.Context, card wisp.Card, settled []SettledQu
 	}
 	for i, sq := range settled {
 		if len(sq.Redacted) > 0 {
-			_ = n.Notify(ctx, wisp.Notice{Kind: "redacted", Thread: card.Thread, Text: fmt.Sprintf(
+			_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeRedacted, Thread: card.Thread, Text: fmt.Sprintf(
 				"your answer to question %d looked like it held a credential; it was not passed on: the model sees %s", i+1, strings.Join(sq.Redacted, ", "))})
 		}
 		if sq.Cut {
-			_ = n.Notify(ctx, wisp.Notice{Kind: "cut", Thread: card.Thread, Text: fmt.Sprintf(
+			_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeCut, Thread: card.Thread, Text: fmt.Sprintf(
 				"your answer to question %d was longer than %d bytes; the model got its first %d bytes", i+1, MaxAnswerBytes, len(sq.Text))})
 		}
 		if sq.refusal != "" {
-			_ = n.Notify(ctx, wisp.Notice{Kind: "secret", Thread: card.Thread, Text: fmt.Sprintf(
+			_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeSecret, Thread: card.Thread, Text: fmt.Sprintf(
 				"the secret %s was not stored: %s", card.Questions[i].Secret, sq.refusal)})
 		}
 	}
@@ -563,84 +579,51 @@ func (d *Desk) tellCard(ctx context.Context, card wisp.Card, settled []SettledQu
 // when the person answered any of it.
 func (d *Desk) recordCardSettled(ctx context.Context, card wisp.Card, settled []SettledQuestion) error {
 	source := wisp.SourceWisp
-	qs := make([]map[string]any, len(settled))
+	qs := make([]wisp.CardQuestionSettled, len(settled))
 	for i, sq := range settled {
 		if sq.Provenance == wisp.FromPerson {
 			source = wisp.SourcePerson
 		}
 		q := card.Questions[i]
-		m := map[string]any{
-			"question":   q.Text,
-			"outcome":    sq.Outcome.String(),
-			"provenance": sq.Provenance.String(),
+		qs[i] = wisp.CardQuestionSettled{
+			Question:   q.Text,
+			Outcome:    sq.Outcome.String(),
+			Provenance: sq.Provenance.String(),
+			Fallback:   sq.Fallback,
+			Chosen:     slices.Clone(sq.Chosen),
+			Answer:     sq.verbatim,
+			Redacted:   slices.Clone(sq.Redacted),
+			Cut:        sq.Cut,
+			Secret:     q.Secret,
+			Ref:        sq.Ref,
+			Error:      sq.refusal,
 		}
-		if sq.Fallback {
-			m["fallback"] = true
-		}
-		if len(sq.Chosen) > 0 {
-			m["chosen"] = slices.Clone(sq.Chosen)
-		}
-		if sq.verbatim != "" {
-			m["answer"] = sq.verbatim
-		}
-		if len(sq.Redacted) > 0 {
-			m["redacted"] = slices.Clone(sq.Redacted)
-		}
-		if sq.Cut {
-			m["cut"] = true
-		}
-		if q.Secret != "" {
-			m["secret"] = q.Secret
-		}
-		if sq.Ref != "" {
-			m["ref"] = sq.Ref
-		}
-		if sq.refusal != "" {
-			m["error"] = sq.refusal
-		}
-		qs[i] = m
 	}
 	return d.record(ctx, wisp.Event{
-		Kind: wisp.KindInquirySettled, Thread: card.Thread, Turn: card.Turn, Source: source,
-		Data: map[string]any{"id": card.ID, "kind": "ask_user", "questions": qs},
+		Thread: card.Thread, Turn: card.Turn, Source: source,
+		Data: wisp.InquirySettledData{ID: card.ID, Kind: kindAskUser, Questions: qs},
 	})
 }
 
+// kindAskUser is the kind the records of a card give it, beside a
+// question's none: inquiry.requested's and inquiry.settled's "kind".
+const kindAskUser = "ask_user"
+
 // cardRequestedData is inquiry.requested's data for a card.
-func cardRequestedData(card wisp.Card) map[string]any {
-	qs := make([]map[string]any, len(card.Questions))
+func cardRequestedData(card wisp.Card) wisp.InquiryRequestedData {
+	qs := make([]wisp.CardQuestionRequest, len(card.Questions))
 	for i, q := range card.Questions {
-		m := map[string]any{"question": q.Text}
-		if q.Header != "" {
-			m["header"] = q.Header
-		}
-		if q.Secret != "" {
-			m["secret"] = q.Secret
-		}
+		r := wisp.CardQuestionRequest{Question: q.Text, Header: q.Header, Secret: q.Secret}
 		if len(q.Options) > 0 {
-			opts := make([]map[string]any, len(q.Options))
+			r.Options = make([]wisp.CardOptionRecord, len(q.Options))
 			for j, o := range q.Options {
-				om := map[string]any{"label": o.Label}
-				if o.Description != "" {
-					om["description"] = o.Description
-				}
-				if o.Recommended {
-					om["recommended"] = true
-				}
-				opts[j] = om
+				r.Options[j] = wisp.CardOptionRecord{Label: o.Label, Description: o.Description, Recommended: o.Recommended}
 			}
-			m["options"] = opts
-			m["multiSelect"] = q.Multi
-			m["allowOther"] = q.Other
+			r.MultiSelect, r.AllowOther = q.Multi, q.Other
 		}
-		qs[i] = m
+		qs[i] = r
 	}
-	return map[string]any{
-		"id":        card.ID,
-		"kind":      "ask_user",
-		"questions": qs,
-		"deadline":  card.Deadline.UTC().Format(time.RFC3339),
-	}
+	return wisp.InquiryRequestedData{ID: card.ID, Kind: kindAskUser, Questions: qs, Deadline: card.Deadline.UTC().Format(time.RFC3339)}
 }
 
 func cloneQuestions(qs []wisp.CardQuestion) []wisp.CardQuestion {

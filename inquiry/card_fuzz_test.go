@@ -47,7 +47,7 @@ func FuzzCardAnswer(f *testing.F) {
 		if len(settled) != 1 {
 			t.Fatalf("settled events = %+v, want one", settled)
 		}
-		got, err := json.Marshal(settled[0].Data["questions"].([]map[string]any)[0])
+		got, err := json.Marshal(settled[0].Data.(wisp.InquirySettledData).Questions[0])
 		if err != nil {
 			t.Fatal(err)
 		}

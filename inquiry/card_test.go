@@ -593,6 +593,54 @@ func TestAskCardTimeout(t *testing.T) {
 	})
 }
 
+// heldFace is a card face that shows a card for hold at most, and stays
+// silent.
+type heldFace struct {
+	*cardFace
+	hold time.Duration
+}
+
+func (f heldFace) CardHold(context.Context, []wisp.CardQuestion) time.Duration { return f.hold }
+
+// A face that holds a card for less than its timeout shortens the wait:
+// the card's deadline, the wait itself and the fallback's line say the
+// hold. A hold of 0, or one longer than the timeout, changes nothing.
+func TestAskCardHeldByTheFace(t *testing.T) {
+	tests := []struct {
+		name    string
+		hold    time.Duration
+		timeout time.Duration
+		want    time.Duration
+	}{
+		{"a minute's hold", time.Minute, 0, time.Minute},
+		{"no hold", 0, 0, inquiry.CardTimeout},
+		{"a hold longer than the timeout", time.Minute, 30 * time.Second, 30 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				face := heldFace{cardFace: newCardFace(cardReply{silent: true}), hold: tc.hold}
+				d := newCardDesk(face, nil, nil)
+				start := time.Now()
+				s, err := d.AskCard(context.Background(), inquiry.CardRequest{Thread: "t", Turn: 1, Questions: []wisp.CardQuestion{envQ}, Timeout: tc.timeout})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if waited := time.Since(start); waited != tc.want {
+					t.Errorf("waited %v, want %v", waited, tc.want)
+				}
+				if cards := face.Cards(); len(cards) != 1 || !cards[0].Deadline.Equal(fixed.Add(tc.want)) {
+					t.Errorf("cards %+v, want one with the deadline %v", cards, fixed.Add(tc.want))
+				}
+				want := "1 (Env): fallback: staging (the recommended option; no answer within " + inquiry.Wait(tc.want) + ", so the person did not choose it)"
+				if s.Line != want {
+					t.Errorf("line = %q, want %q", s.Line, want)
+				}
+			})
+		})
+	}
+}
+
 // What the audit log records of a card: the kind, each question's outcome
 // and provenance, and the whole answer with markers applied.
 func TestAskCardEvents(t *testing.T) {
@@ -606,15 +654,15 @@ func TestAskCardEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	requested := rec.Events(wisp.KindInquiryRequested)
-	wantRequested := map[string]any{
-		"id": "c1", "kind": "ask_user", "deadline": "2026-11-30T10:01:00Z",
-		"questions": []map[string]any{
-			{"question": "Which regions?", "header": "Regions", "multiSelect": true, "allowOther": true,
-				"options": []map[string]any{{"label": "eu-west-1"}, {"label": "us-east-1"}, {"label": "ap-south-1"}}},
-			{"question": envQ.Text, "header": "Env", "multiSelect": false, "allowOther": false,
-				"options": []map[string]any{
-					{"label": "staging", "description": "safe to break; data is a week old", "recommended": true},
-					{"label": "production", "description": "real data; needs a window"}}},
+	wantRequested := wisp.InquiryRequestedData{
+		ID: "c1", Kind: "ask_user", Deadline: "2026-11-30T10:01:00Z",
+		Questions: []wisp.CardQuestionRequest{
+			{Question: "Which regions?", Header: "Regions", MultiSelect: true, AllowOther: true,
+				Options: []wisp.CardOptionRecord{{Label: "eu-west-1"}, {Label: "us-east-1"}, {Label: "ap-south-1"}}},
+			{Question: envQ.Text, Header: "Env", MultiSelect: false, AllowOther: false,
+				Options: []wisp.CardOptionRecord{
+					{Label: "staging", Description: "safe to break; data is a week old", Recommended: true},
+					{Label: "production", Description: "real data; needs a window"}}},
 		},
 	}
 	if len(requested) != 1 {
@@ -627,12 +675,12 @@ func TestAskCardEvents(t *testing.T) {
 		t.Errorf("inquiry.requested = %+v, want source tool on t1 turn 2 session s1", e)
 	}
 	settled := rec.Events(wisp.KindInquirySettled)
-	wantSettled := map[string]any{
-		"id": "c1", "kind": "ask_user",
-		"questions": []map[string]any{
-			{"question": "Which regions?", "outcome": "chose", "provenance": "person", "chosen": []string{"us-east-1"},
-				"answer": "and [REDACTED:aws-access-key#1]", "redacted": []string{"[REDACTED:aws-access-key#1]"}},
-			{"question": envQ.Text, "outcome": "chose", "provenance": "timeout", "fallback": true, "chosen": []string{"staging"}},
+	wantSettled := wisp.InquirySettledData{
+		ID: "c1", Kind: "ask_user",
+		Questions: []wisp.CardQuestionSettled{
+			{Question: "Which regions?", Outcome: "chose", Provenance: "person", Chosen: []string{"us-east-1"},
+				Answer: "and [REDACTED:aws-access-key#1]", Redacted: []string{"[REDACTED:aws-access-key#1]"}},
+			{Question: envQ.Text, Outcome: "chose", Provenance: "timeout", Fallback: true, Chosen: []string{"staging"}},
 		},
 	}
 	if len(settled) != 1 {
@@ -921,7 +969,7 @@ func TestAskCardFaceFailures(t *testing.T) {
 					t.Fatalf("AskCard error = %v, want %v", err, tc.want)
 				}
 				settled := rec.Events(wisp.KindInquirySettled)
-				if len(settled) != 1 || settled[0].Data["outcome"] != "stopped" || settled[0].Data["kind"] != "ask_user" {
+				if len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" || settled[0].Data.(wisp.InquirySettledData).Kind != "ask_user" {
 					t.Errorf("settled events = %+v, want one ask_user card with outcome stopped", settled)
 				}
 				s, err := d.AskCard(context.Background(), inquiry.CardRequest{Thread: "t", Turn: 2, Questions: []wisp.CardQuestion{notesQ}})
@@ -943,7 +991,7 @@ func TestAskCardCancelledTurn(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("AskCard(%T) on a cancelled turn = %v, want context.Canceled", face, err)
 		}
-		if settled := rec.Events(wisp.KindInquirySettled); len(settled) != 1 || settled[0].Data["outcome"] != "stopped" {
+		if settled := rec.Events(wisp.KindInquirySettled); len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" {
 			t.Errorf("settled = %+v, want the card stopped", settled)
 		}
 	}

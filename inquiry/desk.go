@@ -187,8 +187,7 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 		defer cancel()
 	}
 	if err := d.record(ctx, wisp.Event{
-		Kind: wisp.KindInquiryRequested, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool,
-		Data: requestedData(q),
+		Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceTool, Data: requestedData(q),
 	}); err != nil {
 		return Settled{}, err // a question that is not on record is not asked
 	}
@@ -200,8 +199,8 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 			a = wisp.Answer{Outcome: wisp.OutcomeTimedOut, Provenance: wisp.FromTimeout}
 		default:
 			if rerr := d.record(ctx, wisp.Event{
-				Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
-				Data: map[string]any{"id": q.ID, "outcome": "stopped", "error": err.Error()},
+				Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
+				Data: wisp.InquirySettledData{ID: q.ID, Outcome: OutcomeStopped, Error: err.Error()},
 			}); rerr != nil {
 				return Settled{}, rerr
 			}
@@ -216,8 +215,8 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 	}
 	if a.Outcome == wisp.OutcomeParked && parker != nil {
 		if err := d.record(ctx, wisp.Event{
-			Kind: wisp.KindInquiryParked, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
-			Data: requestedData(q),
+			Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
+			Data: wisp.InquiryParkedData{ID: q.ID, Question: q.Text, Options: q.Options, Deadline: deadline(q.Deadline)},
 		}); err != nil {
 			return Settled{}, err
 		}
@@ -227,10 +226,12 @@ func (d *Desk) Ask(ctx context.Context, r Request) (Settled, error) {
 	if err != nil {
 		// The face passed on what the question does not take: it should
 		// have asked again. Nothing of it is the person's answer.
-		d.record(ctx, wisp.Event{
-			Kind: wisp.KindInquirySettled, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
-			Data: map[string]any{"id": q.ID, "outcome": "stopped", "error": err.Error()},
-		})
+		if rerr := d.record(ctx, wisp.Event{
+			Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp,
+			Data: wisp.InquirySettledData{ID: q.ID, Outcome: OutcomeStopped, Error: err.Error()},
+		}); rerr != nil {
+			return Settled{}, rerr
+		}
 		return Settled{}, fmt.Errorf("asking the person: %w: %w", err, ErrBadAnswer)
 	}
 	s := d.settle(ctx, q, a)
@@ -293,8 +294,7 @@ func (d *Desk) recordSettled(ctx context.Context, q wisp.Question, s Settled) er
 		source = wisp.SourcePerson
 	}
 	return d.record(ctx, wisp.Event{
-		Kind: wisp.KindInquirySettled, Thread: q.Thread, Turn: q.Turn, Source: source,
-		Data: settledData(q, s),
+		Thread: q.Thread, Turn: q.Turn, Source: source, Data: settledData(q, s),
 	})
 }
 
@@ -409,11 +409,11 @@ func (d *Desk) tell(ctx context.Context, q wisp.Question, s Settled) {
 		return
 	}
 	if len(s.Redacted) > 0 {
-		_ = n.Notify(ctx, wisp.Notice{Kind: "redacted", Thread: q.Thread, Text: fmt.Sprintf(
+		_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeRedacted, Thread: q.Thread, Text: fmt.Sprintf(
 			"your answer looked like it held a credential; it was not passed on: the model sees %s", strings.Join(s.Redacted, ", "))})
 	}
 	if s.Cut {
-		_ = n.Notify(ctx, wisp.Notice{Kind: "cut", Thread: q.Thread, Text: fmt.Sprintf(
+		_ = n.Notify(ctx, wisp.Notice{Kind: wisp.NoticeCut, Thread: q.Thread, Text: fmt.Sprintf(
 			"your answer was longer than %d bytes; the model got its first %d bytes", MaxAnswerBytes, len(s.Answer.Text))})
 	}
 }
@@ -488,53 +488,45 @@ func (d *Desk) record(ctx context.Context, e wisp.Event) error {
 	}
 	e.Time = d.opts.Now()
 	e.Session = d.opts.Session
-	if err := d.opts.Events.Record(ctx, e); err != nil {
-		if errors.Is(err, wisp.ErrNotRecorded) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", wisp.ErrNotRecorded, strings.Join(strings.Fields(err.Error()), " "))
-	}
-	return nil
+	return wisp.Record(ctx, d.opts.Events, e)
 }
 
 func refused(line string) Settled { return Settled{Line: line, Refused: true} }
 
-func requestedData(q wisp.Question) map[string]any {
-	m := map[string]any{"id": q.ID, "question": q.Text}
-	if q.Options != nil {
-		m["options"] = q.Options
-	}
-	if !q.Deadline.IsZero() {
-		m["deadline"] = q.Deadline.UTC().Format(time.RFC3339)
-	}
-	return m
+// OutcomeStopped is the outcome inquiry.settled records for a question
+// or card whose turn stopped before it was settled.
+const OutcomeStopped = "stopped"
+
+// requestedData is inquiry.requested's data for q.
+func requestedData(q wisp.Question) wisp.InquiryRequestedData {
+	return wisp.InquiryRequestedData{ID: q.ID, Question: q.Text, Options: q.Options, Deadline: deadline(q.Deadline)}
 }
 
-func settledData(q wisp.Question, s Settled) map[string]any {
-	m := map[string]any{
-		"id":         q.ID,
-		"question":   q.Text,
-		"outcome":    s.Answer.Outcome.String(),
-		"provenance": s.Answer.Provenance.String(),
+// deadline is t as a record gives a deadline: RFC 3339 to the second, in
+// UTC; "" for none.
+func deadline(t time.Time) string {
+	if t.IsZero() {
+		return ""
 	}
-	if s.verbatim != "" {
-		m["answer"] = s.verbatim
-	} else if s.Answer.Text != "" {
-		m["answer"] = s.Answer.Text
+	return t.UTC().Format(time.RFC3339)
+}
+
+func settledData(q wisp.Question, s Settled) wisp.InquirySettledData {
+	answer := s.verbatim
+	if answer == "" {
+		answer = s.Answer.Text
 	}
-	if len(s.Redacted) > 0 {
-		m["redacted"] = s.Redacted
+	return wisp.InquirySettledData{
+		ID:         q.ID,
+		Question:   q.Text,
+		Outcome:    s.Answer.Outcome.String(),
+		Provenance: s.Answer.Provenance.String(),
+		Answer:     answer,
+		Redacted:   s.Redacted,
+		Cut:        s.Cut,
+		Error:      s.misfit,
+		FileSHA256: s.Answer.FileSHA256,
 	}
-	if s.Cut {
-		m["cut"] = true
-	}
-	if s.misfit != "" {
-		m["error"] = s.misfit
-	}
-	if s.Answer.FileSHA256 != "" {
-		m["fileSHA256"] = s.Answer.FileSHA256
-	}
-	return m
 }
 
 func randomID() string {

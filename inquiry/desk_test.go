@@ -2,6 +2,7 @@ package inquiry_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -263,7 +264,7 @@ func TestTimedOut(t *testing.T) {
 			t.Errorf("waited %v, want exactly the 5 min deadline", waited)
 		}
 		settled := rec.Events(wisp.KindInquirySettled)
-		if len(settled) != 1 || settled[0].Data["outcome"] != "timed-out" || settled[0].Source != wisp.SourceWisp {
+		if len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "timed-out" || settled[0].Source != wisp.SourceWisp {
 			t.Errorf("settled = %+v, want outcome timed-out from wisp", settled)
 		}
 		if s.Fact != nil {
@@ -319,7 +320,7 @@ func TestStopAndFailure(t *testing.T) {
 				t.Fatalf("Ask error = %v, want %v", err, tc.want)
 			}
 			settled := rec.Events(wisp.KindInquirySettled)
-			if len(settled) != 1 || settled[0].Data["outcome"] != "stopped" {
+			if len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" {
 				t.Errorf("settled events = %+v, want one with outcome stopped", settled)
 			}
 			// The thread is free again.
@@ -351,10 +352,10 @@ func TestEventsAndRedaction(t *testing.T) {
 		t.Errorf("event kinds (-want +got):\n%s", diff)
 	}
 	settled := rec.Events(wisp.KindInquirySettled)[0]
-	wantData := map[string]any{
-		"id": "q1", "question": "Which account?", "outcome": "answered", "provenance": "person",
-		"answer":   "key [REDACTED:aws-access-key#1] and again [REDACTED:aws-access-key#1]",
-		"redacted": []string{"[REDACTED:aws-access-key#1]"},
+	wantData := wisp.InquirySettledData{
+		ID: "q1", Question: "Which account?", Outcome: "answered", Provenance: "person",
+		Answer:   "key [REDACTED:aws-access-key#1] and again [REDACTED:aws-access-key#1]",
+		Redacted: []string{"[REDACTED:aws-access-key#1]"},
 	}
 	if diff := cmp.Diff(wantData, settled.Data); diff != "" {
 		t.Errorf("inquiry.settled data (-want +got):\n%s", diff)
@@ -363,8 +364,8 @@ func TestEventsAndRedaction(t *testing.T) {
 		t.Errorf("inquiry.settled = %+v, want source person on t1 turn 1 session s1", settled)
 	}
 	for _, e := range rec.Events("") {
-		if strings.Contains(fmt.Sprint(e.Data), key) {
-			t.Errorf("%s records the raw credential: %v", e.Kind, e.Data)
+		if b, _ := json.Marshal(e.Data); strings.Contains(string(b), key) {
+			t.Errorf("%s records the raw credential: %s", e.Kind(), b)
 		}
 	}
 	notices := p.Notices()
@@ -475,12 +476,13 @@ func TestAnswerFromNobodyIsNotThePersons(t *testing.T) {
 			if settled[0].Source == wisp.SourcePerson {
 				t.Errorf("inquiry.settled source = %q, want not the person's", settled[0].Source)
 			}
-			got := map[string]any{"outcome": settled[0].Data["outcome"], "provenance": settled[0].Data["provenance"]}
+			data := settled[0].Data.(wisp.InquirySettledData)
+			got := map[string]any{"outcome": data.Outcome, "provenance": data.Provenance}
 			if diff := cmp.Diff(tc.data, got); diff != "" {
 				t.Errorf("inquiry.settled (-want +got):\n%s", diff)
 			}
-			if _, ok := settled[0].Data["answer"]; ok {
-				t.Errorf("inquiry.settled records an answer nobody gave: %v", settled[0].Data)
+			if data.Answer != "" {
+				t.Errorf("inquiry.settled records an answer nobody gave: %+v", data)
 			}
 			// A decline nobody gave is not final: the thread may ask again.
 			again, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which config?", Options: tc.options})
@@ -538,11 +540,11 @@ func TestAnswerMustFit(t *testing.T) {
 				t.Errorf("Ask error %q quotes the answer", err)
 			}
 			settled := rec.Events(wisp.KindInquirySettled)
-			if len(settled) != 1 || settled[0].Data["outcome"] != "stopped" || settled[0].Source != wisp.SourceWisp {
+			if len(settled) != 1 || settled[0].Data.(wisp.InquirySettledData).Outcome != "stopped" || settled[0].Source != wisp.SourceWisp {
 				t.Fatalf("settled = %+v, want one stopped, from wisp", settled)
 			}
-			if _, ok := settled[0].Data["answer"]; ok {
-				t.Errorf("inquiry.settled records the answer that did not fit: %v", settled[0].Data)
+			if d := settled[0].Data.(wisp.InquirySettledData); d.Answer != "" {
+				t.Errorf("inquiry.settled records the answer that did not fit: %+v", d)
 			}
 			again, err := d.Ask(context.Background(), inquiry.Request{Thread: "t", Turn: 2, Text: "Which config?", Options: tc.options})
 			if err != nil || again.Refused {

@@ -121,17 +121,17 @@ func TestResume(t *testing.T) {
 				t.Errorf("fact %+v, want %q at turn 4", s.Fact, tc.wantFact)
 			}
 			ev := rec.Events(wisp.KindInquirySettled)
-			if len(ev) != 1 || ev[0].Turn != 4 || ev[0].Thread != "t1" || ev[0].Data["id"] != "a1b2c3d4" {
+			if len(ev) != 1 || ev[0].Turn != 4 || ev[0].Thread != "t1" || ev[0].Data.(wisp.InquirySettledData).ID != "a1b2c3d4" {
 				t.Fatalf("inquiry.settled %+v, want one on t1 at turn 4", ev)
 			}
-			if got, _ := ev[0].Data["error"].(string); got != tc.wantErr {
+			if got := ev[0].Data.(wisp.InquirySettledData).Error; got != tc.wantErr {
 				t.Errorf("inquiry.settled error = %q, want %q", got, tc.wantErr)
 			}
 			if tc.wantFact == "" && ev[0].Source == wisp.SourcePerson && s.Answer.Outcome != wisp.OutcomeDeclined {
 				t.Errorf("inquiry.settled source = person for %+v", s.Answer)
 			}
-			if _, there := ev[0].Data["fileSHA256"]; there {
-				t.Errorf("inquiry.settled %+v names a file the answer did not come from", ev[0].Data)
+			if d := ev[0].Data.(wisp.InquirySettledData); d.FileSHA256 != "" {
+				t.Errorf("inquiry.settled %+v names a file the answer did not come from", d)
 			}
 
 			// Taken from a file another process filed, whatever the
@@ -141,7 +141,7 @@ func TestResume(t *testing.T) {
 			a.FileSHA256 = "5e1f0000"
 			s = newDesk(&parker{}, 0, rec).Resume(t.Context(), q, a, 4)
 			ev = rec.Events(wisp.KindInquirySettled)
-			if len(ev) != 1 || ev[0].Data["fileSHA256"] != "5e1f0000" || s.Answer.FileSHA256 != "5e1f0000" {
+			if len(ev) != 1 || ev[0].Data.(wisp.InquirySettledData).FileSHA256 != "5e1f0000" || s.Answer.FileSHA256 != "5e1f0000" {
 				t.Errorf("inquiry.settled %+v; want fileSHA256 5e1f0000", ev)
 			}
 		})

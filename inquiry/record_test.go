@@ -18,7 +18,7 @@ type failingSink struct {
 }
 
 func (s *failingSink) Record(ctx context.Context, e wisp.Event) error {
-	if e.Kind == s.kind {
+	if e.Kind() == s.kind {
 		return errors.New("write audit.jsonl: no space left on device")
 	}
 	return s.rec.Record(ctx, e)
@@ -38,6 +38,19 @@ func TestUnrecordedEndsTheTurn(t *testing.T) {
 			}
 			if asked := len(p.Questions()); asked != map[string]int{wisp.KindInquiryRequested: 0, wisp.KindInquirySettled: 1}[kind] {
 				t.Errorf("the person was asked %d times", asked)
+			}
+		})
+		t.Run("misfit/"+kind, func(t *testing.T) {
+			// A face that passes on what the question does not take: the
+			// question stops, and a stop that is not on record is
+			// wisp.ErrNotRecorded like any other record.
+			face := wisp.InquirerFunc(func(context.Context, wisp.Question) (wisp.Answer, error) {
+				return wisp.Answer{Outcome: wisp.OutcomeChose, Text: "/etc/wisp.json", Provenance: wisp.FromPerson}, nil
+			})
+			d := inquiry.NewDesk(face, &inquiry.Options{Session: "s1", Events: &failingSink{kind: kind}})
+			_, err := d.Ask(context.Background(), inquiry.Request{Thread: "t1", Turn: 1, Text: "Which config?", Options: []string{"a", "b"}})
+			if !errors.Is(err, wisp.ErrNotRecorded) {
+				t.Errorf("Ask with an answer that does not fit and %s unrecorded = %v; want wisp.ErrNotRecorded", kind, err)
 			}
 		})
 		t.Run("card/"+kind, func(t *testing.T) {

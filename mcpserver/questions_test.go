@@ -100,7 +100,7 @@ func newQFixWitnessed(t *testing.T, elicitation, witnessed bool, steps ...script
 				return nil, err
 			}
 			return agent.New(f.model, &agent.Options{Tools: set, Store: f.dir, Events: f.rec, Session: "s1",
-				Inbox: mcpserver.Inbox(f.store, desk)}), nil
+				Inbox: pending.Inbox(f.store, desk)}), nil
 		}),
 	})
 	t.Cleanup(func() {
@@ -288,13 +288,13 @@ func TestQuestionParksThenReachesTheNextTurn(t *testing.T) {
 	}
 	var kinds []string
 	for _, e := range f.rec.Events("inquiry.") {
-		kinds = append(kinds, fmt.Sprintf("%s@%d", e.Kind, e.Turn))
+		kinds = append(kinds, fmt.Sprintf("%s@%d", e.Kind(), e.Turn))
 	}
 	if diff := cmp.Diff([]string{"inquiry.requested@1", "inquiry.parked@1", "inquiry.settled@2"}, kinds); diff != "" {
 		t.Errorf("inquiry events (-want +got):\n%s", diff)
 	}
 	settled := f.rec.Events(wisp.KindInquirySettled)[0]
-	if settled.Data["answer"] != "./wisp.json" || settled.Data["outcome"] != "chose" || settled.Source != wisp.SourcePerson {
+	if d := settled.Data.(wisp.InquirySettledData); d.Answer != "./wisp.json" || d.Outcome != "chose" || settled.Source != wisp.SourcePerson {
 		t.Errorf("inquiry.settled %+v", settled)
 	}
 }
@@ -476,7 +476,7 @@ func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, res
 		if len(requested) != 1 {
 			t.Fatalf("inquiry.requested %+v, want one", requested)
 		}
-		id, _ := requested[0].Data["id"].(string)
+		id := requested[0].Data.(wisp.InquiryRequestedData).ID
 		want := tc.wantLine
 		if want == "" {
 			want = inquiry.LineParked(askQuestion, id)
@@ -502,14 +502,18 @@ func elicitationCase(t *testing.T, name string, era eraCase, witnessed bool, res
 			t.Errorf("respond failed: %s", text(res))
 		}
 		answered := f.rec.Events(wisp.KindInquiryAnswered)
+		var d wisp.InquiryAnsweredData
+		if len(answered) == 1 {
+			d = answered[0].Data.(wisp.InquiryAnsweredData)
+		}
 		switch {
 		case tc.wantLine == "" && len(answered) != 0:
 			t.Errorf("inquiry.answered %+v for an answer that was not taken", answered)
-		case tc.wantLine != "" && (len(answered) != 1 || answered[0].Data["from"] != "elicitation" || answered[0].Source != wisp.SourcePerson || answered[0].Thread != "t-00000001"):
+		case tc.wantLine != "" && (len(answered) != 1 || d.From != "elicitation" || answered[0].Source != wisp.SourcePerson || answered[0].Thread != "t-00000001"):
 			t.Errorf("inquiry.answered %+v, want one from the dialog", answered)
-		case tc.wantLine != "" && witnessed && (answered[0].Data["fileSHA256"] == nil || answered[0].Data["pid"] == nil || answered[0].Data["terminal"] != nil):
+		case tc.wantLine != "" && witnessed && (d.FileSHA256 == "" || d.PID == 0 || d.Terminal != ""):
 			t.Errorf("inquiry.answered %+v, want the file's SHA-256 and the server's pid, and no terminal", answered)
-		case tc.wantLine != "" && !witnessed && answered[0].Data["fileSHA256"] != nil:
+		case tc.wantLine != "" && !witnessed && d.FileSHA256 != "":
 			t.Errorf("inquiry.answered %+v names a file though nothing witnesses it", answered)
 		}
 	})
@@ -564,7 +568,7 @@ func TestFirstAnswerWins(t *testing.T) {
 				t.Errorf("respond failed: %s", text(res))
 			}
 			answered := f.rec.Events(wisp.KindInquirySettled)
-			if len(answered) != 1 || answered[0].Data["answer"] != "./wisp.json" {
+			if len(answered) != 1 || answered[0].Data.(wisp.InquirySettledData).Answer != "./wisp.json" {
 				t.Errorf("inquiry.settled %+v", answered)
 			}
 		})

@@ -65,8 +65,9 @@ func TestPlantedAnswerIsRefused(t *testing.T) {
 	}
 	answered := f.rec.Events(wisp.KindInquiryAnswered)
 	settled := f.rec.Events(wisp.KindInquirySettled)
-	if len(answered) != 1 || len(settled) != 1 || answered[0].Data["fileSHA256"] == nil ||
-		settled[0].Data["fileSHA256"] != answered[0].Data["fileSHA256"] || settled[0].Data["answer"] != "./wisp.json" {
+	if len(answered) != 1 || len(settled) != 1 || answered[0].Data.(wisp.InquiryAnsweredData).FileSHA256 == "" ||
+		settled[0].Data.(wisp.InquirySettledData).FileSHA256 != answered[0].Data.(wisp.InquiryAnsweredData).FileSHA256 ||
+		settled[0].Data.(wisp.InquirySettledData).Answer != "./wisp.json" {
 		t.Errorf("inquiry.answered %+v and inquiry.settled %+v; want one each, naming the same file", answered, settled)
 	}
 }

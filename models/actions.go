@@ -475,8 +475,8 @@ func (a *Actions) check(ctx context.Context, m wisp.ModelInfo, by wisp.Actor, ap
 	if err != nil {
 		return CheckReport{}, err
 	}
-	if err := a.record(ctx, by, approval, "model.verified", map[string]any{
-		"name": m.Name, "ok": rep.OK, "findings": rep.Findings, "capabilities": rep.Info.Capabilities,
+	if err := a.record(ctx, by, approval, wisp.ModelVerifiedData{
+		Name: m.Name, OK: rep.OK, Findings: rep.Findings, Capabilities: rep.Info.Capabilities,
 	}); err != nil {
 		return CheckReport{}, err
 	}
@@ -503,10 +503,10 @@ func (a *Actions) Trust(ctx context.Context, publisher string, by wisp.Actor) er
 		return err
 	}
 	if !slices.Contains(before, p) {
-		if err := a.record(ctx, by, "", "config.change", map[string]any{"key": "models.trusted", "added": p}); err != nil {
+		if err := a.record(ctx, by, "", wisp.ConfigChangeData{Key: "models.trusted", Added: p}); err != nil {
 			return err
 		}
-		return a.record(ctx, by, "", "model.publisher", map[string]any{"publisher": p, "trusted": true})
+		return a.record(ctx, by, "", wisp.ModelPublisherData{Publisher: p, Trusted: true})
 	}
 	return nil
 }
@@ -551,11 +551,11 @@ func (a *Actions) setEnabled(ctx context.Context, name string, on bool, by wisp.
 		return err
 	}
 	if changed {
-		verb := "removed"
+		change := wisp.ConfigChangeData{Key: "models.enabled", Removed: name}
 		if on {
-			verb = "added"
+			change = wisp.ConfigChangeData{Key: "models.enabled", Added: name}
 		}
-		return a.record(ctx, by, approval, "config.change", map[string]any{"key": "models.enabled", verb: name})
+		return a.record(ctx, by, approval, change)
 	}
 	return nil
 }
@@ -563,23 +563,16 @@ func (a *Actions) setEnabled(ctx context.Context, name string, on bool, by wisp.
 // record hands an event to Options.Events. The audit log writes it even
 // when ctx is done (it waits out other writers whatever ctx says); an
 // event it could not record is an error wrapping wisp.ErrNotRecorded.
-func (a *Actions) record(ctx context.Context, by wisp.Actor, approval, kind string, data map[string]any) error {
-	if a.opts.Events == nil {
-		return nil
-	}
+func (a *Actions) record(ctx context.Context, by wisp.Actor, approval string, data wisp.EventData) error {
 	source := wisp.SourcePerson
 	if by == wisp.ActorModel {
 		source = wisp.SourceTool
 	}
 	where := callFrom(ctx)
-	err := a.opts.Events.Record(ctx, wisp.Event{
-		Kind: kind, Session: a.opts.Session, Thread: where.thread, Turn: where.turn,
+	return wisp.Record(ctx, a.opts.Events, wisp.Event{
+		Session: a.opts.Session, Thread: where.thread, Turn: where.turn,
 		Source: source, Approval: approval, Data: data,
 	})
-	if err != nil && !errors.Is(err, wisp.ErrNotRecorded) {
-		err = fmt.Errorf("%w: %v", wisp.ErrNotRecorded, oneLine(err.Error()))
-	}
-	return err
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

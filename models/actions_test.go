@@ -333,7 +333,7 @@ func TestModelAsksThePerson(t *testing.T) {
 		}
 		for _, e := range f.events.Events("") {
 			if e.Approval != "ap1" || e.Source != wisp.SourceTool || e.Thread != "t1" || e.Turn != 3 {
-				t.Errorf("%s: approval %q source %q at %s/%d; want ap1, tool, t1/3", e.Kind, e.Approval, e.Source, e.Thread, e.Turn)
+				t.Errorf("%s: approval %q source %q at %s/%d; want ap1, tool, t1/3", e.Kind(), e.Approval, e.Source, e.Thread, e.Turn)
 			}
 		}
 		// Enabled now: asking again changes nothing, and asks no one.

@@ -132,7 +132,9 @@ func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.Pu
 	if err != nil {
 		return wisp.PullStarted{}, err
 	}
-	a.goesAhead(ctx, pp, by, approval)
+	if err := a.goesAhead(ctx, pp, by, approval); err != nil {
+		return wisp.PullStarted{}, err
+	}
 	where := callFrom(ctx)
 	jobCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	job := &pullJob{cancel: cancel, done: make(chan struct{})}
@@ -191,17 +193,16 @@ func (a *Actions) lockedPlan(ctx context.Context, repo string) (PullPlan, func()
 // has not trusted goes ahead: this once, on the approval that allowed it
 // (the model's request), or on the person's own word. The publisher stays
 // untrusted. A publisher trusted since the plan was made (the person
-// answered "trust") is not recorded again.
-func (a *Actions) goesAhead(ctx context.Context, pp PullPlan, by wisp.Actor, approval string) {
+// answered "trust") is not recorded again. A pull whose record could not
+// be written does not go ahead: the error wraps wisp.ErrNotRecorded.
+func (a *Actions) goesAhead(ctx context.Context, pp PullPlan, by wisp.Actor, approval string) error {
 	if cfg, err := a.settings(); err == nil {
 		pp.Trusted = slices.Contains(cfg.Models.Trusted, pp.Plan.Publisher)
 	}
 	if pp.Trusted {
-		return
+		return nil
 	}
-	a.record(ctx, by, approval, "model.publisher", map[string]any{
-		"publisher": pp.Plan.Publisher, "trusted": false, "repo": pp.Plan.Repo,
-	})
+	return a.record(ctx, by, approval, wisp.ModelPublisherData{Publisher: pp.Plan.Publisher, Trusted: false, Repo: pp.Plan.Repo})
 }
 
 // RunPull runs a planned pull in the foreground, for the person's own
@@ -221,7 +222,9 @@ func (a *Actions) RunPullWith(ctx context.Context, pp PullPlan, replace bool, pr
 		return "", err
 	}
 	defer unlock()
-	a.goesAhead(ctx, pp, wisp.ActorPerson, "")
+	if err := a.goesAhead(ctx, pp, wisp.ActorPerson, ""); err != nil {
+		return "", err
+	}
 	return a.fetchAndLink(ctx, pp, wisp.ActorPerson, "", replace, progress)
 }
 
@@ -270,12 +273,12 @@ func (a *Actions) fetchAndLink(ctx context.Context, pp PullPlan, by wisp.Actor, 
 	case err != nil:
 		outcome = "failed"
 	}
-	data := map[string]any{"repo": pp.Plan.Repo, "commit": pp.Plan.Commit, "name": pp.Name(),
-		"files": len(pp.Missing), "of": len(pp.Plan.Files), "bytes": pp.Bytes, "outcome": outcome}
+	data := wisp.ModelPullData{Repo: pp.Plan.Repo, Commit: pp.Plan.Commit, Name: pp.Name(),
+		Files: len(pp.Missing), Of: len(pp.Plan.Files), Bytes: pp.Bytes, Outcome: outcome}
 	if err != nil {
-		data["error"] = oneLine(err.Error())
+		data.Error = oneLine(err.Error())
 	}
-	if rerr := a.record(context.WithoutCancel(ctx), by, approval, "model.pull", data); rerr != nil && err == nil {
+	if rerr := a.record(context.WithoutCancel(ctx), by, approval, data); rerr != nil && err == nil {
 		err = rerr
 	}
 	if err != nil {

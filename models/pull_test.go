@@ -38,6 +38,7 @@ type pullFixture struct {
 	home      string
 	approvals *approvals
 	events    *wisptest.Recorder
+	failKind  string // events of this kind are not recorded
 	mu        sync.Mutex
 	notes     map[string][]string
 	noted     chan struct{}
@@ -64,7 +65,12 @@ func newPullFixture(t *testing.T, trusted ...string) *pullFixture {
 	f.actions = models.New(&models.Options{
 		Backends: []models.Backend{mlx.New(home)},
 		Settings: store,
-		Events:   f.events,
+		Events: wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
+			if e.Kind() == f.failKind {
+				return errors.New("disk full")
+			}
+			return f.events.Record(ctx, e)
+		}),
 		Pull: &models.PullOptions{Hub: client, Store: hf.Store{Home: home}, Notify: func(thread, note string) {
 			f.mu.Lock()
 			f.notes[thread] = append(f.notes[thread], note)
@@ -160,13 +166,13 @@ func TestModelPullInTheBackground(t *testing.T) {
 		t.Errorf("after the pull, Show = %+v, %v; want a usable, disabled model", m, err)
 	}
 	pulls := f.events.Events("model.pull")
-	if len(pulls) != 1 || pulls[0].Approval != "7f3a2c1d" || pulls[0].Source != wisp.SourceTool || pulls[0].Data["outcome"] != "finished" {
+	if len(pulls) != 1 || pulls[0].Approval != "7f3a2c1d" || pulls[0].Source != wisp.SourceTool || pulls[0].Data.(wisp.ModelPullData).Outcome != "finished" {
 		t.Errorf("model.pull events = %+v", pulls)
 	}
 	// The publisher is not trusted: that the pull went ahead on the
 	// model's request is on record, with the approval that allowed it.
 	pubs := f.events.Events("model.publisher")
-	wantData := map[string]any{"publisher": "mlx-community", "trusted": false, "repo": "mlx-community/Qwen3-4B-4bit"}
+	wantData := wisp.ModelPublisherData{Publisher: "mlx-community", Trusted: false, Repo: "mlx-community/Qwen3-4B-4bit"}
 	if len(pubs) != 1 || pubs[0].Approval != "7f3a2c1d" || pubs[0].Source != wisp.SourceTool || pubs[0].Thread != "t1" || !cmp.Equal(pubs[0].Data, wantData) {
 		t.Errorf("model.publisher events = %+v; want one from the tool under approval 7f3a2c1d on t1 with %v", pubs, wantData)
 	}
@@ -244,6 +250,28 @@ func TestPullPublisherRecord(t *testing.T) {
 			t.Errorf("model.publisher events = %+v; want none for a pull that did not go ahead", got)
 		}
 	})
+	t.Run("not recorded", func(t *testing.T) {
+		for _, by := range []wisp.Actor{wisp.ActorModel, wisp.ActorPerson} {
+			f := newPullFixture(t)
+			f.failKind = wisp.KindModelPublisher
+			var err error
+			if by == wisp.ActorModel {
+				_, err = f.modelPull(ctx, "t1", 1, "mlx-community/Qwen3-4B-4bit")
+			} else {
+				pp, perr := f.actions.PlanPull(ctx, "mlx-community/Qwen3-4B-4bit")
+				if perr != nil {
+					t.Fatal(perr)
+				}
+				_, err = f.actions.RunPull(ctx, pp, false)
+			}
+			if !errors.Is(err, wisp.ErrNotRecorded) {
+				t.Errorf("a %s's pull whose model.publisher cannot be recorded = %v, want wisp.ErrNotRecorded", by, err)
+			}
+			if got := f.events.Events("model.pull"); len(got) != 0 {
+				t.Errorf("model.pull events = %+v; want none for a pull that did not go ahead", got)
+			}
+		}
+	})
 	t.Run("the person's own", func(t *testing.T) {
 		f := newPullFixture(t)
 		pp, err := f.actions.PlanPull(ctx, "mlx-community/Qwen3-4B-4bit")
@@ -254,7 +282,7 @@ func TestPullPublisherRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 		pubs := f.events.Events("model.publisher")
-		if len(pubs) != 1 || pubs[0].Source != wisp.SourcePerson || pubs[0].Approval != "" || pubs[0].Data["trusted"] != false {
+		if len(pubs) != 1 || pubs[0].Source != wisp.SourcePerson || pubs[0].Approval != "" || pubs[0].Data.(wisp.ModelPublisherData).Trusted != false {
 			t.Errorf("model.publisher events = %+v; want one from the person, not trusted", pubs)
 		}
 	})
@@ -271,7 +299,7 @@ func TestPullPublisherRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 		pubs := f.events.Events("model.publisher")
-		if len(pubs) != 1 || pubs[0].Data["trusted"] != true {
+		if len(pubs) != 1 || pubs[0].Data.(wisp.ModelPublisherData).Trusted != true {
 			t.Errorf("model.publisher events = %+v; want only the trust", pubs)
 		}
 	})

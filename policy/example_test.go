@@ -40,12 +40,24 @@ func ExampleGate() {
 		return wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, nil
 	})
 	audit := wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
-		fmt.Printf("  audit: %s %v\n", e.Kind, e.Data["decision"])
+		switch d := e.Data.(type) {
+		case wisp.ApprovalDecidedData:
+			fmt.Printf("  audit: %s %s\n", e.Kind(), d.Decision)
+		case wisp.ClassifierVerdictData:
+			fmt.Printf("  audit: %s %s\n", e.Kind(), d.Rating)
+		default:
+			fmt.Printf("  audit: %s\n", e.Kind())
+		}
 		return nil
 	})
+	// The classifier knows the models commands from their rows.
+	classifier, err := policy.NewClassifier(models.Rules()...)
+	if err != nil {
+		panic(err)
+	}
 	n := 0
 	g := policy.NewGate(&policy.GateOptions{
-		Approver: person, Events: audit, Session: "s1",
+		Approver: person, Events: audit, Session: "s1", Classifier: classifier,
 		NewID: func() string { n++; return fmt.Sprintf("a%d", n) },
 	})
 	ask := func(r policy.Request) {
@@ -74,16 +86,16 @@ func ExampleGate() {
 		Scopes: []wisp.Scope{wisp.ScopeOnce},
 	})
 	// Output:
-	//   audit: classifier.verdict <nil>
-	//   audit: approval.requested <nil>
+	//   audit: classifier.verdict moderate
+	//   audit: approval.requested
 	// asked: models enable ollama:qwen3:4b (allows [once session])
 	//   audit: approval.decided approved
 	// approved a1 as session (covered false, downgraded from none)
-	//   audit: classifier.verdict <nil>
+	//   audit: classifier.verdict moderate
 	//   audit: approval.decided approved
 	// approved a1 as session (covered true, downgraded from none)
-	//   audit: classifier.verdict <nil>
-	//   audit: approval.requested <nil>
+	//   audit: classifier.verdict moderate
+	//   audit: approval.requested
 	// asked: models pull mlx-community/Qwen3-4B-4bit (allows [once])
 	//   audit: approval.decided approved
 	// approved a2 as once (covered false, downgraded from session)

@@ -5,9 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -167,10 +165,10 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 		// Only the person may do this: nobody is asked, nothing covers it.
 		id := g.opts.NewID()
 		out := Outcome{ID: id, Reason: v.Reason}
-		if err := g.record(ctx, r, wisp.KindClassifierVerdict, wisp.SourceWisp, id, verdictData(v)); err != nil {
+		if err := g.record(ctx, r, wisp.SourceWisp, id, verdictData(v)); err != nil {
 			return auditFailed(id, err)
 		}
-		if err := g.record(ctx, r, wisp.KindApprovalDecided, wisp.SourceWisp, id, decidedData(out)); err != nil {
+		if err := g.record(ctx, r, wisp.SourceWisp, id, decidedData(out)); err != nil {
 			return auditFailed(id, err)
 		}
 		return out, nil
@@ -179,24 +177,24 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 
 	if earlier, ok := g.covering(r.Pattern, scopes); ok {
 		out := Outcome{Approved: true, ID: earlier.id, Scope: min(earlier.scope, scopes[len(scopes)-1]), Covered: true}
-		if err := g.record(ctx, r, wisp.KindClassifierVerdict, wisp.SourceWisp, out.ID, verdictData(v)); err != nil {
+		if err := g.record(ctx, r, wisp.SourceWisp, out.ID, verdictData(v)); err != nil {
 			return auditFailed(out.ID, err)
 		}
 		data := decidedData(out)
-		data["covered"] = true
-		if err := g.record(ctx, r, wisp.KindApprovalDecided, wisp.SourceWisp, out.ID, data); err != nil {
+		data.Covered = true
+		if err := g.record(ctx, r, wisp.SourceWisp, out.ID, data); err != nil {
 			return auditFailed(out.ID, err)
 		}
 		return out, nil
 	}
 
 	id := g.opts.NewID()
-	if err := g.record(ctx, r, wisp.KindClassifierVerdict, wisp.SourceWisp, id, verdictData(v)); err != nil {
+	if err := g.record(ctx, r, wisp.SourceWisp, id, verdictData(v)); err != nil {
 		return auditFailed(id, err)
 	}
 	if v.Rating < g.opts.Threshold && !r.AlwaysAsk {
 		out := Outcome{Approved: true, ID: id, Scope: wisp.ScopeOnce, Reason: ReasonBelowThreshold}
-		if err := g.record(ctx, r, wisp.KindApprovalDecided, wisp.SourceWisp, id, decidedData(out)); err != nil {
+		if err := g.record(ctx, r, wisp.SourceWisp, id, decidedData(out)); err != nil {
 			return auditFailed(id, err)
 		}
 		return out, nil
@@ -213,12 +211,12 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 		askCtx, cancel = context.WithTimeout(ctx, g.opts.Timeout)
 		defer cancel()
 	}
-	if err := g.record(ctx, r, wisp.KindApprovalRequested, wisp.SourceWisp, id, requestedData(req, v, g.opts.Timeout > 0)); err != nil {
+	if err := g.record(ctx, r, wisp.SourceWisp, id, requestedData(req, v, g.opts.Timeout > 0)); err != nil {
 		return auditFailed(id, err)
 	}
 
 	out, source, stop := g.decide(ctx, askCtx, req)
-	if err := g.record(ctx, r, wisp.KindApprovalDecided, source, id, decidedData(out)); err != nil {
+	if err := g.record(ctx, r, source, id, decidedData(out)); err != nil {
 		return auditFailed(id, err)
 	}
 	if out.Approved && out.Scope >= wisp.ScopeSession {
@@ -314,23 +312,18 @@ func (g *Gate) remember(pattern string, m remembered) {
 }
 
 // auditFailed refuses a request the audit could not record, and ends the
-// turn: the error wraps wisp.ErrNotRecorded.
+// turn: err wraps wisp.ErrNotRecorded (record).
 func auditFailed(id string, err error) (Outcome, error) {
-	if !errors.Is(err, wisp.ErrNotRecorded) {
-		err = fmt.Errorf("%w: %v", wisp.ErrNotRecorded, strings.Join(strings.Fields(err.Error()), " "))
-	}
 	return Outcome{ID: id, Reason: ReasonAuditFailed(err)}, err
 }
 
 // record writes one event. Audit is lossless: a cancelled turn still
 // records how its request ended (the log waits out other writers whatever
-// ctx says).
-func (g *Gate) record(ctx context.Context, r Request, kind, source, id string, data map[string]any) error {
-	if g.opts.Events == nil {
-		return nil
-	}
-	return g.opts.Events.Record(ctx, wisp.Event{
-		Kind: kind, Time: g.opts.Now(), Session: g.opts.Session, Thread: r.Thread, Turn: r.Turn,
+// ctx says). An event that was not recorded is an error wrapping
+// wisp.ErrNotRecorded.
+func (g *Gate) record(ctx context.Context, r Request, source, id string, data wisp.EventData) error {
+	return wisp.Record(ctx, g.opts.Events, wisp.Event{
+		Time: g.opts.Now(), Session: g.opts.Session, Thread: r.Thread, Turn: r.Turn,
 		Source: source, Approval: id, Data: data,
 	})
 }
@@ -349,41 +342,35 @@ func allowed(r Request) []wisp.Scope {
 	return out
 }
 
-func verdictData(v Verdict) map[string]any {
-	return map[string]any{"command": v.Command, "rating": v.Rating.String(), "reason": v.Reason}
+func verdictData(v Verdict) wisp.ClassifierVerdictData {
+	return wisp.ClassifierVerdictData{Command: v.Command, Rating: v.Rating.String(), Reason: v.Reason}
 }
 
-func requestedData(req wisp.ApprovalRequest, v Verdict, deadline bool) map[string]any {
+func requestedData(req wisp.ApprovalRequest, v Verdict, deadline bool) wisp.ApprovalRequestedData {
 	names := make([]string, len(req.Scopes))
 	for i, s := range req.Scopes {
 		names[i] = s.String()
 	}
-	m := map[string]any{
-		"id": req.ID, "kind": req.Kind, "command": req.Command, "pattern": req.Pattern,
-		"text": req.Text, "scopes": names, "rating": v.Rating.String(),
+	d := wisp.ApprovalRequestedData{
+		ID: req.ID, Kind: req.Kind, Command: req.Command, Pattern: req.Pattern,
+		Text: req.Text, Scopes: names, Rating: v.Rating.String(),
 	}
 	if deadline {
-		m["deadline"] = req.Deadline.UTC().Format(time.RFC3339)
+		d.Deadline = req.Deadline.UTC().Format(time.RFC3339)
 	}
-	return m
+	return d
 }
 
-func decidedData(out Outcome) map[string]any {
-	decision := "refused"
+func decidedData(out Outcome) wisp.ApprovalDecidedData {
+	d := wisp.ApprovalDecidedData{ApprovalID: out.ID, Decision: "refused", Scope: out.Scope.String(),
+		Reason: out.Reason, FileSHA256: out.FileSHA256}
 	if out.Approved {
-		decision = "approved"
+		d.Decision = "approved"
 	}
-	m := map[string]any{"approvalID": out.ID, "decision": decision, "scope": out.Scope.String()}
 	if out.DowngradedFrom != wisp.ScopeNone {
-		m["downgradedFrom"] = out.DowngradedFrom.String()
+		d.DowngradedFrom = out.DowngradedFrom.String()
 	}
-	if out.Reason != "" {
-		m["reason"] = out.Reason
-	}
-	if out.FileSHA256 != "" {
-		m["fileSHA256"] = out.FileSHA256
-	}
-	return m
+	return d
 }
 
 func randomID() string {

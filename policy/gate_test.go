@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -82,12 +81,11 @@ type recorder struct {
 // turn's records are written (ctx ends only a long wait for the log's
 // lock, which this recorder never has).
 func (r *recorder) Record(ctx context.Context, e wisp.Event) error {
-	if e.Kind == r.failOn {
+	if e.Kind() == r.failOn {
 		return errors.New("disk full")
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	e.Data = maps.Clone(e.Data)
 	r.events = append(r.events, e)
 	return nil
 }
@@ -150,29 +148,40 @@ func with(r policy.Request, f func(*policy.Request)) policy.Request { f(&r); ret
 
 // Events as the gate records them for the requests above.
 
-func event(kind, source, id string, data map[string]any) wisp.Event {
-	return wisp.Event{Kind: kind, Time: now, Session: "s1", Thread: "t1", Turn: 3, Source: source, Approval: id, Data: data}
+func event(source, id string, data wisp.EventData) wisp.Event {
+	return wisp.Event{Time: now, Session: "s1", Thread: "t1", Turn: 3, Source: source, Approval: id, Data: data}
 }
 
 func verdict(id string, r policy.Request) wisp.Event {
 	v := classify(r.Command)
-	return event(wisp.KindClassifierVerdict, wisp.SourceWisp, id,
-		map[string]any{"command": r.Command, "rating": v.Rating.String(), "reason": v.Reason})
+	return event(wisp.SourceWisp, id, wisp.ClassifierVerdictData{Command: r.Command, Rating: v.Rating.String(), Reason: v.Reason})
 }
 
 func requested(id string, r policy.Request, scopes ...string) wisp.Event {
-	return event(wisp.KindApprovalRequested, wisp.SourceWisp, id, map[string]any{
-		"id": id, "kind": r.Kind, "command": r.Command, "pattern": r.Pattern, "text": r.Text,
-		"scopes": scopes, "rating": classify(r.Command).Rating.String(),
+	return event(wisp.SourceWisp, id, wisp.ApprovalRequestedData{
+		ID: id, Kind: r.Kind, Command: r.Command, Pattern: r.Pattern, Text: r.Text,
+		Scopes: scopes, Rating: classify(r.Command).Rating.String(),
 	})
 }
 
+// decided is approval.decided; more are the fields it has besides id,
+// decision and scope: "covered", true; "reason", "…"; "downgradedFrom",
+// "…".
 func decided(id, source, decision, scope string, more ...any) wisp.Event {
-	data := map[string]any{"approvalID": id, "decision": decision, "scope": scope}
+	d := wisp.ApprovalDecidedData{ApprovalID: id, Decision: decision, Scope: scope}
 	for i := 0; i < len(more); i += 2 {
-		data[more[i].(string)] = more[i+1]
+		switch v := more[i+1]; more[i] {
+		case "covered":
+			d.Covered = v.(bool)
+		case "reason":
+			d.Reason = v.(string)
+		case "downgradedFrom":
+			d.DowngradedFrom = v.(string)
+		default:
+			panic(fmt.Sprintf("decided: no field %v", more[i]))
+		}
 	}
-	return event(wisp.KindApprovalDecided, source, id, data)
+	return event(source, id, d)
 }
 
 // A step is one request to the gate and how it must end.
@@ -674,11 +683,11 @@ func TestGateTimeout(t *testing.T) {
 				}
 				events := rec.all()
 				last := events[len(events)-1]
-				want := map[string]any{"approvalID": "id1", "decision": "refused", "scope": "none", "reason": tc.reason}
+				want := wisp.ApprovalDecidedData{ApprovalID: "id1", Decision: "refused", Scope: "none", Reason: tc.reason}
 				if diff := cmp.Diff(want, last.Data); diff != "" || last.Source != wisp.SourceWisp {
 					t.Errorf("approval.decided from %q (-want +got):\n%s", last.Source, diff)
 				}
-				if got, want := events[1].Data["deadline"], start.Add(tc.timeout).UTC().Format(time.RFC3339); got != want {
+				if got, want := events[1].Data.(wisp.ApprovalRequestedData).Deadline, start.Add(tc.timeout).UTC().Format(time.RFC3339); got != want {
 					t.Errorf("approval.requested deadline = %v, want %v", got, want)
 				}
 				// Nothing refused is remembered: the same pattern is asked again.
@@ -711,12 +720,12 @@ func TestGateCancelled(t *testing.T) {
 			}
 			kinds := []string{}
 			for _, e := range rec.all() {
-				kinds = append(kinds, e.Kind)
+				kinds = append(kinds, e.Kind())
 			}
 			if diff := cmp.Diff([]string{wisp.KindClassifierVerdict, wisp.KindApprovalRequested, wisp.KindApprovalDecided}, kinds); diff != "" {
 				t.Errorf("event kinds (-want +got):\n%s", diff)
 			}
-			if got := rec.all()[2].Data["decision"]; got != "refused" {
+			if got := rec.all()[2].Data.(wisp.ApprovalDecidedData).Decision; got != "refused" {
 				t.Errorf("approval.decided decision = %v, want refused", got)
 			}
 			if out, _ := g.Ask(context.Background(), enable("b")); out.Covered || out.Approved {
@@ -841,7 +850,7 @@ func TestGateRecordsTheDecisionsFile(t *testing.T) {
 		g := newGate(&policy.GateOptions{
 			Approver: newScript(t, answer{d: d}), NewID: ids(),
 			Events: wisp.EventSinkFunc(func(_ context.Context, e wisp.Event) error {
-				if e.Kind == wisp.KindApprovalDecided {
+				if e.Kind() == wisp.KindApprovalDecided {
 					rec = append(rec, e)
 				}
 				return nil
@@ -851,7 +860,7 @@ func TestGateRecordsTheDecisionsFile(t *testing.T) {
 		if err != nil || out.FileSHA256 != sum || out.Approved != d.Approved() {
 			t.Errorf("Ask with %+v = %+v, %v; want the file's sum kept", d, out, err)
 		}
-		if len(rec) != 1 || rec[0].Data["fileSHA256"] != sum {
+		if len(rec) != 1 || rec[0].Data.(wisp.ApprovalDecidedData).FileSHA256 != sum {
 			t.Errorf("approval.decided %+v; want fileSHA256 %s", rec, sum)
 		}
 	}
@@ -865,8 +874,8 @@ func TestGateRecordsTheDecisionsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range rec {
-		if _, there := e.Data["fileSHA256"]; there {
-			t.Errorf("%s has fileSHA256 %v for an answer given in the face", e.Kind, e.Data["fileSHA256"])
+		if d, ok := e.Data.(wisp.ApprovalDecidedData); ok && d.FileSHA256 != "" {
+			t.Errorf("%s has fileSHA256 %v for an answer given in the face", e.Kind(), d.FileSHA256)
 		}
 	}
 }

@@ -84,10 +84,7 @@ func TestWiderAnswerNarrowedFromEveryFace(t *testing.T) {
 			if len(decided) != 1 {
 				t.Fatalf("approval.decided events = %+v, want one", decided)
 			}
-			wantData := map[string]any{"approvalID": "0a0b0c0d", "decision": "approved", "scope": "once", "downgradedFrom": f.said.String()}
-			if sha != "" {
-				wantData["fileSHA256"] = sha
-			}
+			wantData := wisp.ApprovalDecidedData{ApprovalID: "0a0b0c0d", Decision: "approved", Scope: "once", DowngradedFrom: f.said.String(), FileSHA256: sha}
 			if diff := cmp.Diff(wantData, decided[0].Data); diff != "" || decided[0].Source != wisp.SourcePerson {
 				t.Errorf("approval.decided from %s (-want +got):\n%s", decided[0].Source, diff)
 			}

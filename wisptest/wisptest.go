@@ -275,13 +275,26 @@ type Recorder struct {
 
 var _ wisp.Witness = (*Recorder)(nil)
 
-// Vouched reports whether an event of kind was kept whose data holds "id"
-// id and "fileSHA256" sum.
+// Vouched reports whether an event of kind was kept whose data, an
+// InquiryAnsweredData or ApprovalAnsweredData, has ID id and FileSHA256
+// sum.
 func (r *Recorder) Vouched(ctx context.Context, kind, id, sum string) (bool, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, e := range r.events {
-		if e.Kind == kind && e.Data["id"] == id && e.Data["fileSHA256"] == sum {
+		if e.Kind() != kind {
+			continue
+		}
+		var gotID, gotSum string
+		switch d := e.Data.(type) {
+		case wisp.InquiryAnsweredData:
+			gotID, gotSum = d.ID, d.FileSHA256
+		case wisp.ApprovalAnsweredData:
+			gotID, gotSum = d.ID, d.FileSHA256
+		default:
+			continue
+		}
+		if gotID == id && gotSum == sum {
 			return true, nil
 		}
 	}
@@ -302,7 +315,7 @@ func (r *Recorder) Events(prefix string) []wisp.Event {
 	defer r.mu.Unlock()
 	var out []wisp.Event
 	for _, e := range r.events {
-		if strings.HasPrefix(e.Kind, prefix) {
+		if strings.HasPrefix(e.Kind(), prefix) {
 			out = append(out, e)
 		}
 	}
@@ -315,7 +328,7 @@ func (r *Recorder) Kinds() []string {
 	defer r.mu.Unlock()
 	out := make([]string, len(r.events))
 	for i, e := range r.events {
-		out[i] = e.Kind
+		out[i] = e.Kind()
 	}
 	return out
 }

@@ -92,7 +92,7 @@ func TestWorstModelCannotBrickItsThread(t *testing.T) {
 	if fi.Size() > agent.MaxThreadBytes+agent.MaxStepBytes {
 		t.Errorf("the thread file takes %d bytes, more than %d", fi.Size(), agent.MaxThreadBytes+agent.MaxStepBytes)
 	}
-	if ev := rec.Events(wisp.KindCondensed); len(ev) == 0 || ev[0].Data["reason"] != "size" {
+	if ev := rec.Events(wisp.KindCondensed); len(ev) == 0 || ev[0].Data.(wisp.CondensedData).Reason != "size" {
 		t.Errorf("thread.condensed = %+v; want the thread condensed for its size", ev)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -147,9 +146,9 @@ type respondNotes struct{ w io.Writer }
 func (n respondNotes) Notify(_ context.Context, note wisp.Notice) error {
 	var err error
 	switch note.Kind {
-	case agent.NoticeWaiting:
+	case wisp.NoticeWaiting:
 		_, err = fmt.Fprintf(n.w, "wisp: %s (Ctrl-C stops it)\n", escape.Terminal(note.Text))
-	case "cut":
+	case wisp.NoticeCut:
 		_, err = fmt.Fprintf(n.w, "wisp: %s\n", escape.Terminal(note.Text))
 	}
 	return err
@@ -304,24 +303,21 @@ type display struct {
 }
 
 func (d *display) Record(ctx context.Context, e wisp.Event) error {
-	switch e.Kind {
-	case wisp.KindToolCall:
-		name, _ := e.Data["name"].(string)
-		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(name), escape.Terminal(callSummary(e.Data)))
-	case wisp.KindModelMessage:
+	switch data := e.Data.(type) {
+	case wisp.ToolCallData:
+		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(data.Name), escape.Terminal(data.Shown()))
+	case wisp.ModelMessageData:
 		if d.stream != nil {
 			d.stream.end() // the step's text streamed as it came
 			return nil
 		}
 		// Text that comes with tool calls is shown before them; a final
 		// reply is shown by the command itself.
-		if calls, _ := e.Data["toolCalls"].([]string); len(calls) > 0 {
-			if content, _ := e.Data["content"].(string); strings.TrimSpace(content) != "" {
-				fmt.Fprintln(d.out, showText(content))
-			}
+		if len(data.ToolCalls) > 0 && strings.TrimSpace(data.Content) != "" {
+			fmt.Fprintln(d.out, showText(data.Content))
 		}
-	case wisp.KindToolResult:
-		if content, _ := e.Data["content"].(string); content != "" {
+	case wisp.ToolResultData:
+		if content := data.Content; content != "" && data.Error == "" {
 			lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
 			for i, l := range lines {
 				lead := "  "
@@ -333,22 +329,6 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 		}
 	}
 	return nil
-}
-
-// callSummary is what a face shows of a tool call: the tool's own summary,
-// which never holds the words of a question (wisp.Summarizer), or else its
-// arguments as the model sent them.
-func callSummary(data map[string]any) string {
-	if s, ok := data["summary"].(string); ok {
-		return s
-	}
-	switch args := data["arguments"].(type) {
-	case json.RawMessage:
-		return string(args)
-	case string:
-		return args
-	}
-	return ""
 }
 
 // lockedWriter serialises writes from the turn and the display.

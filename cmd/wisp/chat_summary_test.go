@@ -3,31 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func TestCallSummary(t *testing.T) {
-	tests := []struct {
-		name string
-		data map[string]any
-		want string
-	}{
-		{"the tool's summary", map[string]any{"name": "ask", "arguments": json.RawMessage(`{"question":"Which config?"}`), "summary": "a question"}, "a question"},
-		{"an empty summary", map[string]any{"name": "t", "arguments": json.RawMessage(`{"x":1}`), "summary": ""}, ""},
-		{"no summary: the arguments", map[string]any{"name": "models", "arguments": json.RawMessage(`{"action":"list"}`)}, `{"action":"list"}`},
-		{"arguments that are not JSON", map[string]any{"name": "echo", "arguments": "not json"}, "not json"},
-		{"no arguments", map[string]any{"name": "echo", "arguments": map[string]any{}}, ""},
-	}
-	for _, tc := range tests {
-		if got := callSummary(tc.data); got != tc.want {
-			t.Errorf("%s: callSummary(%v) = %q, want %q", tc.name, tc.data, got, tc.want)
-		}
-	}
-}
 
 // A question the desk refuses is never shown, not even in the trace of
 // tool calls: the trace names an ask or ask_user call without its words,

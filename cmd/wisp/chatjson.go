@@ -196,36 +196,30 @@ func (d *jsonDisplay) delta(thread string, c wisp.ChatDelta) {
 // failure of the event's: the audit log has it, and the session's end
 // comes from its input.
 func (d *jsonDisplay) Record(ctx context.Context, e wisp.Event) error {
-	switch e.Kind {
-	case wisp.KindTurnStarted:
+	switch data := e.Data.(type) {
+	case wisp.TurnStartedData:
 		d.mu.Lock()
 		d.streamed = false
 		d.mu.Unlock()
-		input, _ := e.Data["input"].(string)
-		_ = d.face.Send(jsonl.Turn{Thread: e.Thread, Turn: e.Turn, Text: input})
-	case wisp.KindModelMessage:
+		_ = d.face.Send(jsonl.Turn{Thread: e.Thread, Turn: e.Turn, Text: data.Input})
+	case wisp.ModelMessageData:
 		// A model that does not stream: its step's text goes out whole,
 		// so the deltas always carry every word the model wrote.
 		d.mu.Lock()
 		streamed := d.streamed
 		d.streamed = false
 		d.mu.Unlock()
-		if content, _ := e.Data["content"].(string); content != "" && !streamed {
-			_ = d.face.Send(jsonl.Delta{Text: content})
+		if data.Content != "" && !streamed {
+			_ = d.face.Send(jsonl.Delta{Text: data.Content})
 		}
-	case wisp.KindToolCall:
-		id, _ := e.Data["id"].(string)
-		name, _ := e.Data["name"].(string)
-		_ = d.face.Send(jsonl.ToolCall{ID: id, Name: name, Summary: callSummary(e.Data)})
-	case wisp.KindToolResult:
-		id, _ := e.Data["id"].(string)
-		name, _ := e.Data["name"].(string)
-		text, _ := e.Data["content"].(string)
-		isError, _ := e.Data["isError"].(bool)
-		if msg, ok := e.Data["error"].(string); ok {
-			text, isError = msg, true
+	case wisp.ToolCallData:
+		_ = d.face.Send(jsonl.ToolCall{ID: data.ID, Name: data.Name, Summary: data.Shown()})
+	case wisp.ToolResultData:
+		text, isError := data.Content, data.IsError
+		if data.Error != "" {
+			text, isError = data.Error, true
 		}
-		_ = d.face.Send(jsonl.ToolResult{ID: id, Name: name, Text: text, IsError: isError})
+		_ = d.face.Send(jsonl.ToolResult{ID: data.ID, Name: data.Name, Text: text, IsError: isError})
 	}
 	return nil
 }

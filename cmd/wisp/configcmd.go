@@ -100,21 +100,21 @@ when it cannot be recorded, nothing is changed.`,
 func recordChanges(ctx context.Context, h *home.Home, changes []config.Change) error {
 	var entries []audit.Entry
 	session := newID()
-	add := func(data map[string]any) {
-		entries = append(entries, audit.Entry{Kind: wisp.KindConfigChange, Session: session, Source: wisp.SourcePerson, Data: data})
+	add := func(data wisp.ConfigChangeData) {
+		entries = append(entries, audit.Entry{Kind: data.EventKind(), Session: session, Source: wisp.SourcePerson, Data: data})
 	}
 	for _, ch := range changes {
 		switch {
 		case !ch.Key.Security:
 		case ch.Key.Kind == "list":
 			for _, n := range ch.Added {
-				add(map[string]any{"key": ch.Key.Name, "added": n})
+				add(wisp.ConfigChangeData{Key: ch.Key.Name, Added: n})
 			}
 			for _, n := range ch.Removed {
-				add(map[string]any{"key": ch.Key.Name, "removed": n})
+				add(wisp.ConfigChangeData{Key: ch.Key.Name, Removed: n})
 			}
 		default:
-			add(map[string]any{"key": ch.Key.Name, "from": ch.From, "to": ch.To})
+			add(wisp.ConfigChangeData{Key: ch.Key.Name, From: ch.From, To: ch.To})
 		}
 	}
 	if len(entries) == 0 {
@@ -134,10 +134,18 @@ func recordChanges(ctx context.Context, h *home.Home, changes []config.Change) e
 }
 
 // unrecordedChange is the error of a change to a security setting that
-// the audit log could not record, and so was not made.
+// the audit log could not record, and so was not made: like every record
+// that could not be written, a wisp.ErrNotRecorded.
 func unrecordedChange(err error) error {
-	return fmt.Errorf("the audit log could not record the change (%v); nothing was changed", err)
+	return notRecorded{fmt.Sprintf("the audit log could not record the change (%v); nothing was changed", err)}
 }
+
+// notRecorded is a line that says what was not recorded, and is
+// wisp.ErrNotRecorded.
+type notRecorded struct{ line string }
+
+func (e notRecorded) Error() string { return e.line }
+func (notRecorded) Unwrap() error   { return wisp.ErrNotRecorded }
 
 // configErr marks a bad key or value as a usage error.
 func configErr(err error) error {

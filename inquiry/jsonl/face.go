@@ -249,11 +249,11 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 	return res.decision, nil
 }
 
-// Notify writes n as a Note line. The agent's "unverified-claim" is the
-// note kind "flag"; every other kind is written as it is.
+// Notify writes n as a Note line. wisp.NoticeUnverifiedClaim is the note
+// kind "flag"; every other kind is written as it is.
 func (f *Face) Notify(ctx context.Context, n wisp.Notice) error {
 	kind := n.Kind
-	if kind == "unverified-claim" {
+	if kind == wisp.NoticeUnverifiedClaim {
 		kind = NoteFlag
 	}
 	return f.Send(Note{Kind: kind, Thread: n.Thread, Text: n.Text})

@@ -719,23 +719,24 @@ func TestCloseThroughDesk(t *testing.T) {
 	defer mu.Unlock()
 	settled := 0
 	for _, e := range events {
-		if e.Kind != wisp.KindInquirySettled {
+		if e.Kind() != wisp.KindInquirySettled {
 			continue
 		}
 		settled++
+		d := e.Data.(wisp.InquirySettledData)
 		if e.Source == wisp.SourcePerson {
-			t.Errorf("inquiry.settled at the end of the input has source person: %+v", e.Data)
+			t.Errorf("inquiry.settled at the end of the input has source person: %+v", d)
 		}
-		prov := []any{e.Data["provenance"]}
-		if qs, ok := e.Data["questions"].([]map[string]any); ok {
+		prov := []string{d.Provenance}
+		if d.Questions != nil {
 			prov = prov[:0]
-			for _, q := range qs {
-				prov = append(prov, q["provenance"])
+			for _, q := range d.Questions {
+				prov = append(prov, q.Provenance)
 			}
 		}
 		for _, p := range prov {
 			if p != "unattended" {
-				t.Errorf("inquiry.settled at the end of the input has provenance %v: %+v", p, e.Data)
+				t.Errorf("inquiry.settled at the end of the input has provenance %v: %+v", p, d)
 			}
 		}
 	}

@@ -116,7 +116,9 @@
 // ([Store.Answer]) bound to the digest of what they showed. A question
 // file that cannot be read back is passed over by all of these and named
 // by [Store.Damaged], with the thread it names when that much can be
-// read.
+// read. [Inbox] is how a thread's next turn, in whichever face runs it,
+// takes the answers that came after their turn, the timed-out and the
+// damaged questions, and settles them once the thread is saved.
 //
 // # Who answered
 //

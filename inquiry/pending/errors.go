@@ -1,6 +1,11 @@
 package pending
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wisp-agent/wisp"
+)
 
 // Sentinel errors callers can branch on with errors.Is. The errors the
 // Store returns wrap them in one finished line for a person, which names
@@ -29,8 +34,9 @@ var (
 	// does not parse, breaks the limits, or its digest does not match.
 	ErrMalformed = errors.New("malformed pending file")
 	// ErrUnrecorded: the Store's Witness could not record who gives an
-	// answer, so the answer was not filed.
-	ErrUnrecorded = errors.New("answer not recorded")
+	// answer, so the answer was not filed. It wraps wisp.ErrNotRecorded,
+	// as every record that could not be written does.
+	ErrUnrecorded = fmt.Errorf("answer not recorded: %w", wisp.ErrNotRecorded)
 	// ErrInvalid: an answer or question handed to the Store breaks the
 	// limits (an unknown outcome, text too long, a choice that is not
 	// among the options).

@@ -36,7 +36,7 @@ func TestAnswerIsWitnessedFirst(t *testing.T) {
 	s.Witness = witnessFunc{
 		record: func(e wisp.Event) error {
 			if there, _ := ledger.Present(s.path(q.ID, kindAnswer)); there {
-				t.Errorf("%s recorded after the answer's file appeared", e.Kind)
+				t.Errorf("%s recorded after the answer's file appeared", e.Kind())
 			}
 			return rec.Record(t.Context(), e)
 		},
@@ -52,10 +52,10 @@ func TestAnswerIsWitnessedFirst(t *testing.T) {
 	}
 	uid, _ := fsx.CurrentUID()
 	want := []wisp.Event{{
-		Kind: wisp.KindInquiryAnswered, Time: t0, Session: "s1", Thread: "t1", Turn: 3, Source: wisp.SourcePerson,
-		Data: map[string]any{
-			"id": q.ID, "question": q.Text, "outcome": "chose", "answer": "./wisp.json", "from": FromTerminal,
-			"terminal": "/dev/pts/3", "uid": uid, "pid": os.Getpid(), "fileSHA256": spool.Sum(data),
+		Time: t0, Session: "s1", Thread: "t1", Turn: 3, Source: wisp.SourcePerson,
+		Data: wisp.InquiryAnsweredData{
+			ID: q.ID, Question: q.Text, Outcome: "chose", Answer: "./wisp.json", From: FromTerminal,
+			Terminal: "/dev/pts/3", UID: &uid, PID: os.Getpid(), FileSHA256: spool.Sum(data),
 		},
 	}}
 	if diff := cmp.Diff(want, rec.Events("")); diff != "" {
@@ -80,8 +80,8 @@ func TestAnswerUnrecordedIsNotFiled(t *testing.T) {
 	}
 	err := s.Answer(t.Context(), Answer{ID: q.ID, Digest: q.Digest, Outcome: wisp.OutcomeAnswered, Text: "8080", From: FromTerminal})
 	want := "cannot file the answer to question a1b2c3d4: the record of who answers could not be written (disk full)"
-	if !errors.Is(err, ErrUnrecorded) || err.Error() != want {
-		t.Errorf("Answer = %v, want %q", err, want)
+	if !errors.Is(err, ErrUnrecorded) || !errors.Is(err, wisp.ErrNotRecorded) || err.Error() != want {
+		t.Errorf("Answer = %v, want %q, ErrUnrecorded and wisp.ErrNotRecorded", err, want)
 	}
 	if there, err := ledger.Present(s.path(q.ID, kindAnswer)); there || err != nil {
 		t.Errorf("an answer is on file (%v) though it was not recorded", err)
@@ -157,10 +157,10 @@ func TestPlantedAnswerIsRefused(t *testing.T) {
 			}
 			refused := rec.Events(wisp.KindInquiryRefused)
 			want := wisp.Event{
-				Kind: wisp.KindInquiryRefused, Time: t0, Session: "s1", Thread: "t1", Turn: 3, Source: wisp.SourceWisp,
-				Data: map[string]any{
-					"id": q.ID, "question": q.Text, "outcome": "chose", "answer": "./wisp.json", "from": FromTerminal,
-					"fileSHA256": spool.Sum(data), "reason": ReasonUnvouched,
+				Time: t0, Session: "s1", Thread: "t1", Turn: 3, Source: wisp.SourceWisp,
+				Data: wisp.InquiryRefusedData{
+					ID: q.ID, Question: q.Text, Outcome: "chose", Answer: "./wisp.json", From: FromTerminal,
+					FileSHA256: spool.Sum(data), Reason: ReasonUnvouched,
 				},
 			}
 			if len(refused) != 1 {

@@ -108,7 +108,7 @@ func BenchmarkTurn10ToolCalls(b *testing.B) {
 		}
 		defer log.Close()
 		wispTurn(b, wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
-			_, err := log.Append(ctx, audit.Entry{Kind: e.Kind, Session: e.Session, Thread: e.Thread, Turn: e.Turn, Source: e.Source, Data: e.Data})
+			_, err := log.Append(ctx, audit.Entry{Kind: e.Kind(), Session: e.Session, Thread: e.Thread, Turn: e.Turn, Source: e.Source, Data: e.Data})
 			return err
 		}))
 	})
@@ -119,7 +119,7 @@ func BenchmarkTurn10ToolCalls(b *testing.B) {
 		}
 		defer log.Close()
 		wispTurn(b, wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
-			_, err := log.Append(ctx, audit.Entry{Kind: e.Kind, Session: e.Session, Thread: e.Thread, Turn: e.Turn, Source: e.Source, Data: e.Data})
+			_, err := log.Append(ctx, audit.Entry{Kind: e.Kind(), Session: e.Session, Thread: e.Thread, Turn: e.Turn, Source: e.Source, Data: e.Data})
 			return err
 		}))
 	})

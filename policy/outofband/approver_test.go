@@ -324,7 +324,7 @@ func TestApproverBehindTheGate(t *testing.T) {
 		Events: wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
 			mu.Lock()
 			defer mu.Unlock()
-			if e.Kind == wisp.KindApprovalDecided {
+			if e.Kind() == wisp.KindApprovalDecided {
 				decided = append(decided, e)
 			}
 			return nil

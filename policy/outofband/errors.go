@@ -1,6 +1,11 @@
 package outofband
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wisp-agent/wisp"
+)
 
 // Sentinel errors callers can branch on with errors.Is. The errors the
 // Store returns wrap them in one finished line for a person, which names
@@ -32,8 +37,9 @@ var (
 	// it does not parse, breaks the limits, or its digest does not match.
 	ErrMalformed = errors.New("malformed approvals file")
 	// ErrUnrecorded: the Store's Witness could not record who gives a
-	// decision, so the decision was not filed.
-	ErrUnrecorded = errors.New("decision not recorded")
+	// decision, so the decision was not filed. It wraps
+	// wisp.ErrNotRecorded, as every record that could not be written does.
+	ErrUnrecorded = fmt.Errorf("decision not recorded: %w", wisp.ErrNotRecorded)
 	// ErrInvalid: a request or decision handed to the Store breaks the
 	// limits (text too long, a scope that is not offered, an unknown
 	// face).

@@ -46,11 +46,11 @@ func TestDecideIsWitnessed(t *testing.T) {
 	}
 	uid, _ := fsx.CurrentUID()
 	want := []wisp.Event{{
-		Kind: wisp.KindApprovalAnswered, Time: t0, Session: r.Session, Thread: r.Thread, Turn: r.Turn,
+		Time: t0, Session: r.Session, Thread: r.Thread, Turn: r.Turn,
 		Source: wisp.SourcePerson, Approval: r.ID,
-		Data: map[string]any{
-			"id": r.ID, "command": r.Command, "scope": "once", "from": outofband.FromTerminal,
-			"terminal": "/dev/pts/7", "uid": uid, "pid": os.Getpid(), "fileSHA256": spool.Sum(data),
+		Data: wisp.ApprovalAnsweredData{
+			ID: r.ID, Command: r.Command, Scope: "once", From: outofband.FromTerminal,
+			Terminal: "/dev/pts/7", UID: &uid, PID: os.Getpid(), FileSHA256: spool.Sum(data),
 		},
 	}}
 	if diff := cmp.Diff(want, rec.Events("")); diff != "" {
@@ -67,8 +67,8 @@ func TestDecideIsWitnessed(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = s.Decide(t.Context(), outofband.Decision{ID: r.ID, Digest: r.Digest, Scope: wisp.ScopeOnce, From: outofband.FromTerminal})
-	if !errors.Is(err, outofband.ErrUnrecorded) {
-		t.Errorf("Decide with a Witness that cannot record = %v, want ErrUnrecorded", err)
+	if !errors.Is(err, outofband.ErrUnrecorded) || !errors.Is(err, wisp.ErrNotRecorded) {
+		t.Errorf("Decide with a Witness that cannot record = %v, want ErrUnrecorded and wisp.ErrNotRecorded", err)
 	}
 	if _, err := s.Get(r.ID); err != nil {
 		t.Errorf("Get = %v; want the request still waiting", err)
@@ -125,11 +125,11 @@ func TestPlantedDecisionIsRefused(t *testing.T) {
 	sum := <-planted
 	refused := rec.Events(wisp.KindApprovalRefused)
 	want := []wisp.Event{{
-		Kind: wisp.KindApprovalRefused, Time: t0, Session: "3f2a9c1d", Thread: "t-81b2c3d4", Turn: 3,
+		Time: t0, Session: "3f2a9c1d", Thread: "t-81b2c3d4", Turn: 3,
 		Source: wisp.SourceWisp, Approval: "7f3a2c1d",
-		Data: map[string]any{
-			"id": "7f3a2c1d", "command": "models enable ollama:qwen3:4b", "scope": "session", "from": outofband.FromTerminal,
-			"fileSHA256": sum, "reason": outofband.ReasonUnvouched,
+		Data: wisp.ApprovalRefusedData{
+			ID: "7f3a2c1d", Command: "models enable ollama:qwen3:4b", Scope: "session", From: outofband.FromTerminal,
+			FileSHA256: sum, Reason: outofband.ReasonUnvouched,
 		},
 	}}
 	if diff := cmp.Diff(want, refused); diff != "" {

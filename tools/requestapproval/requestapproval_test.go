@@ -80,49 +80,49 @@ func TestOutcomes(t *testing.T) {
 		name     string
 		approver func(context.Context, wisp.ApprovalRequest) (wisp.Decision, error)
 		want     wisp.Result
-		decided  map[string]any
+		decided  wisp.ApprovalDecidedData
 		source   string
 	}{
 		{
 			name:     "approved once",
 			approver: answers(wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}),
 			want:     wisp.Result{Content: approvedLine},
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "approved", "scope": "once"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "approved", Scope: "once"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "a session answer is narrowed to once",
 			approver: answers(wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}),
 			want:     wisp.Result{Content: approvedLine},
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "approved", "scope": "once", "downgradedFrom": "session"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "approved", Scope: "once", DowngradedFrom: "session"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "an always answer is narrowed to once",
 			approver: answers(wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromPerson}),
 			want:     wisp.Result{Content: approvedLine},
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "approved", "scope": "once", "downgradedFrom": "always"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "approved", Scope: "once", DowngradedFrom: "always"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "declined",
 			approver: answers(wisp.Decision{Provenance: wisp.FromPerson}),
 			want:     wisp.ErrorResult("error: not approved: the person declined"),
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "the person declined"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "refused", Scope: "none", Reason: "the person declined"},
 			source:   wisp.SourcePerson,
 		},
 		{
 			name:     "no person at the face",
 			approver: answers(wisp.Decision{Reason: policy.ReasonNoPerson, Provenance: wisp.FromUnattended}),
 			want:     wisp.ErrorResult("error: not approved: no person can approve here"),
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "no person can approve here"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "refused", Scope: "none", Reason: "no person can approve here"},
 			source:   wisp.SourceWisp,
 		},
 		{
 			name:     "no face at all",
 			approver: nil,
 			want:     wisp.ErrorResult("error: not approved: no person can approve here"),
-			decided:  map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "no person can approve here"},
+			decided:  wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "refused", Scope: "none", Reason: "no person can approve here"},
 			source:   wisp.SourceWisp,
 		},
 		{
@@ -131,7 +131,7 @@ func TestOutcomes(t *testing.T) {
 				return wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, errors.New("the terminal went away")
 			},
 			want:    wisp.ErrorResult("error: not approved: the terminal went away"),
-			decided: map[string]any{"approvalID": "a1b2c3d4", "decision": "refused", "scope": "none", "reason": "the terminal went away"},
+			decided: wisp.ApprovalDecidedData{ApprovalID: "a1b2c3d4", Decision: "refused", Scope: "none", Reason: "the terminal went away"},
 			source:  wisp.SourceWisp,
 		},
 	}
@@ -177,16 +177,16 @@ func TestRequest(t *testing.T) {
 		t.Errorf("requests the person saw (-want +got):\n%s", diff)
 	}
 	requested := f.events.Events(wisp.KindApprovalRequested)[0].Data
-	wantRequested := map[string]any{
-		"id": "a1b2c3d4", "kind": "requestApproval", "command": action, "pattern": "",
-		"text": "the model's reason: " + reason, "scopes": []string{"once"}, "rating": "dangerous",
-		"deadline": "2026-09-01T12:05:00Z",
+	wantRequested := wisp.ApprovalRequestedData{
+		ID: "a1b2c3d4", Kind: "requestApproval", Command: action, Pattern: "",
+		Text: "the model's reason: " + reason, Scopes: []string{"once"}, Rating: "dangerous",
+		Deadline: "2026-09-01T12:05:00Z",
 	}
 	if diff := cmp.Diff(wantRequested, requested); diff != "" {
 		t.Errorf("approval.requested data (-want +got):\n%s", diff)
 	}
-	verdict := f.events.Events(wisp.KindClassifierVerdict)[0].Data
-	if verdict["command"] != action || verdict["rating"] != "dangerous" {
+	verdict := f.events.Events(wisp.KindClassifierVerdict)[0].Data.(wisp.ClassifierVerdictData)
+	if verdict.Command != action || verdict.Rating != "dangerous" {
 		t.Errorf("classifier.verdict data = %v, want the action rated dangerous", verdict)
 	}
 }
@@ -204,8 +204,8 @@ func TestEveryRequestIsAsked(t *testing.T) {
 		t.Errorf("the person was asked %d times for 3 requests, want 3", len(f.requests))
 	}
 	for _, e := range f.events.Events(wisp.KindApprovalDecided) {
-		if e.Data["covered"] != nil {
-			t.Errorf("approval.decided %v: a request was covered", e.Data)
+		if d := e.Data.(wisp.ApprovalDecidedData); d.Covered {
+			t.Errorf("approval.decided %+v: a request was covered", d)
 		}
 	}
 }
@@ -223,8 +223,8 @@ func TestTimeoutRefuses(t *testing.T) {
 		if diff := cmp.Diff(wisp.ErrorResult("error: not approved: no answer within 30 s"), got); diff != "" {
 			t.Errorf("result (-want +got):\n%s", diff)
 		}
-		decided := f.events.Events(wisp.KindApprovalDecided)[0].Data
-		if decided["decision"] != "refused" || decided["reason"] != "no answer within 30 s" {
+		decided := f.events.Events(wisp.KindApprovalDecided)[0].Data.(wisp.ApprovalDecidedData)
+		if decided.Decision != "refused" || decided.Reason != "no answer within 30 s" {
 			t.Errorf("approval.decided data = %v, want refused for the timeout", decided)
 		}
 	})
@@ -242,7 +242,7 @@ func TestTurnEnds(t *testing.T) {
 		if r, err := f.call(t, ctx, argsOf(action, reason)); !errors.Is(err, context.Canceled) || r.Content != "" {
 			t.Errorf("Call = %+v, %v; want no result and context.Canceled", r, err)
 		}
-		if d := f.events.Events(wisp.KindApprovalDecided)[0].Data; d["decision"] != "refused" {
+		if d := f.events.Events(wisp.KindApprovalDecided)[0].Data.(wisp.ApprovalDecidedData); d.Decision != "refused" {
 			t.Errorf("approval.decided data = %v, want refused", d)
 		}
 	})
