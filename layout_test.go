@@ -16,7 +16,7 @@ const module = "github.com/wisp-agent/wisp"
 // shows up here.
 var allowed = map[string][]string{
 	"":                           {},
-	"agent":                      {"", "internal/fsx", "internal/jsonredact", "tools"},
+	"agent":                      {"", "internal/fsx", "internal/jsonredact", "policy", "tools"},
 	"agent/threadfile":           {"", "agent", "internal/fsx", "internal/jsonredact", "policy/secrets"},
 	"mcpserver":                  {"", "agent", "agent/threadfile", "inquiry", "inquiry/mcpface", "inquiry/pending", "internal/fsx", "policy/outofband", "tools"},
 	"tools":                      {""},
