@@ -16,7 +16,7 @@ const module = "github.com/wisp-agent/wisp"
 // shows up here.
 var allowed = map[string][]string{
 	"":                           {},
-	"agent":                      {"", "internal/fsx", "internal/jsonredact", "tools"},
+	"agent":                      {"", "internal/fsx", "internal/jsonredact", "policy", "tools"},
 	"agent/threadfile":           {"", "agent", "internal/fsx", "internal/jsonredact", "policy/secrets"},
 	"mcpserver":                  {"", "agent", "agent/threadfile", "inquiry", "inquiry/mcpface", "inquiry/pending", "internal/fsx", "policy/outofband", "tools"},
 	"tools":                      {""},
@@ -34,7 +34,7 @@ var allowed = map[string][]string{
 	"policy/secrets/secretstest": {},
 	"audit":                      {"", "internal/jsonredact"},
 	"home":                       {"", "agent/threadfile", "audit", "config", "inquiry/pending", "internal/fsx", "policy/outofband", "policy/secrets"},
-	"config":                     {"internal/fsx", "policy/secrets"},
+	"config":                     {"", "internal/fsx", "policy/secrets"},
 	"internal/fsx":               {},
 	"internal/jsonredact":        {},
 	"internal/spool":             {"", "internal/fsx", "policy/secrets"},

@@ -31,7 +31,8 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	defer endSession(nil)
 	s := &jsonSession{stderr: stderr}
 	parked := &jsonQuestions{}
-	face := jsonl.NewFace(stdout, &jsonl.Options{Message: s.message, Cancel: func() { s.cancel() }, Questions: parked.handle})
+	commands := &jsonCommands{}
+	face := jsonl.NewFace(stdout, &jsonl.Options{Message: s.message, Cancel: func() { s.cancel() }, Questions: parked.handle, Command: commands.run})
 	s.face = face
 	disp := &jsonDisplay{face: face}
 	var asker wisp.Inquirer = face
@@ -50,7 +51,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		return err
 	}
 	defer conv.Close()
-	s.conv, s.ctx = conv, ctx
+	s.conv, s.ctx, commands.conv = conv, ctx, conv
 	for _, name := range conv.Tools().Dropped() {
 		fmt.Fprintf(stderr, "wisp: %s is disabled by tools.disabled and was left out\n", name)
 	}

@@ -222,7 +222,8 @@ func (f elicitFunc) Elicit(ctx context.Context, r mcp.ElicitationRequest) (*mcp.
 	return f(ctx, r)
 }
 
-// tool is a tool whose call is a function.
+// tool is a tool whose call is a function. It only asks the face, so its
+// calls need no approval.
 type tool struct {
 	name string
 	call func(ctx context.Context, c wisp.Call) (wisp.Result, error)
@@ -233,6 +234,9 @@ func (t tool) Description() string     { return "Run the test's job." }
 func (t tool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
 func (t tool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 	return t.call(ctx, c)
+}
+func (tool) Action(context.Context, wisp.Call) (wisp.Action, error) {
+	return wisp.Action{NoApproval: true}, nil
 }
 
 func accept(content map[string]any) *mcp.ElicitationResult {
