@@ -15,6 +15,60 @@ type Call struct {
 	// fact of subject "declined") is never asked again, whichever
 	// process asks.
 	Facts []Fact
+	// Approval is the approval under which the call runs, as the agent's
+	// guard gave it: set when the tool's Action needed one. Zero when the
+	// call needed none.
+	Approval Approval
+}
+
+// An Action is what a tool call would do, said before it runs (see
+// Guarded) so that the agent's guard can judge it: the classifier rates
+// Command, and the approval gate asks the person unless the rating is
+// below approval.threshold (and AlwaysAsk is not set) or an earlier answer
+// of "this session" covers Pattern. Its fields are those of the gate's
+// request.
+type Action struct {
+	// NoApproval declares that the call needs no approval and runs at
+	// once: it changes nothing (it only reads, or only asks the person,
+	// as ask and ask_user do), or it will refuse whatever is asked (its
+	// arguments name nothing). Nothing is asked or recorded of it but the
+	// call and its result. The zero Action does not say so: its empty
+	// Command is judged like any command no rule knows, and asked.
+	NoApproval bool
+	// Kind names what is asked, for the face and the audit:
+	// "modelAction", "requestApproval", "command".
+	Kind string
+	// Command is what the call would do, as the classifier judges it and
+	// the person reads it: "models enable ollama:qwen3:4b",
+	// "edit_file replace main.go". Parts of it may come from the model.
+	Command string
+	// Pattern is what an answer of "this session" covers, such as
+	// "models enable *"; empty: no answer covers another call, and only
+	// ScopeOnce is offered.
+	Pattern string
+	// Text is what the person needs to know, in plain words.
+	Text string
+	// Scopes are the answers the call allows, such as {ScopeOnce,
+	// ScopeSession}; nil means {ScopeOnce}.
+	Scopes []Scope
+	// AlwaysAsk asks the person whatever approval.threshold says.
+	AlwaysAsk bool
+	// Release, when set, is called once, when the call has run or was
+	// refused: it lets go of what the tool took hold of to say what the
+	// call would do, such as the lock that keeps a second pull of a
+	// repository from being asked about while the first waits for the
+	// person.
+	Release func()
+}
+
+// An Approval is the agent's guard's word that a call may do what its
+// tool said it would (Action.Command).
+type Approval struct {
+	// ID is the approval's id: approval.decided's approvalID, which the
+	// records of what the call does carry.
+	ID string
+	// Command is the Action.Command that was approved.
+	Command string
 }
 
 // A Result is what the model reads back from a tool call.

@@ -11,7 +11,7 @@ import (
 // and event.go with EventSink and Witness, the sinks of events.
 //
 // Agent, Inquirer, Approver and Model have a Func adapter each; Tool,
-// which has four methods, has ToolFunc, a struct. Summarizer,
+// which has four methods, has ToolFunc, a struct. Summarizer, Guarded,
 // CardInquirer and Notifier are abilities a Tool or a face may add,
 // found by type assertion, so they have none.
 
@@ -83,6 +83,27 @@ type Summarizer interface {
 	// Summary returns the summary of a call with these arguments, which
 	// have not been checked against the tool's schema.
 	Summary(arguments json.RawMessage) string
+}
+
+// A Guarded is a Tool that says what a call of it would do before the
+// call runs, as the command the approval gate judges. The agent sends
+// every call through one guard: it asks the tool's Action, puts it to
+// the gate (the classifier, then the person, unless the rating is below
+// approval.threshold), and runs the call only once it is approved, with
+// the approval in Call.Approval; a refused call does not run, and the
+// model reads "error: not approved: <reason>". So no tool can forget to
+// ask.
+//
+// A tool that is not a Guarded is judged by its name: its calls are asked
+// about as the command NAME, which no rule knows, so each is dangerous and
+// asked. A tool whose calls change nothing (ask, ask_user) says so with an
+// Action whose NoApproval is set.
+type Guarded interface {
+	// Action says what the call would do. The call's arguments have
+	// passed the tool's schema. An error ends the turn, as Call's does: a
+	// call the tool will refuse (a name that names nothing) needs no
+	// approval, and its Call says what was wrong.
+	Action(ctx context.Context, c Call) (Action, error)
 }
 
 // An Inquirer is a face that can put a question to a person.
@@ -162,8 +183,11 @@ func (f ModelFunc) Chat(ctx context.Context, req ChatRequest, stream func(ChatDe
 }
 
 // ModelActions is the one place for model rules, for the person and, with
-// approval, for the model. Actions taken by ActorModel ask the person
-// first; Trust is refused unless the actor is the person.
+// approval, for the model. A change taken by ActorModel goes ahead only
+// under the person's approval of exactly that change, which the models
+// tool's guard gives before the call runs and passes on in the context
+// (models.WithApproval); without it nothing changes. Trust is refused
+// unless the actor is the person.
 type ModelActions interface {
 	List(ctx context.Context, page int) (Listing, error)
 	Show(ctx context.Context, name string) (ModelInfo, error)

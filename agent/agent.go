@@ -34,6 +34,13 @@ const (
 type Options struct {
 	// Tools are the conversation's tools; nil means none.
 	Tools *tools.Set
+	// Guard judges every tool call before it runs, from what its tool
+	// says the call would do (wisp.Guarded): a call runs only when its
+	// tool says it needs no approval, or the guard approved it (see
+	// Guard). A *policy.Gate is one. nil: no person can approve, so every
+	// call that needs approval is refused, as the gate refuses with no
+	// Approver.
+	Guard Guard
 	// System is the system prompt; empty means none.
 	System string
 	// Events receives every event of every turn (the audit log, a face's
@@ -707,7 +714,10 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 	case a.opts.Tools == nil:
 		res = wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; it has no tools", tc.Name))
 	default:
-		res, err = a.opts.Tools.Call(ctx, c)
+		var t wisp.Tool
+		if t, c, res = a.opts.Tools.Check(c); t != nil {
+			res, err = CallTool(ctx, a.opts.Guard, t, c)
+		}
 	}
 	res.Content = fsx.HideHome(res.Content, a.opts.Home)
 	if a.opts.Redact != nil {

@@ -17,8 +17,13 @@ import (
 	"github.com/wisp-agent/wisp/wisptest"
 )
 
-// echo is a tool that returns its argument and, when asked, a fact.
+// echo is a tool that returns its argument and, when asked, a fact. Its
+// calls change nothing, so they need no approval.
 type echo struct{ fail error }
+
+func (echo) Action(context.Context, wisp.Call) (wisp.Action, error) {
+	return wisp.Action{NoApproval: true}, nil
+}
 
 func (echo) Name() string        { return "echo" }
 func (echo) Description() string { return "echoes text" }

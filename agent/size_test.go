@@ -152,6 +152,9 @@ func (f funcTool) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)
 }
 func (f funcTool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) { return f.call(ctx, c) }
+func (funcTool) Action(context.Context, wisp.Call) (wisp.Action, error) {
+	return wisp.Action{NoApproval: true}, nil
+}
 
 // The person's input is bounded too: longer input is cut with a note, and
 // the person is told.

@@ -17,7 +17,6 @@ import (
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
-	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/policy"
@@ -62,6 +61,11 @@ type Options struct {
 	// ask_user, request_approval, models) to every conversation given
 	// every tool, unless tools.disabled removes them.
 	Tools []wisp.Tool
+	// Rules are the classifier's rows for the commands the embedder's
+	// tools say their calls would run (wisp.Action.Command), beside the
+	// rows of wisp's own tools (models.Rules). nil: none, so each such
+	// command is unknown, dangerous and asked.
+	Rules []policy.Rule
 	// Named is the conversation's tool list: exactly these tools, less
 	// those tools.disabled removes (Conversation.Tools().Dropped() names
 	// them). nil: every tool the settings allow; empty: none.
@@ -104,7 +108,8 @@ var ErrNoModel = errors.New("no model given: set Options.Model or Options.ModelN
 // Its text is Err's, which says what is wrong and how to mend it; a
 // command-line program reports it as a mistake in how it was called.
 type OptionError struct {
-	// Option is the field at fault: "Home", "Model", "Named", "Thread".
+	// Option is the field at fault: "Home", "Model", "Named", "Rules",
+	// "Thread", "Tools".
 	Option string
 	// Err says why; it wraps the sentinel callers branch on
 	// (ErrNoModel, models.ErrDisabled, tools.ErrUnknownTool,
@@ -185,6 +190,10 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if err != nil {
 		return nil, err
 	}
+	classifier, err := policy.NewClassifier(append(models.Rules(), o.Rules...)...)
+	if err != nil {
+		return nil, &OptionError{Option: "Rules", Err: err}
+	}
 
 	c := &Conversation{home: h, session: o.NewID(), thread: thread, model: ref, redactor: secrets.NewRedactor()}
 	c.log, err = h.OpenAudit(&audit.Options{Redact: c.redactor.Replace, Sync: audit.SyncDecisions, Waiting: func(ctx context.Context) {
@@ -215,14 +224,15 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Vault: secrets.NewVault(c.redactor),
 	})
 	gate := policy.NewGate(&policy.GateOptions{
-		Approver:  o.Approver,
-		Events:    sink,
-		Session:   c.session,
-		Threshold: threshold,
-		Timeout:   cfg.Timeout(),
+		Approver:   o.Approver,
+		Events:     sink,
+		Session:    c.session,
+		Threshold:  threshold,
+		Timeout:    cfg.Timeout(),
+		Classifier: classifier,
 	})
 	var a *agent.Agent // set below; a pull ends long after it starts
-	mo := &models.Options{Backends: o.Backends, Settings: h.Settings(), Approvals: gate, Events: sink, Session: c.session, Current: ref}
+	mo := &models.Options{Backends: o.Backends, Settings: h.Settings(), Events: sink, Session: c.session, Current: ref}
 	if o.Pull != nil {
 		pull := *o.Pull
 		pull.Notify = func(thread, note string) {
@@ -245,8 +255,9 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	}
 	a = agent.New(model, &agent.Options{
 		Redact:        c.redactor.Replace,
-		Inbox:         mcpserver.Inbox(c.Questions(), desk),
+		Inbox:         pending.Inbox(c.Questions(), desk),
 		Tools:         c.tools,
+		Guard:         gate,
 		Events:        sink,
 		Notifier:      o.Notifier,
 		OnDelta:       o.OnDelta,
@@ -337,8 +348,8 @@ func (c *Conversation) Thread() string { return c.thread }
 func (c *Conversation) ModelName() string { return c.model }
 
 // Models returns the model actions the person may take in the
-// conversation (/models in chat), through the same rules and the same
-// gate as the models tool.
+// conversation (/models in chat), through the same rules as the models
+// tool; the person's own need no approval.
 func (c *Conversation) Models() *models.Actions { return c.actions }
 
 // Home returns the wisp home the conversation runs in.

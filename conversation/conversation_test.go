@@ -18,6 +18,7 @@ import (
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry"
 	"github.com/wisp-agent/wisp/models/script"
+	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
 	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/wisptest"
@@ -81,6 +82,7 @@ func TestNewRefusesOptions(t *testing.T) {
 		{"unknown model", &conversation.Options{ModelName: "ollama:none"}, "Model", nil},
 		{"bad thread", &conversation.Options{Model: m, Thread: "../x"}, "Thread", threadfile.ErrBadID},
 		{"unknown tool", &conversation.Options{Model: m, Named: []string{"aks"}}, "Named", tools.ErrUnknownTool},
+		{"bad rule", &conversation.Options{Model: m, Rules: []policy.Rule{{Pattern: "* x", Reason: "r"}}}, "Rules", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.opts != nil {
@@ -219,6 +221,69 @@ func TestTools(t *testing.T) {
 			t.Errorf("Named %q: tools (-want +got):\n%s", c.named, diff)
 		}
 		conv.Close()
+	}
+}
+
+// forecast is a tool of an embedder's own that says its calls change
+// nothing.
+type forecast struct{ weather }
+
+func (forecast) Name() string { return "forecast" }
+func (forecast) Action(context.Context, wisp.Call) (wisp.Action, error) {
+	return wisp.Action{NoApproval: true}, nil
+}
+
+// deploy is a tool of an embedder's own that says what its calls do, as
+// a command the embedder's rules rate.
+type deploy struct{ weather }
+
+func (deploy) Name() string { return "deploy" }
+func (deploy) Action(context.Context, wisp.Call) (wisp.Action, error) {
+	return wisp.Action{Kind: "command", Command: "deploy staging", Pattern: "deploy staging", Text: "deploys to staging"}, nil
+}
+
+// Every call goes through the conversation's gate: a tool that does not
+// say what its calls do is asked about by its name, one that says they
+// need no approval is not, and one whose action the embedder's rules
+// rate below approval.threshold goes ahead unasked.
+func TestEveryCallThroughTheGate(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"approval":{"threshold":"moderate"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	person := wisp.ApproverFunc(func(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decision, error) {
+		asked = append(asked, r.Command)
+		return wisp.Decision{Provenance: wisp.FromPerson}, nil // no
+	})
+	events := &wisptest.Recorder{}
+	conv, err := conversation.New(context.Background(), &conversation.Options{
+		Home: dir, Approver: person, Events: events,
+		Model: model(t,
+			`{"tool_calls":[{"name":"weather","arguments":{}}]}`,
+			`{"tool_calls":[{"name":"forecast","arguments":{}}]}`,
+			`{"tool_calls":[{"name":"deploy","arguments":{}}]}`,
+			`{"content":"ok"}`),
+		Tools: []wisp.Tool{weather{}, forecast{}, deploy{}},
+		Rules: []policy.Rule{{Pattern: "deploy staging", Rating: policy.Safe, Reason: "deploys where nobody looks"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Close()
+	if _, err := conv.Respond(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"weather"}, asked); diff != "" {
+		t.Errorf("the person was asked (-want +got):\n%s", diff)
+	}
+	var results []string
+	for _, e := range events.Events(wisp.KindToolResult) {
+		results = append(results, e.Data.(wisp.ToolResultData).Content)
+	}
+	want := []string{"error: not approved: the person declined", "sunny", "sunny"}
+	if diff := cmp.Diff(want, results); diff != "" {
+		t.Errorf("tool results (-want +got):\n%s", diff)
 	}
 }
 

@@ -43,6 +43,18 @@ func (f VaultFunc) Put(name, value string) (string, error) { return f(name, valu
 // face failure, since the face should have asked again: the turn ends.
 var ErrBadAnswer = errors.New("the face's answer does not fit the question")
 
+// A CardHolder is a card face that shows a card for less than the
+// card's timeout: wisp mcp holds the call for a minute, then the turn
+// goes on. Before it puts a card, the desk asks CardHold how long this
+// card will be shown under ctx, and waits no longer (0: the card's own
+// timeout), so that the card's deadline, and the lines and facts of the
+// questions nobody answered ("no answer within 1 min"), say how long it
+// was shown.
+type CardHolder interface {
+	wisp.CardInquirer
+	CardHold(ctx context.Context, qs []wisp.CardQuestion) time.Duration
+}
+
 // A CardRequest is an ask_user call as the model made it.
 type CardRequest struct {
 	Thread string
@@ -118,7 +130,7 @@ type SettledQuestion struct {
 // settles each question.
 //
 // A face that is a wisp.CardInquirer shows the card and waits at most the
-// card's timeout; a face that is not one cannot render it, and every
+// card's timeout (or the shorter hold of a CardHolder); a face that is not one cannot render it, and every
 // question falls back at once, marked wisp.FromUnattended. A choice nobody
 // answers falls back to its recommended option, else its first; free text
 // nobody answers has no answer; a secret nobody gives is declined. When
@@ -164,6 +176,11 @@ func (d *Desk) AskCard(ctx context.Context, r CardRequest) (CardSettled, error) 
 		return refusedCard(line), nil
 	}
 	defer d.release(st)
+	if h, ok := d.face.(CardHolder); ok {
+		if hold := h.CardHold(ctx, qs); hold > 0 && hold < wait {
+			wait = hold
+		}
+	}
 
 	card := wisp.Card{
 		ID:        d.opts.NewID(),

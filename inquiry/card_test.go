@@ -593,6 +593,54 @@ func TestAskCardTimeout(t *testing.T) {
 	})
 }
 
+// heldFace is a card face that shows a card for hold at most, and stays
+// silent.
+type heldFace struct {
+	*cardFace
+	hold time.Duration
+}
+
+func (f heldFace) CardHold(context.Context, []wisp.CardQuestion) time.Duration { return f.hold }
+
+// A face that holds a card for less than its timeout shortens the wait:
+// the card's deadline, the wait itself and the fallback's line say the
+// hold. A hold of 0, or one longer than the timeout, changes nothing.
+func TestAskCardHeldByTheFace(t *testing.T) {
+	tests := []struct {
+		name    string
+		hold    time.Duration
+		timeout time.Duration
+		want    time.Duration
+	}{
+		{"a minute's hold", time.Minute, 0, time.Minute},
+		{"no hold", 0, 0, inquiry.CardTimeout},
+		{"a hold longer than the timeout", time.Minute, 30 * time.Second, 30 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				face := heldFace{cardFace: newCardFace(cardReply{silent: true}), hold: tc.hold}
+				d := newCardDesk(face, nil, nil)
+				start := time.Now()
+				s, err := d.AskCard(context.Background(), inquiry.CardRequest{Thread: "t", Turn: 1, Questions: []wisp.CardQuestion{envQ}, Timeout: tc.timeout})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if waited := time.Since(start); waited != tc.want {
+					t.Errorf("waited %v, want %v", waited, tc.want)
+				}
+				if cards := face.Cards(); len(cards) != 1 || !cards[0].Deadline.Equal(fixed.Add(tc.want)) {
+					t.Errorf("cards %+v, want one with the deadline %v", cards, fixed.Add(tc.want))
+				}
+				want := "1 (Env): fallback: staging (the recommended option; no answer within " + inquiry.Wait(tc.want) + ", so the person did not choose it)"
+				if s.Line != want {
+					t.Errorf("line = %q, want %q", s.Line, want)
+				}
+			})
+		})
+	}
+}
+
 // What the audit log records of a card: the kind, each question's outcome
 // and provenance, and the whole answer with markers applied.
 func TestAskCardEvents(t *testing.T) {

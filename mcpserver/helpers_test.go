@@ -23,7 +23,8 @@ import (
 	"github.com/wisp-agent/wisp/tools"
 )
 
-// funcTool is a tool whose call is a function.
+// funcTool is a tool whose call is a function. Its calls need no approval
+// of the agent's guard: one that must be approved asks the gate itself.
 type funcTool struct {
 	name, desc string
 	schema     string
@@ -35,6 +36,9 @@ func (t funcTool) Description() string     { return t.desc }
 func (t funcTool) Schema() json.RawMessage { return json.RawMessage(t.schema) }
 func (t funcTool) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 	return t.call(ctx, c)
+}
+func (funcTool) Action(context.Context, wisp.Call) (wisp.Action, error) {
+	return wisp.Action{NoApproval: true}, nil
 }
 
 // ctxKey carries what OnCall put in a respond call's context.

@@ -100,7 +100,7 @@ func newQFixWitnessed(t *testing.T, elicitation, witnessed bool, steps ...script
 				return nil, err
 			}
 			return agent.New(f.model, &agent.Options{Tools: set, Store: f.dir, Events: f.rec, Session: "s1",
-				Inbox: mcpserver.Inbox(f.store, desk)}), nil
+				Inbox: pending.Inbox(f.store, desk)}), nil
 		}),
 	})
 	t.Cleanup(func() {

@@ -16,7 +16,7 @@ import (
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry"
-	"github.com/wisp-agent/wisp/inquiry/pending"
+	"github.com/wisp-agent/wisp/inquiry/mcpface"
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/tools"
 )
@@ -259,7 +259,7 @@ func (s *Server) respond(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	go func() {
 		defer s.turns.Done()
 		defer unlock()
-		r.reply, r.err = a.Respond(turnContext(held, r), thread, args.prompt)
+		r.reply, r.err = a.Respond(s.turnContext(held, r), thread, args.prompt)
 		s.settleAnswered(r)
 		close(r.done)
 		r.mu.Lock()
@@ -286,19 +286,24 @@ func (s *Server) await(ctx context.Context, r *run) *mcp.CallToolResult {
 	for _, msg := range r.takeQueued() {
 		_ = s.Notify(ctx, msg)
 	}
-	select {
-	case <-r.done:
-		s.forget(r)
-		return s.result(r)
-	case e := <-r.inputs:
-		r.mu.Lock()
-		r.retry = true
-		r.mu.Unlock()
-		return server.NewInputRequestBuilder(encodeState(r.thread, e)).
-			Elicit(e.kind, e.params).ToolResult()
-	case <-ctx.Done():
-		r.parkNow()
-		return s.errorResult("the call was cancelled; the turn on thread %s goes on without you, and parks any question it asks", r.thread)
+	for {
+		select {
+		case <-r.done:
+			s.forget(r)
+			return s.result(r)
+		case e := <-r.inputs:
+			if e.withdrawn.Err() != nil {
+				continue // the face no longer waits for it: a card that ended, a question answered elsewhere
+			}
+			r.mu.Lock()
+			r.retry = true
+			r.mu.Unlock()
+			return server.NewInputRequestBuilder(encodeState(r.thread, e)).
+				Elicit(e.form.Kind, e.form.Params).ToolResult()
+		case <-ctx.Done():
+			r.parkNow()
+			return s.errorResult("the call was cancelled; the turn on thread %s goes on without you, and parks any question it asks", r.thread)
+		}
 	}
 }
 
@@ -333,8 +338,11 @@ func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respo
 		r.mu.Unlock()
 	}
 	if r == nil || !ok {
-		if kind == kindApproval {
+		switch kind {
+		case mcpface.KindApproval:
 			return s.errorResult("approval request %s is no longer put through this dialog (its turn ended, or the server restarted); unanswered, it was refused", id)
+		case mcpface.KindCard:
+			return s.errorResult("card %s is no longer put through this dialog (its turn ended, or the server restarted); its questions fell back to their defaults", id)
 		}
 		return s.errorResult("question %s is no longer put through this dialog (its turn ended, or the server restarted); the person can answer it at a terminal with wisp questions answer %s", id, id)
 	}
@@ -342,7 +350,7 @@ func (s *Server) resume(ctx context.Context, req mcp.CallToolRequest, args respo
 		_ = s.Notify(ctx, msg)
 	}
 	res := server.ElicitationResponse(req.Params.InputResponses, kind)
-	line := e.file(ctx, res)
+	line := e.answer(ctx, res)
 	if res == nil {
 		line = "wisp: the retry carried no answer for " + kind + " " + id
 	}
@@ -368,7 +376,9 @@ func (s *Server) settleAnswered(r *run) {
 		return
 	}
 	for _, id := range ids {
-		s.settle(context.Background(), id)
+		if err := s.opts.Pending.Settle(context.Background(), id); err != nil {
+			s.opts.Logger.Error("settling a question", "id", id, "error", err)
+		}
 	}
 }
 
@@ -411,14 +421,13 @@ const stateTag = "wisp1"
 // encodeState is the request state of an input request: the thread, what
 // was put to the dialog, and the nonce.
 func encodeState(thread string, e elicitation) string {
-	return stateTag + ":" + thread + ":" + e.kind + ":" + e.id + ":" + e.nonce
+	return stateTag + ":" + thread + ":" + e.form.Kind + ":" + e.form.ID + ":" + e.nonce
 }
 
 // decodeState reads a request state back, checking each part.
 func decodeState(state string) (thread, kind, id, nonce string, ok bool) {
 	p := strings.Split(state, ":")
-	if len(p) != 5 || p[0] != stateTag || !threadfile.ValidID(p[1]) || (p[2] != kindQuestion && p[2] != kindApproval) ||
-		!pending.ValidID(p[3]) || len(p[4]) != 16 {
+	if len(p) != 5 || p[0] != stateTag || !threadfile.ValidID(p[1]) || !mcpface.ValidForm(p[2], p[3]) || len(p[4]) != 16 {
 		return "", "", "", "", false
 	}
 	return p[1], p[2], p[3], p[4], true

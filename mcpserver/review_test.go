@@ -17,6 +17,7 @@ import (
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
 	"github.com/wisp-agent/wisp/inquiry"
+	"github.com/wisp-agent/wisp/inquiry/mcpface"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models/script"
@@ -64,6 +65,40 @@ func TestSecondQuestionReachesTheRetry(t *testing.T) {
 	f.endHolds()
 }
 
+// On a 2026-07-28 connection, a question put to the dialog while the
+// client owes a retry, and answered at a terminal before the retry came,
+// is not put to the dialog with it.
+func TestAnsweredQuestionNotPutWithTheRetry(t *testing.T) {
+	second := script.Step{ToolCalls: []script.ToolCall{{Name: "ask", Arguments: json.RawMessage(`{"question":"And the port?"}`)}}}
+	f := newQFix(t, true, askStep(), second, script.Step{Content: "Done."})
+	e := &elicitor{gate: make(chan struct{}), respond: accept(map[string]any{"answer": "./wisp.json"})}
+	c := f.httpClient(t, "", client.WithElicitationHandler(e))
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() { results <- respond(t, c, map[string]any{"prompt": "Go.", "tools": []string{"ask"}}) }()
+	q := f.waitFiled(t)
+	e.waitShown(t)
+	f.answer(t, q, wisp.OutcomeChose, "./wisp.json")
+	var q2 pending.Question
+	eventually(t, "the second question filed", func() bool {
+		qs, _ := f.store.List()
+		if len(qs) == 1 && qs[0].ID != q.ID {
+			q2 = qs[0]
+			return true
+		}
+		return false
+	})
+	f.answer(t, q2, wisp.OutcomeAnswered, "8080")
+	f.waitSaved(t, "t-00000001", 1)
+	close(e.gate) // the client retries with its (now stale) answer
+	res := <-results
+	if got := structured(t, res); got.Reply != "Done." {
+		t.Errorf("result %+v, want the turn's reply", got)
+	}
+	if reqs := e.requests(); len(reqs) != 1 {
+		t.Errorf("the dialog was shown %d times, want once: the second question was answered before the retry", len(reqs))
+	}
+}
+
 // An answer taken within the turn stays on file until the thread is saved
 // with it: a crash in between loses nothing.
 func TestInTurnAnswerStaysOnFileUntilSaved(t *testing.T) {
@@ -91,7 +126,7 @@ func TestInTurnAnswerStaysOnFileUntilSaved(t *testing.T) {
 			if err != nil {
 				return nil, err
 			}
-			return agent.New(model, &agent.Options{Tools: set, Store: dir, Inbox: mcpserver.Inbox(store, desk)}), nil
+			return agent.New(model, &agent.Options{Tools: set, Store: dir, Inbox: pending.Inbox(store, desk)}), nil
 		})})
 	c := newInProcess(t, srv)
 	running := goRespond(t, c, map[string]any{"prompt": "Go.", "thread_id": "t1", "tools": []string{"ask"}})
@@ -160,7 +195,7 @@ func TestCloseEndsApprovalWait(t *testing.T) {
 	if err := f.srv.Close(ctx); err != nil {
 		t.Fatalf("Close: %v: the turn waiting on an approval did not end", err)
 	}
-	if got := f.results(); len(got) != 1 || !strings.Contains(got[0], mcpserver.ReasonCallerGone) {
+	if got := f.results(); len(got) != 1 || !strings.Contains(got[0], mcpface.ReasonCallerGone) {
 		t.Errorf("enable returned %q, want a refusal because the caller went away", got)
 	}
 	running.wait(t)

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/mcpface"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 )
 
@@ -44,28 +45,22 @@ type run struct {
 	settle   []string               // questions answered within the turn, forgotten once the thread is saved
 }
 
-// An elicitation is something put to the client's dialog: a question or
-// an approval request.
+// An elicitation is a form put to the client's dialog, and what takes
+// its reply.
 type elicitation struct {
-	kind   string // kindQuestion or kindApproval: the input request's key
-	id     string // the question's or the request's ID
-	params mcp.ElicitationParams
-	// file files the dialog's answer where the faces meet (the pending or
-	// approvals folder) and returns a line for the client when the answer
-	// was not used.
-	file  func(ctx context.Context, res *mcp.ElicitationResult) string
-	nonce string // in the request state, so only the call that got it can answer
+	form mcpface.Form
+	// answer takes the dialog's reply (where the faces meet: the pending
+	// or approvals folder, or the card's wait) and returns a line for the
+	// client when the answer was not used.
+	answer func(ctx context.Context, reply *mcp.ElicitationResult) string
+	nonce  string // in the request state, so only the call that got it can answer
+	// withdrawn is done once the face no longer waits for the reply; a
+	// form not yet sent then is not sent.
+	withdrawn context.Context
 }
 
-// What the client's dialog may be asked for; each is also the key of its
-// input request and response.
-const (
-	kindQuestion = "question"
-	kindApproval = "approval"
-)
-
 // key names e in run.elicited.
-func (e elicitation) key() string { return e.kind + ":" + e.id }
+func (e elicitation) key() string { return e.form.Kind + ":" + e.form.ID }
 
 func newRun(thread string) *run {
 	return &run{
@@ -126,7 +121,7 @@ func (r *run) detach() {
 	r.mu.Unlock()
 }
 
-// runKey carries the run in the turn's context, for the face.
+// runKey carries the run in the turn's context, for the notifier.
 type runKey struct{}
 
 func runFrom(ctx context.Context) *run {
@@ -139,12 +134,13 @@ type sessionKey struct{}
 
 // turnContext is the context a turn runs in: it outlives the call that
 // started it (the turn parks rather than stops when the caller goes), and
-// carries the run and the calling session.
-func turnContext(call context.Context, r *run) context.Context {
+// carries the run, the face's session and the calling MCP session.
+func (s *Server) turnContext(call context.Context, r *run) context.Context {
 	ctx := context.WithoutCancel(call)
 	ctx = context.WithValue(ctx, runKey{}, r)
-	if s := server.ClientSessionFromContext(call); s != nil {
-		ctx = context.WithValue(ctx, sessionKey{}, s)
+	ctx = mcpface.WithSession(ctx, session{s: s, r: r})
+	if cs := server.ClientSessionFromContext(call); cs != nil {
+		ctx = context.WithValue(ctx, sessionKey{}, cs)
 	}
 	return ctx
 }

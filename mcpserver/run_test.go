@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wisp-agent/wisp/inquiry/mcpface"
 )
 
 // A client's retry waits on its turn from the moment it is taken: what
@@ -23,8 +25,8 @@ func TestRetryReachesTheTurnWhileItsAnswerIsFiled(t *testing.T) {
 		waiting bool
 	}
 	var during reached
-	e := elicitation{kind: kindQuestion, id: "a1b2c3d4", nonce: newNonce(),
-		file: func(context.Context, *mcp.ElicitationResult) string {
+	e := elicitation{form: mcpface.Form{Kind: mcpface.KindQuestion, ID: "a1b2c3d4"}, nonce: newNonce(), withdrawn: t.Context(),
+		answer: func(context.Context, *mcp.ElicitationResult) string {
 			// The turn goes on as soon as the answer is on file.
 			ctx, waiting := r.reach()
 			during = reached{ctx, waiting}

@@ -4,10 +4,13 @@
 // a Server and binds it to stdio or to a loopback HTTP address.
 //
 // Questions the model asks go to the person through wisp's own faces,
-// never to the MCP caller: Server.Face files them for wisp questions at a
-// terminal, announces them, puts them to the client's dialog when the
-// person allowed it, holds the call for a minute, then parks the turn;
-// Inbox delivers a parked question's answer to the thread's next turn.
+// never to the MCP caller: Server.Face is an mcpface.Face, which files
+// them for wisp questions at a terminal, announces them, puts them to the
+// client's dialog when the person allowed it, holds the call for a
+// minute, then parks the turn; the Server gives each turn the
+// mcpface.Session it speaks to the client through, in both protocol eras.
+// A parked question's answer reaches the thread's next turn through
+// pending.Inbox, in whichever face runs it.
 package mcpserver
 
 import (
@@ -28,6 +31,7 @@ import (
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/inquiry/mcpface"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/policy/outofband"
@@ -103,6 +107,9 @@ type Options struct {
 	// them. The server never writes to stdout or stderr.
 	Logger *slog.Logger
 
+	// Pending, Elicitation, Hold, After, Events, Approvals and OutOfBand
+	// configure the Face (see mcpface.Options).
+	//
 	// Pending is where the Face files the model's questions
 	// ($WISP_HOME/pending). A zero Dir: questions get "no person can
 	// answer here". Give it a Witness (wisp mcp gives the audit log): an
@@ -110,11 +117,13 @@ type Options struct {
 	// through it before it is filed, and an answer on file is taken only
 	// when the Witness vouches for it.
 	Pending pending.Store
-	// Elicitation is inquiry.elicitation: also put questions to the
-	// client's own dialog when it declared it can show one.
+	// Elicitation is inquiry.elicitation: also put questions, ask_user
+	// cards and approval requests to the client's own dialog when it
+	// declared it can show a form.
 	Elicitation bool
-	// Hold is how long a respond call holds for an answer before the
-	// turn parks the question (DefaultHold).
+	// Hold is how long a respond call holds for the person before the
+	// turn parks the question, falls the card back or refuses the
+	// request (DefaultHold).
 	Hold time.Duration
 	// After is the clock the hold runs on; nil means time.After. Tests
 	// pass a channel they close. A hold begins before its question or
@@ -129,7 +138,7 @@ type Options struct {
 	// a Witness (with one, the Witness records them). nil drops them.
 	Events wisp.EventSink
 
-	// Approvals is where the Approver files the model's requests for the
+	// Approvals is where the Face files the model's requests for the
 	// person's approval ($WISP_HOME/approvals). Give it a Witness, as
 	// Pending.
 	Approvals outofband.Store
@@ -159,6 +168,7 @@ type Options struct {
 type Server struct {
 	opts Options
 	mcp  *server.MCPServer
+	face *mcpface.Face
 
 	httpOnce sync.Once
 	http     http.Handler
@@ -166,11 +176,14 @@ type Server struct {
 	mu      sync.Mutex
 	threads map[string]*threadLock
 	runs    map[string]*run               // the latest turn on each thread, while it may be attached to
-	dialogs map[string]context.CancelFunc // 2025-era elicitations in flight, by question ID
+	dialogs map[string]context.CancelFunc // 2025-era elicitations in flight
 	turns   sync.WaitGroup                // turns running
 
 	retryKeep time.Duration // how long an ended turn waits for a retry that is owed
 }
+
+// DefaultHold is how long a respond call holds for the person.
+const DefaultHold = mcpface.DefaultHold
 
 // Defaults for Options.
 const (
@@ -218,6 +231,16 @@ func New(opts *Options) *Server {
 	if s.opts.MaxRequests <= 0 {
 		s.opts.MaxRequests = DefaultMaxRequests
 	}
+	s.face = mcpface.New(&mcpface.Options{
+		Pending:     s.opts.Pending,
+		Approvals:   s.opts.Approvals,
+		OutOfBand:   s.opts.OutOfBand,
+		Elicitation: s.opts.Elicitation,
+		Hold:        s.opts.Hold,
+		After:       s.opts.After,
+		Events:      s.opts.Events,
+		Logger:      s.opts.Logger,
+	})
 	s.mcp = server.NewMCPServer(s.opts.Name, s.opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
@@ -229,6 +252,14 @@ func New(opts *Options) *Server {
 	s.addResources()
 	return s
 }
+
+// Face returns the face the model's questions, cards and requests for
+// approval reach the person through while the server runs their turns:
+// build each conversation's desk and gate with it (see mcpface.Face).
+func (s *Server) Face() *mcpface.Face { return s.face }
+
+// Approver returns the Face, as the approver of each conversation's gate.
+func (s *Server) Approver() wisp.Approver { return s.face }
 
 // MCP returns the mcp-go server, for transports and tests.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
@@ -317,15 +348,6 @@ func (s *Server) Close(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return context.Cause(ctx)
-	}
-}
-
-// record hands e to Options.Events; a lost record is logged, never fatal
-// to the answer it records.
-func (s *Server) record(ctx context.Context, e wisp.Event) {
-	e.Time = time.Now()
-	if err := wisp.Record(context.WithoutCancel(ctx), s.opts.Events, e); err != nil {
-		s.opts.Logger.Error("recording an event", "kind", e.Kind(), "error", err)
 	}
 }
 

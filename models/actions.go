@@ -27,12 +27,6 @@ type Settings interface {
 	Update(ctx context.Context, fn func(*config.Config) error) error
 }
 
-// Approvals asks the person to allow what the model asks for. A
-// *policy.Gate is one.
-type Approvals interface {
-	Ask(ctx context.Context, r policy.Request) (policy.Outcome, error)
-}
-
 // Options configure Actions. A nil *Options or a zero field means the
 // default given beside the field.
 type Options struct {
@@ -40,9 +34,6 @@ type Options struct {
 	Backends []Backend
 	// Settings hold models.enabled and models.trusted. Required.
 	Settings Settings
-	// Approvals asks the person when the model asks for a change; nil
-	// refuses every change the model asks for.
-	Approvals Approvals
 	// Events receives config.change, model.verified and model.publisher;
 	// nil drops them.
 	Events wisp.EventSink
@@ -58,12 +49,20 @@ type Options struct {
 // person's approval, for the model: names under any spelling, disabled
 // models refused, the capability check on enable, trust the person's
 // alone. It implements wisp.ModelActions. Safe for concurrent use.
+//
+// A change the model asks for (ActorModel) is made only under the
+// approval its context carries for exactly that change (WithApproval):
+// the models tool says what the change would do (Action), the agent's
+// guard puts that to the person, and the tool makes the change with the
+// approval the guard gave. Without one the change is refused and nothing
+// changes. The person's own changes need none.
 type Actions struct {
 	opts Options
 	mu   sync.Mutex // serialises changes
 
 	jobsMu sync.Mutex
-	jobs   map[string]*pullJob // background pulls by lower-case repository
+	jobs   map[string]*pullJob  // background pulls by lower-case repository
+	held   map[string]*heldPull // pulls waiting for the person, by command
 }
 
 var _ wisp.ModelActions = (*Actions)(nil)
@@ -377,7 +376,8 @@ func (a *Actions) backend(runtime string) Backend {
 }
 
 // Enable checks a model and, when it can call tools, adds it to
-// models.enabled. Asked for by the model, it first asks the person.
+// models.enabled. Asked for by the model, it needs the person's approval
+// (see Actions).
 func (a *Actions) Enable(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
 	m, err := a.Resolve(ctx, name)
 	if err != nil {
@@ -386,8 +386,7 @@ func (a *Actions) Enable(ctx context.Context, name string, by wisp.Actor) (wisp.
 	if m.Enabled {
 		return wisp.Change{Name: m.Name, Lines: []string{m.Name + " is already enabled; nothing changed"}}, nil
 	}
-	approval, err := a.approve(ctx, by, "enable", m.Name,
-		"adds "+m.Name+" to models.enabled in config.json, after checking that it can call tools")
+	approval, err := a.approved(ctx, by, "models enable "+m.Name)
 	if err != nil {
 		return wisp.Change{}, err
 	}
@@ -408,7 +407,7 @@ func (a *Actions) Enable(ctx context.Context, name string, by wisp.Actor) (wisp.
 }
 
 // Disable removes a model from models.enabled. Asked for by the model, it
-// first asks the person.
+// needs the person's approval (see Actions).
 func (a *Actions) Disable(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
 	m, err := a.Resolve(ctx, name)
 	if err != nil {
@@ -417,7 +416,7 @@ func (a *Actions) Disable(ctx context.Context, name string, by wisp.Actor) (wisp
 	if !m.Enabled {
 		return wisp.Change{Name: m.Name, Lines: []string{m.Name + " is already disabled; nothing changed"}}, nil
 	}
-	approval, err := a.approve(ctx, by, "disable", m.Name, "removes "+m.Name+" from models.enabled in config.json")
+	approval, err := a.approved(ctx, by, "models disable "+m.Name)
 	if err != nil {
 		return wisp.Change{}, err
 	}
@@ -428,17 +427,13 @@ func (a *Actions) Disable(ctx context.Context, name string, by wisp.Actor) (wisp
 }
 
 // Check verifies a model; an enabled model that fails is disabled. Asked
-// for by the model, it first asks the person.
+// for by the model, it needs the person's approval (see Actions).
 func (a *Actions) Check(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
 	m, err := a.Resolve(ctx, name)
 	if err != nil {
 		return wisp.Change{}, err
 	}
-	text := "checks " + m.Name + "; config.json does not change unless it fails"
-	if m.Enabled {
-		text = "checks " + m.Name + "; if it fails, removes it from models.enabled in config.json"
-	}
-	approval, err := a.approve(ctx, by, "check", m.Name, text)
+	approval, err := a.approved(ctx, by, "models check "+m.Name)
 	if err != nil {
 		return wisp.Change{}, err
 	}
@@ -516,33 +511,21 @@ func (a *Actions) Trust(ctx context.Context, publisher string, by wisp.Actor) er
 	return nil
 }
 
-// approve asks the person when the model asks for a change; the person's
-// own actions need no approval. It returns the approval's id.
-func (a *Actions) approve(ctx context.Context, by wisp.Actor, action, name, text string) (string, error) {
+// approved returns the id of the approval under which the model's change
+// goes ahead: the one ctx carries (WithApproval) for exactly command. The
+// person's own changes need none. Without it the change is refused.
+func (a *Actions) approved(ctx context.Context, by wisp.Actor, command string) (string, error) {
 	if by == wisp.ActorPerson {
 		return "", nil
 	}
-	if a.opts.Approvals == nil {
-		return "", fmt.Errorf("%w: no person can approve here", ErrNotApproved)
+	ap := approvalFrom(ctx)
+	switch {
+	case ap.ID == "":
+		return "", fmt.Errorf("%w: %s", ErrNotApproved, policy.ReasonNoPerson)
+	case ap.Command != command:
+		return "", fmt.Errorf("%w: approval %s was for %s, not %s; ask again", ErrNotApproved, ap.ID, ap.Command, command)
 	}
-	where := callFrom(ctx)
-	out, err := a.opts.Approvals.Ask(ctx, policy.Request{
-		Thread:    where.thread,
-		Turn:      where.turn,
-		Kind:      "modelAction",
-		Command:   "models " + action + " " + name,
-		Pattern:   "models " + action + " *",
-		Text:      text,
-		Scopes:    []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession},
-		AlwaysAsk: true,
-	})
-	if err != nil {
-		return "", err
-	}
-	if !out.Approved {
-		return "", fmt.Errorf("%w: %s", ErrNotApproved, out.Reason)
-	}
-	return out.ID, nil
+	return ap.ID, nil
 }
 
 // setEnabled adds or removes name in models.enabled and records it.
@@ -611,4 +594,19 @@ func WithCall(ctx context.Context, thread string, turn int) context.Context {
 func callFrom(ctx context.Context) call {
 	c, _ := ctx.Value(callKey{}).(call)
 	return c
+}
+
+type approvalKey struct{}
+
+// WithApproval returns a context under which the model's changes go ahead
+// with approval a, the agent's guard's word for a call of the models tool
+// (wisp.Call.Approval); each change checks that a approved exactly it.
+// The models tool sets it.
+func WithApproval(ctx context.Context, a wisp.Approval) context.Context {
+	return context.WithValue(ctx, approvalKey{}, a)
+}
+
+func approvalFrom(ctx context.Context) wisp.Approval {
+	a, _ := ctx.Value(approvalKey{}).(wisp.Approval)
+	return a
 }

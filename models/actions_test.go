@@ -41,6 +41,38 @@ func (a *approvals) Ask(ctx context.Context, r policy.Request) (policy.Outcome, 
 	return a.answer, nil
 }
 
+// asker is a person at the approval gate.
+type asker interface {
+	Ask(ctx context.Context, r policy.Request) (policy.Outcome, error)
+}
+
+// guard makes a change the model asks for as the models tool does under
+// the agent's guard: Action says what the change would do; unless it needs
+// no approval, person is asked, on thread at turn; and change runs under
+// the approval the person gave, or not at all. What Action held is let go
+// when change returns.
+func guard(ctx context.Context, person asker, actions *models.Actions, thread string, turn int, verb, name string, change func(context.Context) error) error {
+	act, err := actions.Action(ctx, verb, name)
+	if err != nil {
+		return err
+	}
+	if act.Release != nil {
+		defer act.Release()
+	}
+	if !act.NoApproval {
+		out, err := person.Ask(ctx, policy.Request{Thread: thread, Turn: turn, Kind: act.Kind, Command: act.Command,
+			Pattern: act.Pattern, Text: act.Text, Scopes: act.Scopes, AlwaysAsk: act.AlwaysAsk})
+		if err != nil {
+			return err
+		}
+		if !out.Approved {
+			return fmt.Errorf("%w: %s", wisp.ErrNotApproved, out.Reason)
+		}
+		ctx = models.WithApproval(ctx, wisp.Approval{ID: out.ID, Command: act.Command})
+	}
+	return change(ctx)
+}
+
 type fixture struct {
 	actions   *models.Actions
 	opts      *models.Options
@@ -73,12 +105,11 @@ func newFixture(t *testing.T) *fixture {
 		events:    &wisptest.Recorder{},
 	}
 	f.opts = &models.Options{
-		Backends:  []models.Backend{ol, mlx.New(home)},
-		Settings:  f.store,
-		Approvals: f.approvals,
-		Events:    f.events,
-		Session:   "s1",
-		Current:   "ollama:qwen3:4b",
+		Backends: []models.Backend{ol, mlx.New(home)},
+		Settings: f.store,
+		Events:   f.events,
+		Session:  "s1",
+		Current:  "ollama:qwen3:4b",
 	}
 	f.actions = models.New(f.opts)
 	return f
@@ -284,9 +315,15 @@ func TestEnableDisableCheck(t *testing.T) {
 
 func TestModelAsksThePerson(t *testing.T) {
 	ctx := models.WithCall(context.Background(), "t1", 3)
+	enable := func(f *fixture) func(context.Context) error {
+		return func(ctx context.Context) error {
+			_, err := f.actions.Enable(ctx, "qwen3:4b", wisp.ActorModel)
+			return err
+		}
+	}
 	t.Run("approved", func(t *testing.T) {
 		f := newFixture(t)
-		if _, err := f.actions.Enable(ctx, "qwen3:4b", wisp.ActorModel); err != nil {
+		if err := guard(ctx, f.approvals, f.actions, "t1", 3, "enable", "qwen3:4b", enable(f)); err != nil {
 			t.Fatal(err)
 		}
 		want := []policy.Request{{Thread: "t1", Turn: 3, Kind: "modelAction", Command: "models enable ollama:qwen3:4b", Pattern: "models enable *",
@@ -299,11 +336,15 @@ func TestModelAsksThePerson(t *testing.T) {
 				t.Errorf("%s: approval %q source %q at %s/%d; want ap1, tool, t1/3", e.Kind(), e.Approval, e.Source, e.Thread, e.Turn)
 			}
 		}
+		// Enabled now: asking again changes nothing, and asks no one.
+		if err := guard(ctx, f.approvals, f.actions, "t1", 3, "enable", "qwen3:4b", enable(f)); err != nil || len(f.approvals.requests) != 1 {
+			t.Errorf("enable again = %v, after %d requests; want no new request", err, len(f.approvals.requests))
+		}
 	})
 	t.Run("declined: nothing changes", func(t *testing.T) {
 		f := newFixture(t)
 		f.approvals.answer = policy.Outcome{Reason: "the person declined"}
-		_, err := f.actions.Enable(ctx, "qwen3:4b", wisp.ActorModel)
+		err := guard(ctx, f.approvals, f.actions, "t1", 3, "enable", "qwen3:4b", enable(f))
 		if err == nil || err.Error() != "not approved: the person declined" || !errors.Is(err, wisp.ErrNotApproved) {
 			t.Errorf("Enable = %v", err)
 		}
@@ -314,12 +355,56 @@ func TestModelAsksThePerson(t *testing.T) {
 			t.Errorf("a declined enable probed the model")
 		}
 	})
-	t.Run("no approvals at all", func(t *testing.T) {
-		home := t.TempDir()
-		a := models.New(&models.Options{Backends: []models.Backend{mlx.New(home)}, Settings: config.Store{Path: filepath.Join(home, "c"), LockPath: filepath.Join(home, "l")}})
-		mlxtest.Write(t, home, mlxtest.Qwen3Tools("o", "m"))
-		if _, err := a.Enable(ctx, "mlx:m", wisp.ActorModel); err == nil || err.Error() != "not approved: no person can approve here" {
-			t.Errorf("Enable with no approvals = %v", err)
+	t.Run("without an approval of it, nothing changes", func(t *testing.T) {
+		f := newFixture(t)
+		other := models.WithApproval(ctx, wisp.Approval{ID: "ap9", Command: "models enable ollama:granite4.1:8b"})
+		for _, tc := range []struct {
+			ctx  context.Context
+			want string
+		}{
+			{ctx, "not approved: no person can approve here"},
+			{other, "not approved: approval ap9 was for models enable ollama:granite4.1:8b, not models enable ollama:qwen3:4b; ask again"},
+		} {
+			if err := enable(f)(tc.ctx); err == nil || err.Error() != tc.want || !errors.Is(err, wisp.ErrNotApproved) {
+				t.Errorf("Enable = %v, want %q", err, tc.want)
+			}
+		}
+		if got := f.enabled(t); len(got) != 0 || len(f.events.Kinds()) != 0 {
+			t.Errorf("an enable without its approval changed %q and recorded %v", got, f.events.Kinds())
+		}
+	})
+	t.Run("what the person is asked", func(t *testing.T) {
+		f := newFixture(t)
+		if _, err := f.actions.Enable(ctx, "granite4.1:8b", wisp.ActorPerson); err != nil {
+			t.Fatal(err)
+		}
+		session := []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession}
+		free := wisp.Action{NoApproval: true}
+		for _, tc := range []struct {
+			verb, name string
+			want       wisp.Action
+		}{
+			{"enable", "QWEN3:4B", wisp.Action{Kind: "modelAction", Command: "models enable ollama:qwen3:4b", Pattern: "models enable *",
+				Text: "adds ollama:qwen3:4b to models.enabled in config.json, after checking that it can call tools", Scopes: session, AlwaysAsk: true}},
+			{"disable", "granite4.1:8b", wisp.Action{Kind: "modelAction", Command: "models disable ollama:granite4.1:8b", Pattern: "models disable *",
+				Text: "removes ollama:granite4.1:8b from models.enabled in config.json", Scopes: session, AlwaysAsk: true}},
+			{"check", "granite4.1:8b", wisp.Action{Kind: "modelAction", Command: "models check ollama:granite4.1:8b", Pattern: "models check *",
+				Text: "checks ollama:granite4.1:8b; if it fails, removes it from models.enabled in config.json", Scopes: session, AlwaysAsk: true}},
+			{"check", "mlx:Qwen3-4B-4bit", wisp.Action{Kind: "modelAction", Command: "models check mlx:Qwen3-4B-4bit", Pattern: "models check *",
+				Text: "checks mlx:Qwen3-4B-4bit; config.json does not change unless it fails", Scopes: session, AlwaysAsk: true}},
+			{"enable", "granite4.1:8b", free},
+			{"disable", "qwen3:4b", free},
+			{"enable", "no-such-model", free},
+			{"pull", "mlx-community/Qwen3-4B-4bit", free}, // pulls are not set up here
+			{"frobnicate", "qwen3:4b", wisp.Action{Kind: "modelAction", Command: "models frobnicate ollama:qwen3:4b", AlwaysAsk: true}},
+		} {
+			got, err := f.actions.Action(ctx, tc.verb, tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Action(%s %s) (-want +got):\n%s", tc.verb, tc.name, diff)
+			}
 		}
 	})
 	t.Run("trust is the person's alone", func(t *testing.T) {
@@ -524,22 +609,8 @@ func TestContract(t *testing.T) {
 			Actions:    f.actions,
 			ToolModel:  "mlx:Qwen3-4B-4bit",
 			PlainModel: "ollama:gemma3:latest",
-			Approve: func(ok bool) {
-				f.approvals.mu.Lock()
-				defer f.approvals.mu.Unlock()
-				if ok {
-					f.approvals.answer = policy.Outcome{Approved: true, ID: "ap1", Scope: wisp.ScopeOnce}
-				} else {
-					f.approvals.answer = policy.Outcome{Reason: "the person declined"}
-				}
-			},
-			Crowded: func(t *testing.T) (wisp.ModelActions, int) { return crowd(t, 57), 57 },
-			Repo:    "mlx-community/Pull-Me-4bit",
-			Asked: func() int {
-				f.approvals.mu.Lock()
-				defer f.approvals.mu.Unlock()
-				return len(f.approvals.requests)
-			},
+			Crowded:    func(t *testing.T) (wisp.ModelActions, int) { return crowd(t, 57), 57 },
+			Repo:       "mlx-community/Pull-Me-4bit",
 		}
 	})
 }

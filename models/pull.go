@@ -12,7 +12,6 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/models/hf"
-	"github.com/wisp-agent/wisp/policy"
 )
 
 // Hub is where pulls come from: a plan from the Hub's API, and the bytes.
@@ -110,24 +109,17 @@ type pullJob struct {
 	done   chan struct{}
 }
 
-// Pull plans a pull and, once approved (the model's pulls always ask the
-// person; the person's own need no approval here), runs it in the
-// background: at most one per repository, across processes. The
-// repository's lock is taken before the person is asked, so a second pull
-// of a repository already pulling (or waiting for the person's approval)
-// is refused without asking. Pull returns at once; the end arrives as a
-// note to the conversation that asked. A pull of a publisher the person
-// has not trusted that goes ahead records model.publisher.
+// Pull plans a pull and, once approved (the model's pulls need the
+// person's approval, see Actions; the person's own need none), runs it in
+// the background: at most one per repository, across processes. A second
+// pull of a repository already pulling, or waiting for the person's
+// approval (its lock taken by Action), is refused. Pull returns at once;
+// the end arrives as a note to the conversation that asked. A pull of a
+// publisher the person has not trusted that goes ahead records
+// model.publisher.
 func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.PullStarted, error) {
-	pp, err := a.PlanPull(ctx, repo)
+	pp, unlock, err := a.planAndLock(ctx, repo, by)
 	if err != nil {
-		return wisp.PullStarted{}, err
-	}
-	unlock, err := a.opts.Pull.Store.Lock(pp.Plan.Repo)
-	if err != nil {
-		if errors.Is(err, hf.ErrBusy) {
-			return wisp.PullStarted{}, fmt.Errorf("a pull of %s is %w; its end arrives as a note to the conversation that asked for it, so do not ask for it again", pp.Plan.Repo, ErrPullRunning)
-		}
 		return wisp.PullStarted{}, err
 	}
 	started := false
@@ -136,24 +128,9 @@ func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.Pu
 			unlock()
 		}
 	}()
-	approval := ""
-	if by == wisp.ActorModel {
-		if a.opts.Approvals == nil {
-			return wisp.PullStarted{}, fmt.Errorf("%w: no person can approve here", ErrNotApproved)
-		}
-		where := callFrom(ctx)
-		out, err := a.opts.Approvals.Ask(ctx, policy.Request{
-			Thread: where.thread, Turn: where.turn, Kind: "modelAction",
-			Command: "models pull " + pp.Plan.Repo, Pattern: "models pull *",
-			Text: pp.Text(), Scopes: []wisp.Scope{wisp.ScopeOnce}, AlwaysAsk: true,
-		})
-		if err != nil {
-			return wisp.PullStarted{}, err
-		}
-		if !out.Approved {
-			return wisp.PullStarted{}, fmt.Errorf("%w: %s", ErrNotApproved, out.Reason)
-		}
-		approval = out.ID
+	approval, err := a.approved(ctx, by, "models pull "+pp.Plan.Repo)
+	if err != nil {
+		return wisp.PullStarted{}, err
 	}
 	if err := a.goesAhead(ctx, pp, by, approval); err != nil {
 		return wisp.PullStarted{}, err
@@ -182,6 +159,34 @@ func (a *Actions) Pull(ctx context.Context, repo string, by wisp.Actor) (wisp.Pu
 		}
 	}()
 	return wisp.PullStarted{Repo: pp.Plan.Repo, Approval: approval, Bytes: pp.Bytes, Files: len(pp.Missing), Total: len(pp.Plan.Files)}, nil
+}
+
+// planAndLock plans a pull and takes its repository's lock; for the
+// model's approved request, those Action took when it was asked about.
+func (a *Actions) planAndLock(ctx context.Context, repo string, by wisp.Actor) (PullPlan, func(), error) {
+	if by == wisp.ActorModel {
+		if h, ok := a.take(approvalFrom(ctx).Command); ok {
+			return h.pp, h.unlock, nil
+		}
+	}
+	return a.lockedPlan(ctx, repo)
+}
+
+// lockedPlan plans a pull and takes its repository's lock; a pull of it
+// running (or waiting for the person) is ErrPullRunning.
+func (a *Actions) lockedPlan(ctx context.Context, repo string) (PullPlan, func(), error) {
+	pp, err := a.PlanPull(ctx, repo)
+	if err != nil {
+		return PullPlan{}, nil, err
+	}
+	unlock, err := a.opts.Pull.Store.Lock(pp.Plan.Repo)
+	if err != nil {
+		if errors.Is(err, hf.ErrBusy) {
+			return PullPlan{}, nil, fmt.Errorf("a pull of %s is %w; its end arrives as a note to the conversation that asked for it, so do not ask for it again", pp.Plan.Repo, ErrPullRunning)
+		}
+		return PullPlan{}, nil, err
+	}
+	return pp, unlock, nil
 }
 
 // goesAhead records model.publisher when a pull of a publisher the person

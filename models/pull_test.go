@@ -63,9 +63,8 @@ func newPullFixture(t *testing.T, trusted ...string) *pullFixture {
 	f := &pullFixture{hub: hub, home: home, events: &wisptest.Recorder{}, notes: map[string][]string{}, noted: make(chan struct{}, 10),
 		approvals: &approvals{answer: policy.Outcome{Approved: true, ID: "7f3a2c1d", Scope: wisp.ScopeOnce}}}
 	f.actions = models.New(&models.Options{
-		Backends:  []models.Backend{mlx.New(home)},
-		Settings:  store,
-		Approvals: f.approvals,
+		Backends: []models.Backend{mlx.New(home)},
+		Settings: store,
 		Events: wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
 			if e.Kind() == f.failKind {
 				return errors.New("disk full")
@@ -81,6 +80,23 @@ func newPullFixture(t *testing.T, trusted ...string) *pullFixture {
 	})
 	t.Cleanup(f.actions.Close)
 	return f
+}
+
+// modelPull is the model's pull of repo on thread at turn, asked of the
+// person as the models tool's guard asks it.
+func (f *pullFixture) modelPull(ctx context.Context, thread string, turn int, repo string) (wisp.PullStarted, error) {
+	return pullAs(ctx, f.approvals, f.actions, thread, turn, repo)
+}
+
+// pullAs is the model's pull of repo, asked of person.
+func pullAs(ctx context.Context, person asker, a *models.Actions, thread string, turn int, repo string) (wisp.PullStarted, error) {
+	var p wisp.PullStarted
+	err := guard(models.WithCall(ctx, thread, turn), person, a, thread, turn, "pull", repo, func(ctx context.Context) error {
+		var err error
+		p, err = a.Pull(ctx, repo, wisp.ActorModel)
+		return err
+	})
+	return p, err
 }
 
 func (f *pullFixture) waitNote(t *testing.T, thread string) string {
@@ -126,8 +142,7 @@ func TestPullPlanWords(t *testing.T) {
 // conversation that asked.
 func TestModelPullInTheBackground(t *testing.T) {
 	f := newPullFixture(t)
-	ctx := models.WithCall(context.Background(), "t1", 2)
-	p, err := f.actions.Pull(ctx, "mlx-community/qwen3-4b-4bit", wisp.ActorModel)
+	p, err := f.modelPull(context.Background(), "t1", 2, "mlx-community/qwen3-4b-4bit")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +186,7 @@ func TestModelPullInTheBackground(t *testing.T) {
 func TestModelPullDeclined(t *testing.T) {
 	f := newPullFixture(t)
 	f.approvals.answer = policy.Outcome{Reason: "the person declined"}
-	_, err := f.actions.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel)
+	_, err := f.modelPull(context.Background(), "", 0, "mlx-community/Qwen3-4B-4bit")
 	if err == nil || err.Error() != "not approved: the person declined" {
 		t.Errorf("Pull declined = %v", err)
 	}
@@ -185,7 +200,7 @@ func TestModelPullDeclined(t *testing.T) {
 func TestPullCancelledKeepsWhatArrived(t *testing.T) {
 	f := newPullFixture(t)
 	f.hub.Throttle(2_000) // slow enough (about 3 s for the whole repository) to cancel part-way, however busy the machine
-	if _, err := f.actions.Pull(models.WithCall(context.Background(), "t9", 1), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err != nil {
+	if _, err := f.modelPull(context.Background(), "t9", 1, "mlx-community/Qwen3-4B-4bit"); err != nil {
 		t.Fatal(err)
 	}
 	// A second asker while it runs gets the answer that one is running.
@@ -217,7 +232,7 @@ func TestPullPublisherRecord(t *testing.T) {
 	ctx := context.Background()
 	t.Run("trusted", func(t *testing.T) {
 		f := newPullFixture(t, "mlx-community")
-		if _, err := f.actions.Pull(models.WithCall(ctx, "t1", 1), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err != nil {
+		if _, err := f.modelPull(ctx, "t1", 1, "mlx-community/Qwen3-4B-4bit"); err != nil {
 			t.Fatal(err)
 		}
 		f.waitNote(t, "t1")
@@ -228,7 +243,7 @@ func TestPullPublisherRecord(t *testing.T) {
 	t.Run("declined", func(t *testing.T) {
 		f := newPullFixture(t)
 		f.approvals.answer = policy.Outcome{Reason: "the person declined"}
-		if _, err := f.actions.Pull(ctx, "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err == nil {
+		if _, err := f.modelPull(ctx, "", 0, "mlx-community/Qwen3-4B-4bit"); err == nil {
 			t.Fatal("a declined pull went ahead")
 		}
 		if got := f.events.Events("model.publisher"); len(got) != 0 {
@@ -241,7 +256,7 @@ func TestPullPublisherRecord(t *testing.T) {
 			f.failKind = wisp.KindModelPublisher
 			var err error
 			if by == wisp.ActorModel {
-				_, err = f.actions.Pull(models.WithCall(ctx, "t1", 1), "mlx-community/Qwen3-4B-4bit", by)
+				_, err = f.modelPull(ctx, "t1", 1, "mlx-community/Qwen3-4B-4bit")
 			} else {
 				pp, perr := f.actions.PlanPull(ctx, "mlx-community/Qwen3-4B-4bit")
 				if perr != nil {
@@ -325,37 +340,36 @@ func TestSecondPullRefusedBeforeAsking(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := models.New(&models.Options{
-		Backends: []models.Backend{mlx.New(f.home)}, Approvals: held, Events: f.events,
+		Backends: []models.Backend{mlx.New(f.home)}, Events: f.events,
 		Settings: config.Store{Path: filepath.Join(f.home, "config.json"), LockPath: filepath.Join(f.home, "config.lock")},
 		Pull:     &models.PullOptions{Hub: hub, Store: hf.Store{Home: f.home}},
 	})
 	t.Cleanup(a.Close)
 	f.hub.Stall("mlx-community/Qwen3-4B-4bit/model-00002-of-00002.safetensors", 1)
+	ctx := context.Background()
 	first := make(chan error, 1)
 	go func() {
-		_, err := a.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel)
+		_, err := pullAs(ctx, held, a, "t1", 1, "mlx-community/Qwen3-4B-4bit")
 		first <- err
 	}()
 	<-held.asked // the first waits for the person
 
-	tests := []struct {
-		name string
-		by   wisp.Actor
-	}{{"the model, while the first waits", wisp.ActorModel}, {"the person, while the first waits", wisp.ActorPerson}}
 	want := "a pull of mlx-community/Qwen3-4B-4bit is already running; its end arrives as a note to the conversation that asked for it, so do not ask for it again"
-	for _, tc := range tests {
-		_, err := a.Pull(context.Background(), "MLX-Community/qwen3-4b-4bit", tc.by)
-		if err == nil || err.Error() != want || !errors.Is(err, models.ErrPullRunning) {
-			t.Errorf("%s: Pull = %v, want %q", tc.name, err, want)
+	second := func(when string) {
+		t.Helper()
+		if _, err := pullAs(ctx, held, a, "t1", 2, "MLX-Community/qwen3-4b-4bit"); err == nil || err.Error() != want || !errors.Is(err, models.ErrPullRunning) {
+			t.Errorf("the model, %s: Pull = %v, want %q", when, err, want)
+		}
+		if _, err := a.Pull(ctx, "MLX-Community/qwen3-4b-4bit", wisp.ActorPerson); err == nil || err.Error() != want || !errors.Is(err, models.ErrPullRunning) {
+			t.Errorf("the person, %s: Pull = %v, want %q", when, err, want)
 		}
 	}
+	second("while the first waits")
 	held.answer <- policy.Outcome{Approved: true, ID: "ap1", Scope: wisp.ScopeOnce}
 	if err := <-first; err != nil {
 		t.Fatalf("the first pull = %v", err)
 	}
-	if _, err := a.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err == nil || err.Error() != want {
-		t.Errorf("while the first runs: Pull = %v, want %q", err, want)
-	}
+	second("while the first runs")
 	select {
 	case r := <-held.asked:
 		t.Errorf("the person was asked again: %+v", r)
@@ -365,13 +379,65 @@ func TestSecondPullRefusedBeforeAsking(t *testing.T) {
 	// A refused request lets go of the lock: the next one is asked.
 	a.Close()
 	go func() { held.answer <- policy.Outcome{Reason: "the person declined"} }()
-	if _, err := a.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); !errors.Is(err, wisp.ErrNotApproved) {
+	if _, err := pullAs(ctx, held, a, "t1", 3, "mlx-community/Qwen3-4B-4bit"); !errors.Is(err, wisp.ErrNotApproved) {
 		t.Errorf("after the first ended: Pull = %v, want it asked and declined", err)
 	}
 	<-held.asked
 	go func() { held.answer <- policy.Outcome{Reason: "the person declined"} }()
-	if _, err := a.Pull(context.Background(), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); !errors.Is(err, wisp.ErrNotApproved) {
+	if _, err := pullAs(ctx, held, a, "t1", 4, "mlx-community/Qwen3-4B-4bit"); !errors.Is(err, wisp.ErrNotApproved) {
 		t.Errorf("after a declined pull: Pull = %v, want it asked again, not refused as running", err)
 	}
 	<-held.asked
+}
+
+// The model's pull goes ahead only under an approval of exactly it, and
+// with the plan and the lock its request held while the person decided.
+func TestModelPullNeedsItsApproval(t *testing.T) {
+	f := newPullFixture(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		ctx  context.Context
+		want string
+	}{
+		{ctx, "not approved: no person can approve here"},
+		{models.WithApproval(ctx, wisp.Approval{ID: "ap9", Command: "models pull org/other"}),
+			"not approved: approval ap9 was for models pull org/other, not models pull mlx-community/Qwen3-4B-4bit; ask again"},
+	} {
+		if _, err := f.actions.Pull(tc.ctx, "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err == nil || err.Error() != tc.want {
+			t.Errorf("Pull = %v, want %q", err, tc.want)
+		}
+	}
+	// The lock is free: nothing refused kept it.
+	act, err := f.actions.Action(ctx, "pull", "mlx-community/qwen3-4b-4bit")
+	if err != nil || act.NoApproval || act.Release == nil {
+		t.Fatalf("Action(pull) = %+v, %v; want the person asked", act, err)
+	}
+	want := wisp.Action{Kind: "modelAction", Command: "models pull mlx-community/Qwen3-4B-4bit", Pattern: "models pull *",
+		Scopes: []wisp.Scope{wisp.ScopeOnce}, AlwaysAsk: true}
+	pp, _ := f.actions.PlanPull(ctx, "mlx-community/Qwen3-4B-4bit")
+	want.Text = pp.Text()
+	got := act
+	got.Release = nil
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Action(pull) (-want +got):\n%s", diff)
+	}
+	// Released twice, or after the pull took it: let go once.
+	act.Release()
+	act.Release()
+	if again, err := f.actions.Action(ctx, "pull", "mlx-community/Qwen3-4B-4bit"); err != nil || again.NoApproval {
+		t.Errorf("after Release, Action(pull) = %+v, %v; want the person asked again", again, err)
+	} else {
+		f.hub.Stall("mlx-community/Qwen3-4B-4bit/model-00002-of-00002.safetensors", 1) // it runs until cancelled
+		if _, err := f.actions.Pull(models.WithApproval(models.WithCall(ctx, "t1", 1), wisp.Approval{ID: "ap2", Command: again.Command}), "mlx-community/Qwen3-4B-4bit", wisp.ActorModel); err != nil {
+			t.Fatalf("the approved Pull = %v", err)
+		}
+		again.Release() // the pull holds the lock now; this lets go of nothing
+		if _, err := f.actions.Pull(ctx, "mlx-community/Qwen3-4B-4bit", wisp.ActorPerson); !errors.Is(err, models.ErrPullRunning) {
+			t.Errorf("while the approved pull runs, the person's Pull = %v, want it refused as running", err)
+		}
+		if !f.actions.Cancel("mlx-community/Qwen3-4B-4bit") {
+			t.Error("Cancel found no pull")
+		}
+		f.waitNote(t, "t1")
+	}
 }

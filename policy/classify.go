@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -16,19 +17,16 @@ type Verdict struct {
 	Reason string
 	// PersonOnly is set for a command that only the person may run, so
 	// that nobody is asked to allow it: one through which wisp's own
-	// questions and approvals are answered, or its settings changed. It is
-	// rated Dangerous, with ReasonPersonsAlone or ReasonSettingsAlone, and
-	// the Gate refuses it outright, whatever the threshold and earlier
-	// answers say.
+	// questions and approvals are answered (ReasonPersonsAlone), or its
+	// settings changed (ReasonSettingsAlone), or another a PersonOnly
+	// Rule names. It is rated Dangerous, and the Gate refuses it
+	// outright, whatever the threshold and earlier answers say.
 	PersonOnly bool
 }
 
-// The classifier's reasons. They are recorded in classifier.verdict.
+// The classifier's own reasons. They are recorded in classifier.verdict;
+// the rows a package adds bring reasons of their own.
 const (
-	ReasonReads         = "only reads what wisp knows about models"
-	ReasonPull          = "downloads a model from Hugging Face"
-	ReasonChangesModels = "changes the models wisp can run"
-	ReasonTrust         = "trusting a publisher is the person's alone"
 	ReasonPersonsAlone  = "answering wisp's questions and approvals is the person's alone"
 	ReasonSettingsAlone = "changing wisp's settings is the person's alone"
 	ReasonUnknown       = "not a command wisp knows"
@@ -38,43 +36,160 @@ const (
 )
 
 // metacharacters are the characters a shell gives a meaning to, anywhere
-// in a word. No command wisp knows has any of them.
+// in a word. No command a rule names has any of them.
 const metacharacters = "|&;<>()$`\\\"'*?[]{}#~!=%^"
+
+// The wildcards of a Rule's pattern.
+const (
+	anyWord  = "*"   // any one word
+	anyWords = "..." // as the last word: any number of words, none included
+)
+
+// A Rule is a row of the classifier's table: it rates the commands its
+// pattern matches.
+//
+// A pattern is the command's words, separated by single spaces. A word
+// matches itself exactly, in the same case; "*" matches any one word;
+// "..." as the last word matches any number of words, none included. A
+// wildcard never matches a word that starts with "-": a flag changes what
+// a command does, so a row that allows one spells it out. The first word
+// is always a word of its own, never a wildcard, and no word has a shell
+// metacharacter or a character outside printable ASCII.
+//
+//	models enable *     models enable ollama:qwen3:4b, not models enable, nor models enable a b
+//	models list ...     models list, models list 2
+//
+// A PersonOnly row names a command only the person may run. It must be
+// rated Dangerous, and it is found however the command is spelt, the way
+// a shell would run it: its words in any case, as the last part of a path
+// (/usr/local/bin/wisp), with quotes and backslashes taken out (wi"s"p),
+// with flags before each word, and anywhere in the command (after a
+// pipe, a semicolon, env, nohup, sh -c); a command that has any shell
+// metacharacter and names all the row's words anywhere is taken to be one
+// (W=wisp; $W approvals). Refusing such a command is never wrong: no
+// other row may name it. A PersonOnly row whose first word is wisp is
+// also found without that word at the start of a command, since the
+// commands the classifier judges are wisp's own (a chat's /questions).
+type Rule struct {
+	Pattern    string
+	Rating     Rating
+	Reason     string
+	PersonOnly bool
+}
+
+// personOnly are the commands only the person may run, the classifier's
+// own rows: every Classifier has them, ahead of any other. Through the
+// faces the person answers wisp's questions and approvals (a chat's
+// /questions, the questions lines of chat --json, wisp-tui, the dialogs
+// of the client of wisp mcp); through config set wisp's settings change,
+// the security settings among them.
+var personOnly = []Rule{
+	{Pattern: "wisp-tui ...", Rating: Dangerous, Reason: ReasonPersonsAlone, PersonOnly: true},
+	{Pattern: "wisp questions ...", Rating: Dangerous, Reason: ReasonPersonsAlone, PersonOnly: true},
+	{Pattern: "wisp approvals ...", Rating: Dangerous, Reason: ReasonPersonsAlone, PersonOnly: true},
+	{Pattern: "wisp chat ...", Rating: Dangerous, Reason: ReasonPersonsAlone, PersonOnly: true},
+	{Pattern: "wisp mcp ...", Rating: Dangerous, Reason: ReasonPersonsAlone, PersonOnly: true},
+	{Pattern: "wisp config set ...", Rating: Dangerous, Reason: ReasonSettingsAlone, PersonOnly: true},
+}
+
+// A Classifier rates commands by its table of rules: the person-only
+// rows first, then the character checks, then the rows packages add
+// (NewClassifier). It is safe for concurrent use.
+type Classifier struct {
+	personOnly []rule // programs of their own (wisp-tui), then wisp's subcommands
+	rows       []rule
+}
+
+// rule is a Rule with its pattern split into words.
+type rule struct {
+	Rule
+	words []string
+}
+
+// plain is the classifier with the person-only rows alone.
+var plain = mustClassifier()
+
+func mustClassifier() *Classifier {
+	c, err := NewClassifier()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// NewClassifier returns a classifier with the person-only rows and rows,
+// the rules of the commands a package's tools say they would run (such as
+// models.Rules). It refuses a row that is not one (see Rule), naming it.
+func NewClassifier(rows ...Rule) (*Classifier, error) {
+	c := &Classifier{}
+	for _, r := range slices.Concat(personOnly, rows) {
+		w, err := parse(r)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case !r.PersonOnly:
+			c.rows = append(c.rows, w)
+		case w.words[0] == "wisp":
+			c.personOnly = append(c.personOnly, w)
+		default:
+			// Programs of their own are looked for first, as before wisp's
+			// subcommands.
+			i := slices.IndexFunc(c.personOnly, func(r rule) bool { return r.words[0] == "wisp" })
+			if i < 0 {
+				i = len(c.personOnly)
+			}
+			c.personOnly = slices.Insert(c.personOnly, i, w)
+		}
+	}
+	return c, nil
+}
+
+// parse checks a row and splits its pattern into words.
+func parse(r Rule) (rule, error) {
+	bad := func(why string) (rule, error) { return rule{}, fmt.Errorf("policy: the rule %q %s", r.Pattern, why) }
+	words := strings.Split(r.Pattern, " ")
+	switch {
+	case r.Pattern == "" || slices.Contains(words, ""):
+		return bad("is not words separated by single spaces")
+	case words[0] == anyWord || words[0] == anyWords:
+		return bad("starts with a wildcard; its first word must be the command's own")
+	case slices.Index(words, anyWords) >= 0 && slices.Index(words, anyWords) != len(words)-1:
+		return bad(`has "..." before its last word`)
+	case r.Rating < Safe || r.Rating > Dangerous:
+		return bad(fmt.Sprintf("has no rating (%v)", r.Rating))
+	case r.Reason == "":
+		return bad("gives no reason")
+	case r.PersonOnly && r.Rating != Dangerous:
+		return bad("is the person's alone, so it must be rated dangerous")
+	}
+	for _, w := range words {
+		if w != anyWord && w != anyWords && badCharacters(w) != "" {
+			return bad("has a word with a shell metacharacter or a character outside printable ASCII")
+		}
+	}
+	return rule{Rule: r, words: words}, nil
+}
+
+// Classify rates a command wisp is asked to run on the model's behalf,
+// with the person-only rows alone: see Classifier.Classify. Any command
+// they do not name is dangerous, as a command no rule knows.
+func Classify(command string) Verdict { return plain.Classify(command) }
 
 // Classify rates a command wisp is asked to run on the model's behalf.
 //
-// It knows wisp's own commands, split into words at spaces:
-//
-//	models list …, models show …             safe
-//	models pull REPO                          moderate
-//	models enable|disable|check NAME          moderate
-//	models trust …                            dangerous
-//	questions …, approvals …                  dangerous, PersonOnly
-//	chat …, mcp …, wisp-tui …                 dangerous, PersonOnly
-//	config set …                              dangerous, PersonOnly
-//
-// Anything else is dangerous: a command it does not know (including a known
-// one with a missing or extra word, or a word that starts with "-"), and any
-// command with control or invisible characters, characters outside ASCII,
-// or shell metacharacters. Unknown is never safe.
-//
-// A command through which wisp's own questions and approvals are
-// answered is the person's alone (PersonOnly, ReasonPersonsAlone),
-// however it is spelt: questions and approvals, which answer them; chat
-// and wisp-tui, where the person answers them (a chat's /questions, the
-// questions lines of chat --json); and mcp, whose client answers them in
-// its dialogs. So is config set, which changes wisp's settings, the
-// security settings among them (ReasonSettingsAlone). Such a command is
-// found when its first word is one of those (or a path to it:
-// /questions), or anywhere in it the word wisp, or a path to it, is
-// followed by one, flags between allowed; wisp-tui is found as any word.
-// Words are split at spaces, control characters and shell
-// metacharacters and compared in any case, so
-// "cd x && WISP_HOME=~/.wisp /usr/local/bin/wisp approvals approve ID"
-// is found too. This rule outranks every other.
-func Classify(command string) Verdict {
+// A command only the person may run (a PersonOnly row) is Dangerous and
+// PersonOnly, however it is spelt; this outranks everything else. Then
+// any command with control or invisible characters, characters outside
+// ASCII, or shell metacharacters is Dangerous, with the worst of those
+// reasons. Otherwise its words, split at spaces, are matched against the
+// rows, and the strictest rating of the rows that match wins (the first
+// such row gives the reason). A command no row matches (a known one with
+// a missing or extra word, or a flag no row spells out among them) is
+// Dangerous: unknown is never safe.
+func (c *Classifier) Classify(command string) Verdict {
 	v := Verdict{Command: command, Rating: Dangerous}
-	if reason := personOnly(command); reason != "" {
+	if reason := c.personsAlone(command); reason != "" {
 		v.Reason, v.PersonOnly = reason, true
 		return v
 	}
@@ -82,40 +197,51 @@ func Classify(command string) Verdict {
 		v.Reason = reason
 		return v
 	}
-	f := strings.Fields(command)
 	v.Reason = ReasonUnknown
-	if len(f) < 2 || f[0] != "models" {
-		return v
-	}
-	for _, w := range f[1:] {
-		if strings.HasPrefix(w, "-") {
-			return v
+	words := strings.Fields(command)
+	var found *rule
+	for i, r := range c.rows {
+		if matches(r.words, words) && (found == nil || r.Rating > found.Rating) {
+			found = &c.rows[i]
 		}
 	}
-	switch verb, args := f[1], f[2:]; {
-	case verb == "list" || verb == "show":
-		v.Rating, v.Reason = Safe, ReasonReads
-	case verb == "pull" && len(args) == 1:
-		v.Rating, v.Reason = Moderate, ReasonPull
-	case (verb == "enable" || verb == "disable" || verb == "check") && len(args) == 1:
-		v.Rating, v.Reason = Moderate, ReasonChangesModels
-	case verb == "trust":
-		v.Reason = ReasonTrust
+	if found != nil {
+		v.Rating, v.Reason = found.Rating, found.Reason
 	}
 	return v
 }
 
-// personOnly returns the reason a command is the person's alone, or ""
-// when it is not; see Classify. It looks at the command as written and
-// with the quotes and backslashes a shell would take out (wi"s"p, w\isp),
-// and a command with any shell metacharacter that names a face anywhere
-// (W=wisp; $W approvals), or names both config and set, is taken to be
-// one: refusing it is never wrong, since such a command is no command
-// wisp knows.
-func personOnly(command string) string {
+// matches reports whether a pattern's words match a command's words
+// exactly; see Rule.
+func matches(pattern, words []string) bool {
+	for i, p := range pattern {
+		if p == anyWords {
+			return !slices.ContainsFunc(words[i:], flag)
+		}
+		if i >= len(words) {
+			return false
+		}
+		if w := words[i]; p == anyWord && flag(w) || p != anyWord && p != w {
+			return false
+		}
+	}
+	return len(words) == len(pattern)
+}
+
+// flag reports whether a word is a flag: it starts with "-".
+func flag(w string) bool { return strings.HasPrefix(w, "-") }
+
+// personsAlone returns the reason a command is the person's alone, or ""
+// when it is not; see Rule. It looks at the command as written and with
+// the quotes and backslashes a shell would take out (wi"s"p, w\isp), and
+// a command with any shell metacharacter that names all the words of a
+// person-only row anywhere (W=wisp; $W approvals) is taken to be one:
+// refusing it is never wrong, since such a command is no command a row
+// knows.
+func (c *Classifier) personsAlone(command string) string {
 	unquoted := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(command)
-	for _, c := range []string{command, unquoted} {
-		if reason := namesWisp(c); reason != "" {
+	for _, s := range []string{command, unquoted} {
+		if reason := c.named(commandWords(s)); reason != "" {
 			return reason
 		}
 	}
@@ -123,13 +249,74 @@ func personOnly(command string) string {
 		return ""
 	}
 	words := commandWords(unquoted)
-	if slices.ContainsFunc(words, faceWord) {
-		return ReasonPersonsAlone
-	}
-	if slices.ContainsFunc(words, named("config")) && slices.ContainsFunc(words, named("set")) {
-		return ReasonSettingsAlone
+	for _, r := range c.personOnly {
+		if mentions(words, r.words) {
+			return r.Reason
+		}
 	}
 	return ""
+}
+
+// named returns the reason of the first person-only row that words run:
+// a program of its own anywhere (wisp-tui), then wisp's subcommands at
+// the start (the word wisp left out), then after each word wisp, in
+// order.
+func (c *Classifier) named(words []string) string {
+	for i := range words {
+		for _, r := range c.personOnly {
+			if r.words[0] != "wisp" && commandName(words[i]) == r.words[0] && runs(words[i+1:], r.words[1:]) {
+				return r.Reason
+			}
+		}
+	}
+	starts := []int{0}
+	for i, w := range words {
+		if commandName(w) == "wisp" {
+			starts = append(starts, i+1)
+		}
+	}
+	for _, at := range starts {
+		for _, r := range c.personOnly {
+			if r.words[0] == "wisp" && runs(words[at:], r.words[1:]) {
+				return r.Reason
+			}
+		}
+	}
+	return ""
+}
+
+// runs reports whether words start with the pattern's, as a shell would
+// run them: flags before each word skipped, each word as a command's name
+// (see commandName).
+func runs(words, pattern []string) bool {
+	for _, p := range pattern {
+		if p == anyWords {
+			return true
+		}
+		words = skipFlags(words)
+		if len(words) == 0 || p != anyWord && commandName(words[0]) != p {
+			return false
+		}
+		words = words[1:]
+	}
+	return true
+}
+
+// mentions reports whether words name every word of the pattern, in any
+// order, but a leading wisp and the wildcards.
+func mentions(words, pattern []string) bool {
+	if pattern[0] == "wisp" {
+		pattern = pattern[1:]
+	}
+	for _, p := range pattern {
+		if p == anyWord || p == anyWords {
+			continue
+		}
+		if !slices.ContainsFunc(words, func(w string) bool { return commandName(w) == p }) {
+			return false
+		}
+	}
+	return true
 }
 
 // commandWords splits command into words at spaces, control and
@@ -150,62 +337,9 @@ func commandName(w string) string {
 	return strings.TrimSuffix(strings.ToLower(w), ".exe")
 }
 
-// faces are the commands through which the person answers wisp's
-// questions and approvals.
-var faces = []string{"questions", "approvals", "chat", "mcp", "wisp-tui"}
-
-// faceWord reports whether w names one of the faces.
-func faceWord(w string) bool { return slices.Contains(faces, commandName(w)) }
-
-// named returns a test of whether a word names the command name.
-func named(name string) func(string) bool {
-	return func(w string) bool { return commandName(w) == name }
-}
-
-// namesWisp returns the reason a command is the person's alone, or "":
-// a word wisp-tui anywhere, a subcommand of the person's alone (see
-// subcommand) as the first word, or after the word wisp (or a path to it),
-// flags between.
-func namesWisp(command string) string {
-	words := commandWords(command)
-	if slices.ContainsFunc(words, named("wisp-tui")) {
-		return ReasonPersonsAlone
-	}
-	if reason := subcommand(words); reason != "" {
-		return reason
-	}
-	for i, w := range words {
-		if commandName(w) != "wisp" {
-			continue
-		}
-		if reason := subcommand(words[i+1:]); reason != "" {
-			return reason
-		}
-	}
-	return ""
-}
-
-// subcommand returns the reason the wisp subcommand words start with,
-// after any flags, is the person's alone: a face, or config set; "" for
-// any other.
-func subcommand(words []string) string {
-	words = skipFlags(words)
-	switch {
-	case len(words) == 0:
-		return ""
-	case faceWord(words[0]):
-		return ReasonPersonsAlone
-	case commandName(words[0]) == "config":
-		if rest := skipFlags(words[1:]); len(rest) > 0 && commandName(rest[0]) == "set" {
-			return ReasonSettingsAlone
-		}
-	}
-	return ""
-}
-
 // skipFlags returns words from the first that does not start with "-".
 func skipFlags(words []string) []string {
-	for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+	for len(words) > 0 && flag(words[0]) {
 		words = words[1:]
 	}
 	return words

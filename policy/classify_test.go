@@ -5,8 +5,20 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/policy"
 )
+
+// classifier is wisp's: the person-only rows, and the models tool's.
+var classifier = func() *policy.Classifier {
+	c, err := policy.NewClassifier(models.Rules()...)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}()
+
+func classify(command string) policy.Verdict { return classifier.Classify(command) }
 
 func TestClassify(t *testing.T) {
 	tests := []struct {
@@ -15,17 +27,17 @@ func TestClassify(t *testing.T) {
 		reason  string
 	}{
 		// wisp's own commands
-		{"models list", policy.Safe, policy.ReasonReads},
-		{"models list 2", policy.Safe, policy.ReasonReads},
-		{"  models   list  ", policy.Safe, policy.ReasonReads},
-		{"models show ollama:qwen3:4b", policy.Safe, policy.ReasonReads},
-		{"models show", policy.Safe, policy.ReasonReads},
-		{"models pull mlx-community/Qwen3-4B-4bit", policy.Moderate, policy.ReasonPull},
-		{"models enable ollama:qwen3:4b", policy.Moderate, policy.ReasonChangesModels},
-		{"models disable mlx:Qwen3-4B-4bit", policy.Moderate, policy.ReasonChangesModels},
-		{"models check ollama:granite4.1:8b", policy.Moderate, policy.ReasonChangesModels},
-		{"models trust mlx-community", policy.Dangerous, policy.ReasonTrust},
-		{"models trust", policy.Dangerous, policy.ReasonTrust},
+		{"models list", policy.Safe, models.ReasonReads},
+		{"models list 2", policy.Safe, models.ReasonReads},
+		{"  models   list  ", policy.Safe, models.ReasonReads},
+		{"models show ollama:qwen3:4b", policy.Safe, models.ReasonReads},
+		{"models show", policy.Safe, models.ReasonReads},
+		{"models pull mlx-community/Qwen3-4B-4bit", policy.Moderate, models.ReasonPull},
+		{"models enable ollama:qwen3:4b", policy.Moderate, models.ReasonChangesModels},
+		{"models disable mlx:Qwen3-4B-4bit", policy.Moderate, models.ReasonChangesModels},
+		{"models check ollama:granite4.1:8b", policy.Moderate, models.ReasonChangesModels},
+		{"models trust mlx-community", policy.Dangerous, models.ReasonTrust},
+		{"models trust", policy.Dangerous, models.ReasonTrust},
 
 		// known words, unknown shape
 		{"models pull", policy.Dangerous, policy.ReasonUnknown},
@@ -81,7 +93,7 @@ func TestClassify(t *testing.T) {
 		{"models list é;", policy.Dangerous, policy.ReasonNonASCII},
 	}
 	for _, tc := range tests {
-		got := policy.Classify(tc.command)
+		got := classify(tc.command)
 		want := policy.Verdict{Command: tc.command, Rating: tc.rating, Reason: tc.reason}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Classify(%q) (-want +got):\n%s", tc.command, diff)
@@ -233,7 +245,7 @@ func TestClassifyPersonOnly(t *testing.T) {
 	}{{answers, policy.ReasonPersonsAlone}, {settings, policy.ReasonSettingsAlone}} {
 		for _, c := range tc.commands {
 			want := policy.Verdict{Command: c, Rating: policy.Dangerous, Reason: tc.reason, PersonOnly: true}
-			if diff := cmp.Diff(want, policy.Classify(c)); diff != "" {
+			if diff := cmp.Diff(want, classify(c)); diff != "" {
 				t.Errorf("Classify(%q) (-want +got):\n%s", c, diff)
 			}
 		}
@@ -244,9 +256,9 @@ func TestClassifyPersonOnly(t *testing.T) {
 		rating  policy.Rating
 		reason  string
 	}{
-		{"models show approvals", policy.Safe, policy.ReasonReads},
-		{"models enable questions", policy.Moderate, policy.ReasonChangesModels},
-		{"models pull org/approvals", policy.Moderate, policy.ReasonPull},
+		{"models show approvals", policy.Safe, models.ReasonReads},
+		{"models enable questions", policy.Moderate, models.ReasonChangesModels},
+		{"models pull org/approvals", policy.Moderate, models.ReasonPull},
 		{"wisp models list", policy.Dangerous, policy.ReasonUnknown},
 		{"echo questions", policy.Dangerous, policy.ReasonUnknown},
 		{"wispy approvals", policy.Dangerous, policy.ReasonUnknown},
@@ -269,17 +281,17 @@ func TestClassifyPersonOnly(t *testing.T) {
 		{"wisp chatter", policy.Dangerous, policy.ReasonUnknown},
 		{"wisp-tuix", policy.Dangerous, policy.ReasonUnknown},
 		{"wisp tui", policy.Dangerous, policy.ReasonUnknown},
-		{"models show chat", policy.Safe, policy.ReasonReads},
-		{"models enable mcp", policy.Moderate, policy.ReasonChangesModels},
-		{"models pull org/chat", policy.Moderate, policy.ReasonPull},
-		{"models show config", policy.Safe, policy.ReasonReads},
+		{"models show chat", policy.Safe, models.ReasonReads},
+		{"models enable mcp", policy.Moderate, models.ReasonChangesModels},
+		{"models pull org/chat", policy.Moderate, models.ReasonPull},
+		{"models show config", policy.Safe, models.ReasonReads},
 		{`wisp c\u0068at`, policy.Dangerous, policy.ReasonMeta},
 		{"wisp \u0441hat", policy.Dangerous, policy.ReasonNonASCII}, // Cyrillic с: not the command
 		{"models list; cat ~/.wisp/config.json", policy.Dangerous, policy.ReasonMeta},
 	}
 	for _, tc := range others {
 		want := policy.Verdict{Command: tc.command, Rating: tc.rating, Reason: tc.reason}
-		if diff := cmp.Diff(want, policy.Classify(tc.command)); diff != "" {
+		if diff := cmp.Diff(want, classify(tc.command)); diff != "" {
 			t.Errorf("Classify(%q) (-want +got):\n%s", tc.command, diff)
 		}
 	}
@@ -290,7 +302,7 @@ func TestClassifyPersonOnly(t *testing.T) {
 func TestClassifyEveryMetacharacter(t *testing.T) {
 	for _, c := range "|&;<>()$`\\\"'*?[]{}#~!=%^" {
 		cmd := "models list a" + string(c) + "b"
-		if got := policy.Classify(cmd); got.Rating != policy.Dangerous || got.Reason != policy.ReasonMeta {
+		if got := classify(cmd); got.Rating != policy.Dangerous || got.Reason != policy.ReasonMeta {
 			t.Errorf("Classify(%q) = %v, %q; want dangerous, %q", cmd, got.Rating, got.Reason, policy.ReasonMeta)
 		}
 	}
@@ -301,9 +313,9 @@ func TestClassifyAppendingNeverLowers(t *testing.T) {
 	commands := []string{"models list", "models show x", "models pull a/b", "models enable x", "models trust p", "ls", ""}
 	suffixes := []string{"", " x", " x y", "; rm -rf ~", " && models list", "\nmodels list", " --yes", " # models list", "\x1b[1A"}
 	for _, c := range commands {
-		base := policy.Classify(c).Rating
+		base := classify(c).Rating
 		for _, s := range suffixes {
-			if got := policy.Classify(c + s).Rating; got < base {
+			if got := classify(c + s).Rating; got < base {
 				t.Errorf("Classify(%q) = %v, lower than Classify(%q) = %v", c+s, got, c, base)
 			}
 		}
@@ -315,7 +327,7 @@ func FuzzClassify(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v := policy.Classify(s)
+		v := classify(s)
 		if v.Command != s || v.Reason == "" {
 			t.Fatalf("Classify(%q) = %+v: want the command back and a reason", s, v)
 		}

@@ -5,12 +5,18 @@ import (
 	"fmt"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/policy"
 )
 
-func ExampleClassify() {
-	for _, c := range []string{"models list", "models pull mlx-community/Qwen3-4B-4bit", "models trust mlx-community", "models list; rm -rf ~", "wisp approvals approve 7f3a2c1d"} {
-		v := policy.Classify(c)
+func ExampleClassifier() {
+	// The person-only rows, and the rows of the models tool's commands.
+	classifier, err := policy.NewClassifier(models.Rules()...)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range []string{"models list", "models pull mlx-community/Qwen3-4B-4bit", "models trust mlx-community", "models list; rm -rf ~", "wisp approvals approve 7f3a2c1d", "git status"} {
+		v := classifier.Classify(c)
 		fmt.Printf("%s: %s (%s)", c, v.Rating, v.Reason)
 		if v.PersonOnly {
 			fmt.Print(", refused without asking")
@@ -23,6 +29,7 @@ func ExampleClassify() {
 	// models trust mlx-community: dangerous (trusting a publisher is the person's alone)
 	// models list; rm -rf ~: dangerous (has shell metacharacters)
 	// wisp approvals approve 7f3a2c1d: dangerous (answering wisp's questions and approvals is the person's alone), refused without asking
+	// git status: dangerous (not a command wisp knows)
 }
 
 func ExampleGate() {
@@ -43,9 +50,14 @@ func ExampleGate() {
 		}
 		return nil
 	})
+	// The classifier knows the models commands from their rows.
+	classifier, err := policy.NewClassifier(models.Rules()...)
+	if err != nil {
+		panic(err)
+	}
 	n := 0
 	g := policy.NewGate(&policy.GateOptions{
-		Approver: person, Events: audit, Session: "s1",
+		Approver: person, Events: audit, Session: "s1", Classifier: classifier,
 		NewID: func() string { n++; return fmt.Sprintf("a%d", n) },
 	})
 	ask := func(r policy.Request) {

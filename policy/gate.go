@@ -31,6 +31,11 @@ type GateOptions struct {
 	// Timeout is how long a request waits for the person before it is
 	// refused; 0 (the default) or less waits for ever.
 	Timeout time.Duration
+	// Classifier rates each request's command, with the rows of the
+	// tools whose actions the gate judges (models.Rules). nil: the
+	// person-only rows alone (Classify), so every other command is
+	// dangerous and asked.
+	Classifier *Classifier
 	// Now and NewID make time and approval ids injectable; nil: the clock
 	// and 32 random bits in hex.
 	Now   func() time.Time
@@ -75,6 +80,9 @@ func NewGate(opts *GateOptions) *Gate {
 	}
 	if g.opts.NewID == nil {
 		g.opts.NewID = randomID
+	}
+	if g.opts.Classifier == nil {
+		g.opts.Classifier = plain
 	}
 	return g
 }
@@ -152,7 +160,7 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return Outcome{Reason: context.Cause(ctx).Error()}, context.Cause(ctx)
 	}
-	v := Classify(r.Command)
+	v := g.opts.Classifier.Classify(r.Command)
 	if v.PersonOnly {
 		// Only the person may do this: nobody is asked, nothing covers it.
 		id := g.opts.NewID()

@@ -135,6 +135,15 @@ func list() policy.Request {
 	return policy.Request{Thread: "t1", Turn: 3, Kind: "modelAction", Command: "models list", Pattern: "models list", Scopes: onceSession}
 }
 
+// newGate is policy.NewGate with wisp's classifier, unless opts names one.
+func newGate(opts *policy.GateOptions) *policy.Gate {
+	o := *opts
+	if o.Classifier == nil {
+		o.Classifier = classifier
+	}
+	return policy.NewGate(&o)
+}
+
 func with(r policy.Request, f func(*policy.Request)) policy.Request { f(&r); return r }
 
 // Events as the gate records them for the requests above.
@@ -144,14 +153,14 @@ func event(source, id string, data wisp.EventData) wisp.Event {
 }
 
 func verdict(id string, r policy.Request) wisp.Event {
-	v := policy.Classify(r.Command)
+	v := classify(r.Command)
 	return event(wisp.SourceWisp, id, wisp.ClassifierVerdictData{Command: r.Command, Rating: v.Rating.String(), Reason: v.Reason})
 }
 
 func requested(id string, r policy.Request, scopes ...string) wisp.Event {
 	return event(wisp.SourceWisp, id, wisp.ApprovalRequestedData{
 		ID: id, Kind: r.Kind, Command: r.Command, Pattern: r.Pattern, Text: r.Text,
-		Scopes: scopes, Rating: policy.Classify(r.Command).Rating.String(),
+		Scopes: scopes, Rating: classify(r.Command).Rating.String(),
 	})
 }
 
@@ -577,7 +586,7 @@ func TestGate(t *testing.T) {
 			if !tc.noFace {
 				opts.Approver = face
 			}
-			g := policy.NewGate(&opts)
+			g := newGate(&opts)
 			for i, s := range tc.steps {
 				got, err := g.Ask(context.Background(), s.r)
 				if !errors.Is(err, s.wantErr) || (err != nil) != (s.wantErr != nil) {
@@ -601,7 +610,7 @@ func TestGate(t *testing.T) {
 // allows and its deadline.
 func TestGateRequestToThePerson(t *testing.T) {
 	face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}, answer{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}})
-	g := policy.NewGate(&policy.GateOptions{
+	g := newGate(&policy.GateOptions{
 		Approver: face, Session: "s1", Timeout: 5 * time.Minute,
 		Now: func() time.Time { return now }, NewID: ids(),
 	})
@@ -627,14 +636,14 @@ func TestGateRequestToThePerson(t *testing.T) {
 // A new Gate is a new session: what "this session" allowed is gone.
 func TestGateSessionEndsWithTheGate(t *testing.T) {
 	face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
-	first := policy.NewGate(&policy.GateOptions{Approver: face, NewID: ids()})
+	first := newGate(&policy.GateOptions{Approver: face, NewID: ids()})
 	if out, err := first.Ask(context.Background(), enable("a")); err != nil || out.Scope != wisp.ScopeSession {
 		t.Fatalf("first session: Ask = %+v, %v; want approved for the session", out, err)
 	}
 	if out, _ := first.Ask(context.Background(), enable("b")); !out.Covered {
 		t.Fatalf("first session: second Ask = %+v, want covered", out)
 	}
-	second := policy.NewGate(&policy.GateOptions{Approver: face, NewID: ids()})
+	second := newGate(&policy.GateOptions{Approver: face, NewID: ids()})
 	out, err := second.Ask(context.Background(), enable("b"))
 	if err != nil || out.Approved || out.Covered {
 		t.Errorf("second session: Ask = %+v, %v; want asked again and refused", out, err)
@@ -660,7 +669,7 @@ func TestGateTimeout(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				rec := &recorder{}
 				face := newScript(t, answer{d: tc.late, wait: true}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
-				g := policy.NewGate(&policy.GateOptions{Approver: face, Events: rec, Timeout: tc.timeout, NewID: ids()})
+				g := newGate(&policy.GateOptions{Approver: face, Events: rec, Timeout: tc.timeout, NewID: ids()})
 				start := time.Now()
 				out, err := g.Ask(context.Background(), enable("a"))
 				if err != nil {
@@ -696,7 +705,7 @@ func TestGateCancelled(t *testing.T) {
 			rec := &recorder{}
 			// The face approves as the turn is cancelled: it must not count.
 			face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}, wait: true}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
-			g := policy.NewGate(&policy.GateOptions{Approver: face, Events: rec, NewID: ids()})
+			g := newGate(&policy.GateOptions{Approver: face, Events: rec, NewID: ids()})
 			ctx, cancel := context.WithCancel(context.Background())
 			go func() {
 				synctest.Wait()
@@ -727,7 +736,7 @@ func TestGateCancelled(t *testing.T) {
 	t.Run("before Ask", func(t *testing.T) {
 		rec := &recorder{}
 		face := newScript(t)
-		g := policy.NewGate(&policy.GateOptions{Approver: face, Events: rec, Threshold: policy.Dangerous})
+		g := newGate(&policy.GateOptions{Approver: face, Events: rec, Threshold: policy.Dangerous})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		out, err := g.Ask(ctx, list())
@@ -753,7 +762,7 @@ func TestGateAuditFailure(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.failOn, func(t *testing.T) {
 			face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
-			g := policy.NewGate(&policy.GateOptions{Approver: face, Events: &recorder{failOn: tc.failOn}, NewID: ids()})
+			g := newGate(&policy.GateOptions{Approver: face, Events: &recorder{failOn: tc.failOn}, NewID: ids()})
 			out, err := g.Ask(context.Background(), tc.r)
 			if !errors.Is(err, wisp.ErrNotRecorded) {
 				t.Fatalf("Ask = %v, want an error wrapping wisp.ErrNotRecorded, which ends the turn", err)
@@ -770,7 +779,7 @@ func TestGateAuditFailure(t *testing.T) {
 	t.Run("an unrecorded session answer covers nothing", func(t *testing.T) {
 		face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})
 		rec := &recorder{failOn: wisp.KindApprovalDecided}
-		g := policy.NewGate(&policy.GateOptions{Approver: face, Events: rec, NewID: ids()})
+		g := newGate(&policy.GateOptions{Approver: face, Events: rec, NewID: ids()})
 		g.Ask(context.Background(), enable("a"))
 		rec.failOn = ""
 		if out, _ := g.Ask(context.Background(), enable("b")); out.Approved {
@@ -792,7 +801,7 @@ func TestGateConcurrent(t *testing.T) {
 	})
 	var idMu sync.Mutex
 	next := ids()
-	g := policy.NewGate(&policy.GateOptions{Approver: face, NewID: func() string { idMu.Lock(); defer idMu.Unlock(); return next() }})
+	g := newGate(&policy.GateOptions{Approver: face, NewID: func() string { idMu.Lock(); defer idMu.Unlock(); return next() }})
 	var wg sync.WaitGroup
 	for i := range 50 {
 		wg.Go(func() {
@@ -838,7 +847,7 @@ func TestGateRecordsTheDecisionsFile(t *testing.T) {
 		{Reason: policy.ReasonDeclined, FileSHA256: sum},
 	} {
 		var rec []wisp.Event
-		g := policy.NewGate(&policy.GateOptions{
+		g := newGate(&policy.GateOptions{
 			Approver: newScript(t, answer{d: d}), NewID: ids(),
 			Events: wisp.EventSinkFunc(func(_ context.Context, e wisp.Event) error {
 				if e.Kind() == wisp.KindApprovalDecided {
@@ -857,7 +866,7 @@ func TestGateRecordsTheDecisionsFile(t *testing.T) {
 	}
 	// An answer given in the face itself names no file.
 	var rec []wisp.Event
-	g := policy.NewGate(&policy.GateOptions{
+	g := newGate(&policy.GateOptions{
 		Approver: newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeOnce}}), NewID: ids(),
 		Events: wisp.EventSinkFunc(func(_ context.Context, e wisp.Event) error { rec = append(rec, e); return nil }),
 	})

@@ -66,7 +66,7 @@ func TestWiderAnswerNarrowedFromEveryFace(t *testing.T) {
 	for _, f := range faces {
 		t.Run(f.name, func(t *testing.T) {
 			rec := &wisptest.Recorder{}
-			gate := policy.NewGate(&policy.GateOptions{Approver: f.face(t), Events: rec, Session: "s1",
+			gate := newGate(&policy.GateOptions{Approver: f.face(t), Events: rec, Session: "s1",
 				Timeout: 10 * time.Second, NewID: func() string { return "0a0b0c0d" }})
 			out, err := gate.Ask(context.Background(), policy.Request{Thread: "t1", Turn: 2, Kind: "modelAction",
 				Command: "models pull mlx-community/Qwen3-4B-4bit", Pattern: "models pull *",

@@ -221,23 +221,37 @@ func (s *Set) Summary(name string, arguments json.RawMessage) (summary string, o
 	return sum.Summary(arguments), true
 }
 
-// Call runs a tool call. A tool the set does not have, or arguments that
-// fail the tool's schema, come back as an error result the model can read
-// and act on; the tool does not run.
+// Call runs a tool call, as Check finds it: a tool the set does not have,
+// or arguments that fail the tool's schema, come back as an error result
+// the model can read and act on; the tool does not run. Call asks no one:
+// the agent puts the checked call to its guard first.
 func (s *Set) Call(ctx context.Context, c wisp.Call) (wisp.Result, error) {
+	t, c, refused := s.Check(c)
+	if t == nil {
+		return refused, nil
+	}
+	return t.Call(ctx, c)
+}
+
+// Check finds the tool a call names and holds the call's arguments to the
+// tool's schema. It returns the tool and the call as the tool runs it
+// (its arguments "{}" when it gave none); or a nil tool, and the error
+// result the model reads: there is no such tool in the set, or the
+// arguments do not match its schema.
+func (s *Set) Check(c wisp.Call) (wisp.Tool, wisp.Call, wisp.Result) {
 	e, ok := s.entries[c.Name]
 	if !ok {
 		if len(s.order) == 0 {
-			return wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; it has no tools", c.Name)), nil
+			return nil, c, wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; it has no tools", c.Name))
 		}
-		return wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; its tools are: %s", c.Name, strings.Join(s.order, ", "))), nil
+		return nil, c, wisp.ErrorResult(fmt.Sprintf("there is no tool named %q in this conversation; its tools are: %s", c.Name, strings.Join(s.order, ", ")))
 	}
 	args, problem := check(c.Name, e.schema, c.Arguments)
 	if problem != "" {
-		return wisp.ErrorResult(problem), nil
+		return nil, c, wisp.ErrorResult(problem)
 	}
 	c.Arguments = args
-	return e.tool.Call(ctx, c)
+	return e.tool, c, wisp.Result{}
 }
 
 // check holds the arguments of a call of the named tool to its compiled

@@ -172,6 +172,34 @@ func TestCall(t *testing.T) {
 	}
 }
 
+// Check finds the tool and holds the arguments to its schema, as Call
+// does, without running the tool: the agent puts what it returns to its
+// guard.
+func TestCheck(t *testing.T) {
+	askTool := &fake{name: "ask", schema: objectSchema}
+	r := tools.NewRegistry()
+	if err := r.Add(askTool); err != nil {
+		t.Fatal(err)
+	}
+	set, err := r.Select(tools.Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, c, refused := set.Check(wisp.Call{Name: "ask", Thread: "t1", Arguments: json.RawMessage(`{"question":"Hi?"}`)})
+	if tl != askTool || c.Thread != "t1" || string(c.Arguments) != `{"question":"Hi?"}` || refused.IsError || refused.Content != "" {
+		t.Errorf("Check(ask) = %v, %+v, %+v; want the tool and the call", tl, c, refused)
+	}
+	if tl, _, refused := set.Check(wisp.Call{Name: "ask", Arguments: json.RawMessage(`{}`)}); tl != nil || !refused.IsError {
+		t.Errorf("Check(ask {}) = %v, %+v; want no tool, and the schema's line", tl, refused)
+	}
+	if tl, _, refused := set.Check(wisp.Call{Name: "rm"}); tl != nil || refused.Content != `error: there is no tool named "rm" in this conversation; its tools are: ask` {
+		t.Errorf("Check(rm) = %v, %+v; want no tool, and the line naming the tools", tl, refused)
+	}
+	if askTool.calls != 0 {
+		t.Errorf("Check ran the tool %d times", askTool.calls)
+	}
+}
+
 // Failures at several places come in the order of the places, so the
 // same arguments always get the same line.
 func TestCallLineIsStable(t *testing.T) {

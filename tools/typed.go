@@ -25,6 +25,21 @@ type Options struct {
 	// few words what a call with these arguments does, for the trace a
 	// face shows. The arguments have not been checked against the schema.
 	Summary func(arguments json.RawMessage) string
+	// Action, when set, makes the tool a wisp.Guarded: it says what a
+	// call would do, as the command the approval gate judges, before the
+	// call runs. It is called only with arguments that pass the schema
+	// (c.Arguments, "{}" for none); arguments that do not are refused by
+	// the call, and need no approval. NoApproval is the Action of a tool
+	// whose calls change nothing. nil: the tool is judged by its name, so
+	// every call is asked (see wisp.Guarded).
+	Action func(ctx context.Context, c wisp.Call) (wisp.Action, error)
+}
+
+// NoApproval is the Options.Action of a tool whose calls change nothing,
+// such as one that only reads or only asks the person something: every
+// call runs at once, without asking.
+func NoApproval(context.Context, wisp.Call) (wisp.Action, error) {
+	return wisp.Action{NoApproval: true}, nil
 }
 
 // New returns a tool named name, which the model reads about in
@@ -89,7 +104,12 @@ func New[Args any](name, description string, call func(ctx context.Context, c wi
 			return call(ctx, c, a)
 		},
 	}}
-	if o.Summary != nil {
+	switch {
+	case o.Action != nil && o.Summary != nil:
+		return guardedSummarized{guarded: guarded{typed: t, action: o.Action}, summary: o.Summary}
+	case o.Action != nil:
+		return guarded{typed: t, action: o.Action}
+	case o.Summary != nil:
 		return summarized{typed: t, summary: o.Summary}
 	}
 	return t
@@ -111,6 +131,32 @@ type summarized struct {
 }
 
 func (t summarized) Summary(arguments json.RawMessage) string { return t.summary(arguments) }
+
+// guarded is a tool from New with Options.Action.
+type guarded struct {
+	typed
+	action func(context.Context, wisp.Call) (wisp.Action, error)
+}
+
+// Action holds the arguments to the schema first: a call whose arguments
+// fail it is refused when it is run, so it needs no approval.
+func (t guarded) Action(ctx context.Context, c wisp.Call) (wisp.Action, error) {
+	args, problem := check(t.Name(), t.schema, c.Arguments)
+	if problem != "" {
+		return wisp.Action{NoApproval: true}, nil
+	}
+	c.Arguments = args
+	return t.action(ctx, c)
+}
+
+// guardedSummarized is a tool from New with Options.Action and
+// Options.Summary.
+type guardedSummarized struct {
+	guarded
+	summary func(json.RawMessage) string
+}
+
+func (t guardedSummarized) Summary(arguments json.RawMessage) string { return t.summary(arguments) }
 
 // plain gives every property that For made nullable (slices, pointers)
 // its type alone.

@@ -189,3 +189,56 @@ func TestNewPointerArgs(t *testing.T) {
 		t.Errorf("Call = %+v, %v; want x", r, err)
 	}
 }
+
+// Options.Action makes the tool a wisp.Guarded, with a summary or
+// without; it is asked only about arguments that pass the schema, as the
+// call runs them. Without it the tool says nothing of its calls.
+func TestNewAction(t *testing.T) {
+	var seen []string
+	action := func(ctx context.Context, c wisp.Call) (wisp.Action, error) {
+		seen = append(seen, string(c.Arguments))
+		var a findArgs
+		if err := json.Unmarshal(c.Arguments, &a); err != nil {
+			return wisp.Action{}, err
+		}
+		return wisp.Action{Kind: "command", Command: "find " + a.Pattern, Pattern: "find *", AlwaysAsk: true}, nil
+	}
+	summary := func(json.RawMessage) string { return "a search" }
+	for _, opts := range []*tools.Options{{Action: action}, {Action: action, Summary: summary, Schema: limits}} {
+		seen = nil
+		tool, _ := find(t, opts)
+		g, ok := tool.(wisp.Guarded)
+		if !ok {
+			t.Fatalf("New with Options.Action = %T, not a wisp.Guarded", tool)
+		}
+		if _, ok := tool.(wisp.Summarizer); ok != (opts.Summary != nil) {
+			t.Errorf("New with Options.Summary %v is a Summarizer: %v", opts.Summary != nil, ok)
+		}
+		for _, tc := range []struct {
+			args string
+			want wisp.Action
+		}{
+			{`{"pattern":"x"}`, wisp.Action{Kind: "command", Command: "find x", Pattern: "find *", AlwaysAsk: true}},
+			{`{"pattern":5}`, wisp.Action{NoApproval: true}},
+			{``, wisp.Action{NoApproval: true}},
+			{`{"pattern":"x","extra":1}`, wisp.Action{NoApproval: true}},
+		} {
+			got, err := g.Action(context.Background(), wisp.Call{Name: "find", Arguments: json.RawMessage(tc.args)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Action(%s) (-want +got):\n%s", tc.args, diff)
+			}
+		}
+		if diff := cmp.Diff([]string{`{"pattern":"x"}`}, seen); diff != "" {
+			t.Errorf("Options.Action saw (-want +got):\n%s", diff)
+		}
+	}
+	if tool, _ := find(t, nil); func() bool { _, ok := tool.(wisp.Guarded); return ok }() {
+		t.Errorf("New without Options.Action is a wisp.Guarded; want it judged by its name")
+	}
+	if got, err := tools.NoApproval(context.Background(), wisp.Call{}); err != nil || !got.NoApproval {
+		t.Errorf("NoApproval = %+v, %v; want an action that needs no approval", got, err)
+	}
+}

@@ -42,6 +42,9 @@ func (echoTool) Schema() json.RawMessage {
 func (echoTool) Call(context.Context, wisp.Call) (wisp.Result, error) {
 	return wisp.Result{Content: strings.Repeat("\x01", 100<<10)}, nil
 }
+func (echoTool) Action(context.Context, wisp.Call) (wisp.Action, error) {
+	return wisp.Action{NoApproval: true}, nil
+}
 
 // The worst a model can send, every step of every turn (the longest text,
 // the most calls with the longest arguments, text that the file must

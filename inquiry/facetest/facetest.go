@@ -105,6 +105,11 @@ type Options struct {
 	// RunCards checks that it answers a secret question at once with
 	// wisp.OutcomeNoPerson and wisp.FromUnattended, reading nothing.
 	NoSecrets bool
+	// NoInterrupt says the face's person has no way to stop the turn
+	// from the face, as under wisp mcp, where the client's dialog offers
+	// none (a client that goes away parks the question instead): the
+	// suite plays no Interrupt.
+	NoInterrupt bool
 	// Data says the face writes data for a program, not text for a
 	// person: one JSON value a line, as wisp chat --json does for a front
 	// end. Escaping the model's words for a screen is then the program's
@@ -221,6 +226,9 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		failsClosed(t, got)
 	})
 	t.Run("interrupt stops the turn", func(t *testing.T) {
+		if o.NoInterrupt {
+			t.Skip("the face's person cannot stop the turn from it")
+		}
 		h := newFace(t, Person{Act: Interrupt})
 		got, err := ask(t, h.Face, context.Background(), choice, o.Wait)
 		if !errors.Is(err, wisp.ErrInterrupted) {

@@ -26,7 +26,7 @@ type Damaged struct {
 // returns nothing when the folder does not exist, and fails, as List
 // does, on a file it must not trust.
 func (s Store) Damaged() ([]Damaged, error) {
-	found, err := ledger.Damaged(s.Dir)
+	found, err := s.store().Damaged()
 	if err != nil {
 		return nil, err
 	}

@@ -117,7 +117,9 @@
 // an [Answerer], which holds the rules they share. A question
 // file that cannot be read back is passed over by all of these and named
 // by [Store.Damaged], with the thread it names when that much can be
-// read.
+// read. [Inbox] is how a thread's next turn, in whichever face runs it,
+// takes the answers that came after their turn, the timed-out and the
+// damaged questions, and settles them once the thread is saved.
 //
 // # Who answered
 //

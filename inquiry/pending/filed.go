@@ -24,7 +24,8 @@ type Record struct {
 // another question (ErrStale).
 func (s Store) Filed(thread string) ([]Record, error) {
 	var recs []Record
-	for q, err := range ledger.Records(s.Dir) {
+	st := s.store()
+	for q, err := range st.Records() {
 		if err != nil {
 			return nil, err
 		}
@@ -32,11 +33,11 @@ func (s Store) Filed(thread string) ([]Record, error) {
 			continue
 		}
 		r := Record{Question: q}
-		if r.Answer, r.Answered, err = s.ledger().Answer(context.Background(), s.Dir, q.ID, q); err != nil {
+		if r.Answer, r.Answered, err = st.Answer(context.Background(), q.ID, q); err != nil {
 			return nil, err
 		}
 		if !r.Answered {
-			if r.Withdrawn, err = ledger.Present(s.path(q.ID, kindWithdrawn)); err != nil {
+			if r.Withdrawn, err = st.Withdrawn(q.ID); err != nil {
 				return nil, err
 			}
 		}

@@ -13,11 +13,10 @@ import (
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/internal/spool"
-	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // pollInterval is how often Wait looks for an answer.
-const pollInterval = 100 * time.Millisecond
+const pollInterval = spool.WaitInterval
 
 // maxIDTries bounds how many IDs File draws before it gives up.
 const maxIDTries = 100
@@ -29,29 +28,41 @@ const (
 	kindWithdrawn = spool.KindWithdrawn
 )
 
-// ledger is the pending folder's kind of spool. The life of a question's
-// files (filed, answered first or withdrawn, settled) and every check of
-// the folder and its files are internal/spool's; the formats of the files,
-// the rules and the lines that refuse are this package's.
-var ledger = spool.Ledger[Question, Answer]{
-	Spool: spool.Spool{
-		Folder:       "pending folder",
-		File:         "pending file",
-		Keeps:        "questions",
-		MaxFileBytes: MaxFileBytes,
-		ErrUnsafe:    ErrUnsafe,
-		ErrMalformed: ErrMalformed,
+// ledger is what the pending folder keeps, a kind of spool.Store. The
+// life of a question's files (filed, answered first or withdrawn, vouched
+// for, settled) and every check of the folder and its files are
+// internal/spool's; the formats of the files, the rules, the records of
+// who answered and the lines that refuse are this package's.
+var ledger = spool.Kind[Question, Answer]{
+	Ledger: spool.Ledger[Question, Answer]{
+		Spool: spool.Spool{
+			Folder:       "pending folder",
+			File:         "pending file",
+			Keeps:        "questions",
+			MaxFileBytes: MaxFileBytes,
+			ErrUnsafe:    ErrUnsafe,
+			ErrMalformed: ErrMalformed,
+		},
+		RecordKind:      kindQuestion,
+		AnswerKind:      kindAnswer,
+		Version:         formatVersion,
+		ParseRecord:     parseQuestionOf,
+		ParseAnswer:     parseAnswer,
+		ParseWithdrawal: parseWithdrawn,
+		Bind:            bindAnswer,
+		NotFiled:        noQuestion,
+		Answered:        answeredErr,
+		Withdrawn:       withdrawnErr,
 	},
-	RecordKind:      kindQuestion,
-	AnswerKind:      kindAnswer,
-	Version:         formatVersion,
-	ParseRecord:     parseQuestionOf,
-	ParseAnswer:     parseAnswer,
-	ParseWithdrawal: parseWithdrawn,
-	Bind:            bindAnswer,
-	NotFiled:        noQuestion,
-	Answered:        answeredErr,
-	Withdrawn:       withdrawnErr,
+	CheckID: checkID,
+	Given:   wisp.KindInquiryAnswered,
+	Record:  answerEvent,
+	Unrecorded: func(id string, err error) error {
+		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot file the answer to question %s: the record of who answers could not be written (%v)", id, err))
+	},
+	BadWhy: func(id string, err error) error {
+		return spool.Line(ErrInvalid, fmt.Sprintf("cannot withdraw question %s: %v", id, err))
+	},
 }
 
 // A Store keeps parked questions and their answers in one folder. A zero
@@ -90,21 +101,12 @@ type Store struct {
 	Redact func(string) string
 }
 
-// redactor returns Redact, or a new secrets.Redactor's when it is nil.
-func (s Store) redactor() func(string) string {
-	if s.Redact != nil {
-		return s.Redact
-	}
-	r := secrets.NewRedactor()
-	return func(text string) string { out, _ := r.Redact(text); return out }
+// store is the folder as a spool.Store.
+func (s Store) store() spool.Store[Question, Answer] {
+	return spool.Store[Question, Answer]{Kind: &ledger, Dir: s.Dir, Now: s.Now, Witness: s.Witness, Redact: s.Redact}
 }
 
-func (s Store) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC().Round(0)
-	}
-	return time.Now().UTC().Round(0)
-}
+func (s Store) now() time.Time { return s.store().Time() }
 
 func (s Store) newID() string {
 	if s.NewID != nil {
@@ -113,29 +115,29 @@ func (s Store) newID() string {
 	return randomID()
 }
 
-// ledger is the folder's ledger with the Store's Witness: it takes only
-// the answers the Witness vouches for.
-func (s Store) ledger() spool.Ledger[Question, Answer] {
-	l := ledger
-	if s.Witness == nil {
-		return l
-	}
-	l.Vouch = func(ctx context.Context, q Question, _ Answer, sum string) (bool, error) {
-		return s.Witness.Vouched(ctx, wisp.KindInquiryAnswered, q.ID, sum)
-	}
-	l.Refuse = func(ctx context.Context, q Question, a Answer, sum string) error {
-		return wisp.Record(context.WithoutCancel(ctx), s.Witness, wisp.Event{
-			Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourceWisp,
-			Data: wisp.InquiryRefusedData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
-				Answer: a.Text, FileSHA256: sum, Reason: ReasonUnvouched},
-		})
-	}
-	return l
-}
-
 // ReasonUnvouched is why an answer on file is refused when no record of
 // who answered vouches for it.
 const ReasonUnvouched = "no inquiry.answered record vouches for the answer on file"
+
+// answerEvent is the record of the answer a to q, whose file's SHA-256
+// is sum: inquiry.answered, the person's, when given, with the face
+// (from) and terminal and this process's uid and pid; inquiry.refused,
+// wisp's, when no record vouches for it.
+func answerEvent(q Question, a Answer, sum string, given bool) wisp.Event {
+	e := wisp.Event{Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourceWisp,
+		Data: wisp.InquiryRefusedData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
+			Answer: a.Text, FileSHA256: sum, Reason: ReasonUnvouched}}
+	if !given {
+		return e
+	}
+	data := wisp.InquiryAnsweredData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
+		Answer: a.Text, FileSHA256: sum, Terminal: a.Terminal, PID: os.Getpid()}
+	if uid, ok := fsx.CurrentUID(); ok {
+		data.UID = &uid
+	}
+	e.Source, e.Data = wisp.SourcePerson, data
+	return e
+}
 
 // path names the file of kind for the question id, which must be valid.
 func (s Store) path(id, kind string) string { return spool.Path(s.Dir, id, kind) }
@@ -167,7 +169,7 @@ func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
 		return Question{}, spool.Line(ErrInvalid, "cannot file the question: "+err.Error())
 	}
 	// Checked before (so what is too long is refused, not cut) and after.
-	redact := s.redactor()
+	redact := s.store().Redactor()
 	pq.Text = cutRunes(redact(pq.Text), maxQuestionChars)
 	for i, o := range pq.Options {
 		pq.Options[i] = cutRunes(redact(o), maxOptionChars)
@@ -175,7 +177,7 @@ func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
 	if err := checkQuestion(pq); err != nil {
 		return Question{}, spool.Line(ErrInvalid, "cannot file the question once its credentials are redacted: "+err.Error())
 	}
-	err := ledger.File(ctx, s.Dir, func(used map[string]bool) (string, []byte, error) {
+	err := s.store().File(ctx, func(used map[string]bool) (string, []byte, error) {
 		for range maxIDTries {
 			id := s.newID()
 			if !ValidID(id) {
@@ -210,11 +212,12 @@ func (s Store) File(ctx context.Context, q wisp.Question) (Question, error) {
 // others can write to.
 func (s Store) List() ([]Question, error) {
 	var qs []Question
-	for q, err := range ledger.Records(s.Dir) {
+	st := s.store()
+	for q, err := range st.Records() {
 		if err != nil {
 			return nil, err
 		}
-		waiting, err := ledger.Waiting(s.Dir, q.ID)
+		waiting, err := st.Waiting(q.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -240,11 +243,11 @@ func (s Store) Get(id string) (Question, error) {
 	if err := checkID(id); err != nil {
 		return Question{}, err
 	}
-	q, err := ledger.Read(s.Dir, id)
+	q, err := s.store().Read(id)
 	if err != nil {
 		return Question{}, err
 	}
-	if err := ledger.Ended(s.Dir, id); err != nil {
+	if err := s.store().Ended(id); err != nil {
 		return Question{}, err
 	}
 	return q, nil
@@ -286,7 +289,7 @@ func (s Store) Answer(ctx context.Context, a Answer) error {
 	}
 	a.At = a.At.UTC().Round(0)
 	if a.Text != "" && utf8.ValidString(a.Text) && len(a.Text) <= MaxAnswerBytes {
-		a.Text = cutBytes(s.redactor()(a.Text), MaxAnswerBytes)
+		a.Text = cutBytes(s.store().Redactor()(a.Text), MaxAnswerBytes)
 	}
 	if err := checkAnswer(a); err != nil {
 		return spool.Line(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
@@ -295,37 +298,15 @@ func (s Store) Answer(ctx context.Context, a Answer) error {
 	if err != nil {
 		return err
 	}
-	return ledger.Give(ctx, s.Dir, a.ID, data, func(q Question) error {
+	return s.store().Give(ctx, a.ID, a, data, func(q Question) error {
 		if a.Digest != q.Digest {
 			return staleErr(a.ID)
 		}
 		if err := fits(a, q); err != nil {
 			return spool.Line(ErrInvalid, fmt.Sprintf("cannot file the answer to question %s: %v", a.ID, err))
 		}
-		return s.witness(ctx, q, a, spool.Sum(data))
-	})
-}
-
-// witness records, through the Witness, that the person gives the answer
-// a to q, whose file's SHA-256 is sum.
-func (s Store) witness(ctx context.Context, q Question, a Answer, sum string) error {
-	if s.Witness == nil {
 		return nil
-	}
-	data := wisp.InquiryAnsweredData{ID: q.ID, Question: q.Text, Outcome: a.Outcome.String(), From: a.From,
-		Answer: a.Text, FileSHA256: sum, Terminal: a.Terminal, PID: os.Getpid()}
-	if uid, ok := fsx.CurrentUID(); ok {
-		data.UID = &uid
-	}
-	// The Witness's own error, in the line: ErrUnrecorded is the
-	// wisp.ErrNotRecorded of it.
-	err := s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
-		Time: s.now(), Session: q.Session, Thread: q.Thread, Turn: q.Turn, Source: wisp.SourcePerson, Data: data,
 	})
-	if err != nil {
-		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot file the answer to question %s: the record of who answers could not be written (%v)", a.ID, err))
-	}
-	return nil
 }
 
 // Answered returns the answer filed for question id; ok is false while
@@ -334,14 +315,7 @@ func (s Store) witness(ctx context.Context, q Question, a Answer, sum string) er
 // counts for nothing), and ErrStale when the answer on file carries a
 // digest other than the question's.
 func (s Store) Answered(id string) (a Answer, ok bool, err error) {
-	if err := checkID(id); err != nil {
-		return Answer{}, false, err
-	}
-	q, err := ledger.Read(s.Dir, id)
-	if err != nil {
-		return Answer{}, false, err
-	}
-	return s.ledger().Answer(context.Background(), s.Dir, id, q)
+	return s.store().Taken(id)
 }
 
 // Wait waits for the answer to question id and returns it.
@@ -358,10 +332,7 @@ func (s Store) Answered(id string) (a Answer, ok bool, err error) {
 //
 // It starts no goroutine.
 func (s Store) Wait(ctx context.Context, id string) (Answer, error) {
-	if err := checkID(id); err != nil {
-		return Answer{}, err
-	}
-	return s.ledger().Wait(ctx, s.Dir, id, pollInterval)
+	return s.store().Wait(ctx, id)
 }
 
 // Withdraw marks question id as taking no answer, saying why (one line of
@@ -376,13 +347,7 @@ func (s Store) Wait(ctx context.Context, id string) (Answer, error) {
 // and durably. Withdraw waits for the folder's lock, giving up when ctx
 // is done.
 func (s Store) Withdraw(ctx context.Context, id, why string) error {
-	if err := checkID(id); err != nil {
-		return err
-	}
-	if err := spool.CheckWhy(why); err != nil {
-		return spool.Line(ErrInvalid, fmt.Sprintf("cannot withdraw question %s: %v", id, err))
-	}
-	return ledger.Withdraw(ctx, s.Dir, id, why, s.now)
+	return s.store().Withdraw(ctx, id, why)
 }
 
 // Settle removes question id and everything filed with it, once the
@@ -400,10 +365,7 @@ func (s Store) Withdraw(ctx context.Context, id, why string) error {
 // reuses the ID of, and the next Settle of the question or Sweep removes.
 // Settle waits for the folder's lock, giving up when ctx is done.
 func (s Store) Settle(ctx context.Context, id string) error {
-	if err := checkID(id); err != nil {
-		return err
-	}
-	return ledger.Settle(ctx, s.Dir, id)
+	return s.store().Settle(ctx, id)
 }
 
 // Sweep removes what crashes leave in the folder: the answers,
@@ -413,7 +375,7 @@ func (s Store) Settle(ctx context.Context, id string) error {
 // Run it when a process that files questions starts. Sweep waits for the
 // folder's lock, giving up when ctx is done.
 func (s Store) Sweep(ctx context.Context) error {
-	return ledger.Sweep(ctx, s.Dir, nil)
+	return s.store().Sweep(ctx, nil)
 }
 
 // bindAnswer refuses the answer a on file at path when it was given to

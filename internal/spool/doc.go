@@ -27,5 +27,12 @@
 // [Digest] of its words, and an answer the digest of the record it was
 // given to.
 //
+// A [Store] is a Ledger's folder as its users keep it, one [Kind] of
+// record: the clock, the Witness that records who answers (an answer is
+// recorded before its file appears, and taken only when a record vouches
+// for it), and the redactor. inquiry/pending and policy/outofband each
+// wrap one Store; what a parked record goes through is written once,
+// here, and each keeps only its types, formats, rules and lines.
+//
 // The package reads no environment variables and prints nothing.
 package spool

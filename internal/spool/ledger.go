@@ -57,14 +57,14 @@ type Ledger[R, A any] struct {
 	Answered  func(id string, a A, ok bool) error
 	Withdrawn func(id string, w Withdrawal, ok bool) error
 
-	// Vouch, when not nil, reports whether the answer a to r, whose
-	// file's [Sum] is sum, is on record as given by whoever may give
-	// one. An answer it does not vouch for is refused wherever an answer
-	// is taken (Answer, Wait): Refuse records the refusal, under the
-	// folder's lock, and the answer's file is removed, so that the record
-	// waits for another. nil: every answer is taken.
-	Vouch  func(ctx context.Context, r R, a A, sum string) (bool, error)
-	Refuse func(ctx context.Context, r R, a A, sum string) error
+	// Vouch, when not nil, reports whether the answer a to r, the record
+	// filed as id, whose file's [Sum] is sum, is on record as given by
+	// whoever may give one. An answer it does not vouch for is refused
+	// wherever an answer is taken (Answer, Wait): Refuse records the
+	// refusal, under the folder's lock, and the answer's file is removed,
+	// so that the record waits for another. nil: every answer is taken.
+	Vouch  func(ctx context.Context, id string, r R, a A, sum string) (bool, error)
+	Refuse func(ctx context.Context, id string, r R, a A, sum string) error
 }
 
 // change checks the folder dir and takes its lock for a change. A
@@ -265,7 +265,7 @@ func (l Ledger[R, A]) Answer(ctx context.Context, dir, id string, r R) (a A, ok 
 		return a, true, nil
 	}
 	sum := Sum(data)
-	vouched, err := l.Vouch(ctx, r, a, sum)
+	vouched, err := l.Vouch(ctx, id, r, a, sum)
 	switch {
 	case err != nil:
 		return none, false, err
@@ -300,7 +300,7 @@ func (l Ledger[R, A]) refuse(ctx context.Context, dir, id string, r R, a A, sum 
 	if Sum(data) != sum {
 		return nil // another answer now; it is judged when it is taken
 	}
-	if err := l.Refuse(ctx, r, a, sum); err != nil {
+	if err := l.Refuse(ctx, id, r, a, sum); err != nil {
 		return err
 	}
 	if err := Remove(path); err != nil {

@@ -320,13 +320,13 @@ func TestLedgerVouch(t *testing.T) {
 	vouched := map[string]bool{} // sums vouched for
 	var refused []string         // "from sum"
 	l := notes
-	l.Vouch = func(_ context.Context, got note, r reply, sum string) (bool, error) {
+	l.Vouch = func(_ context.Context, _ string, got note, r reply, sum string) (bool, error) {
 		if got != n {
 			t.Errorf("Vouch(%+v), want the note filed %+v", got, n)
 		}
 		return vouched[sum], nil
 	}
-	l.Refuse = func(_ context.Context, _ note, r reply, sum string) error {
+	l.Refuse = func(_ context.Context, _ string, _ note, r reply, sum string) error {
 		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 		defer cancel()
 		if unlock, err := spool.Lock(ctx, dir); err == nil {
@@ -393,7 +393,7 @@ func TestLedgerVouch(t *testing.T) {
 	if err := os.WriteFile(replyFile, planted, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l.Refuse = func(context.Context, note, reply, string) error { return errors.New("no record") }
+	l.Refuse = func(context.Context, string, note, reply, string) error { return errors.New("no record") }
 	if _, ok, err := l.Answer(t.Context(), dir, n.ID, n); ok || err == nil {
 		t.Errorf("Answer when the refusal cannot be recorded = %v, %v; want an error", ok, err)
 	}
@@ -401,7 +401,9 @@ func TestLedgerVouch(t *testing.T) {
 		t.Errorf("the reply was removed though its refusal was not recorded: %v", err)
 	}
 	// A Vouch that fails is an error, and refuses nothing.
-	l.Vouch = func(context.Context, note, reply, string) (bool, error) { return false, errors.New("cannot look") }
+	l.Vouch = func(context.Context, string, note, reply, string) (bool, error) {
+		return false, errors.New("cannot look")
+	}
 	if _, ok, err := l.Answer(t.Context(), dir, n.ID, n); ok || err == nil || err.Error() != "cannot look" {
 		t.Errorf("Answer when Vouch fails = %v, %v; want its error", ok, err)
 	}

@@ -2,10 +2,11 @@
 // implementation runs Run in a test to check that it lists and pages (every
 // model on exactly one page, every page within the 4 KiB a reply may take,
 // footer included), finds a model under another spelling, says that a
-// model that cannot call tools is not usable and refuses it, asks the
-// person before the model changes anything and changes nothing when the
-// person says no, keeps trust the person's alone, and refuses a second
-// pull of a repository before asking the person again.
+// model that cannot call tools is not usable and refuses it, makes a
+// change the model asks for only under the person's approval of exactly
+// that change (models.WithApproval) and changes nothing without it, keeps
+// trust the person's alone, and refuses a second pull of a repository
+// without asking the person again.
 package modeltest
 
 import (
@@ -19,8 +20,7 @@ import (
 	"github.com/wisp-agent/wisp/models"
 )
 
-// A Harness is a ModelActions with two models in it, and a person at the
-// approval gate whose answer the suite sets.
+// A Harness is a ModelActions with two models in it.
 type Harness struct {
 	Actions wisp.ModelActions
 	// ToolModel is the full name of a model that can call tools; it
@@ -28,8 +28,6 @@ type Harness struct {
 	ToolModel string
 	// PlainModel is the full name of a model that cannot call tools.
 	PlainModel string
-	// Approve sets what the person answers the model's next requests.
-	Approve func(approve bool)
 
 	// The checks below run only when their fields are set.
 
@@ -37,12 +35,21 @@ type Harness struct {
 	// names long enough that 20 of their lines would not fit in 4 KiB,
 	// and how many there are.
 	Crowded func(t *testing.T) (wisp.ModelActions, int)
-	// Repo, if set, is a repository Actions can pull, slowly enough that
-	// a second pull is asked for while the first still runs.
+	// Repo, if set, is a repository Actions can pull, as the Hub spells
+	// it, slowly enough that a second pull is asked for while the first
+	// still runs.
 	Repo string
-	// Asked, if set, reports how many requests the person has been asked
-	// to approve so far.
-	Asked func() int
+}
+
+// describer is a ModelActions that says what the model's change would do
+// (models.Actions.Action), for the models tool's guard.
+type describer interface {
+	Action(ctx context.Context, verb, name string) (wisp.Action, error)
+}
+
+// approved is ctx with the person's approval of command.
+func approved(ctx context.Context, command string) context.Context {
+	return models.WithApproval(ctx, wisp.Approval{ID: "ap1", Command: command})
 }
 
 // Run checks the implementation newActions returns; it is called once per
@@ -134,25 +141,36 @@ func Run(t *testing.T, newActions func(t *testing.T) Harness) {
 			t.Errorf("%s is enabled after a refused enable", h.PlainModel)
 		}
 	})
-	t.Run("the model's request declined changes nothing", func(t *testing.T) {
+	t.Run("the model's request without an approval changes nothing", func(t *testing.T) {
 		h := newActions(t)
-		h.Approve(false)
-		_, err := h.Actions.Enable(ctx, h.ToolModel, wisp.ActorModel)
-		if !errors.Is(err, wisp.ErrNotApproved) {
-			t.Errorf("Enable by the model, declined = %v; want wisp.ErrNotApproved", err)
+		for _, c := range []context.Context{ctx, approved(ctx, "models enable "+h.PlainModel), approved(ctx, "models disable "+h.ToolModel)} {
+			_, err := h.Actions.Enable(c, h.ToolModel, wisp.ActorModel)
+			if !errors.Is(err, wisp.ErrNotApproved) {
+				t.Errorf("Enable by the model without an approval of it = %v; want wisp.ErrNotApproved", err)
+			}
 		}
 		if find(t, h.Actions, h.ToolModel).Enabled {
-			t.Errorf("%s is enabled after the person declined", h.ToolModel)
+			t.Errorf("%s is enabled without the person's approval", h.ToolModel)
 		}
 	})
 	t.Run("enable and disable", func(t *testing.T) {
 		h := newActions(t)
-		h.Approve(true)
-		if c, err := h.Actions.Enable(ctx, h.ToolModel, wisp.ActorModel); err != nil || len(c.Lines) == 0 {
+		if d, ok := h.Actions.(describer); ok {
+			act, err := d.Action(ctx, "enable", strings.ToUpper(h.ToolModel))
+			if err != nil || act.NoApproval || act.Command != "models enable "+h.ToolModel || !act.AlwaysAsk {
+				t.Errorf("Action(enable %s) = %+v, %v; want the person asked about models enable %s", strings.ToUpper(h.ToolModel), act, err, h.ToolModel)
+			}
+		}
+		if c, err := h.Actions.Enable(approved(ctx, "models enable "+h.ToolModel), h.ToolModel, wisp.ActorModel); err != nil || len(c.Lines) == 0 {
 			t.Fatalf("Enable by the model, approved = %+v, %v", c, err)
 		}
 		if !find(t, h.Actions, h.ToolModel).Enabled {
 			t.Errorf("%s is not enabled after an approved enable", h.ToolModel)
+		}
+		if d, ok := h.Actions.(describer); ok {
+			if act, err := d.Action(ctx, "enable", h.ToolModel); err != nil || !act.NoApproval {
+				t.Errorf("Action(enable %s) of an enabled model = %+v, %v; want no approval needed", h.ToolModel, act, err)
+			}
 		}
 		if c, err := h.Actions.Check(ctx, h.ToolModel, wisp.ActorPerson); err != nil || len(c.Lines) == 0 {
 			t.Errorf("Check = %+v, %v", c, err)
@@ -164,31 +182,44 @@ func Run(t *testing.T, newActions func(t *testing.T) Harness) {
 			t.Errorf("%s is enabled after disable", h.ToolModel)
 		}
 	})
-	t.Run("a second pull is refused before the person is asked", func(t *testing.T) {
+	t.Run("a second pull is refused without asking the person", func(t *testing.T) {
 		h := newActions(t)
-		if h.Repo == "" || h.Asked == nil {
+		if h.Repo == "" {
 			t.Skip("the harness names no repository to pull")
 		}
-		h.Approve(true)
-		if _, err := h.Actions.Pull(ctx, h.Repo, wisp.ActorModel); err != nil {
-			t.Fatalf("Pull(%s) by the model, approved = %v", h.Repo, err)
-		}
-		asked := h.Asked()
-		for _, by := range []wisp.Actor{wisp.ActorModel, wisp.ActorPerson} {
-			_, err := h.Actions.Pull(ctx, strings.ToUpper(h.Repo), by)
-			if err == nil || !strings.Contains(err.Error(), "already running") {
-				t.Errorf("a second Pull(%s) by the %s while the first runs = %v; want it refused as already running", strings.ToUpper(h.Repo), by, err)
+		want := "already running"
+		second := func(when string) {
+			t.Helper()
+			if d, ok := h.Actions.(describer); ok {
+				if act, err := d.Action(ctx, "pull", strings.ToUpper(h.Repo)); err != nil || !act.NoApproval {
+					t.Errorf("%s: Action(pull %s) = %+v, %v; want it refused without asking", when, strings.ToUpper(h.Repo), act, err)
+				}
+			}
+			for _, by := range []wisp.Actor{wisp.ActorModel, wisp.ActorPerson} {
+				_, err := h.Actions.Pull(ctx, strings.ToUpper(h.Repo), by)
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: a second Pull(%s) by the %s = %v; want it refused as %s", when, strings.ToUpper(h.Repo), by, err, want)
+				}
 			}
 		}
-		if got := h.Asked(); got != asked {
-			t.Errorf("the second pulls asked the person %d more times; want none", got-asked)
+		command := "models pull " + h.Repo
+		if d, ok := h.Actions.(describer); ok {
+			act, err := d.Action(ctx, "pull", h.Repo)
+			if err != nil || act.NoApproval || act.Command != command || act.Release == nil {
+				t.Fatalf("Action(pull %s) = %+v, %v; want the person asked about %s, and the lock held", h.Repo, act, err, command)
+			}
+			defer act.Release()
+			second("while the first waits for the person")
 		}
+		if _, err := h.Actions.Pull(approved(ctx, command), h.Repo, wisp.ActorModel); err != nil {
+			t.Fatalf("Pull(%s) by the model, approved = %v", h.Repo, err)
+		}
+		second("while the first runs")
 	})
 	t.Run("trust is the person's alone", func(t *testing.T) {
 		h := newActions(t)
-		h.Approve(true)
-		if err := h.Actions.Trust(ctx, "mlx-community", wisp.ActorModel); err == nil {
-			t.Error("Trust by the model succeeded, even with the person approving everything")
+		if err := h.Actions.Trust(approved(ctx, "models trust mlx-community"), "mlx-community", wisp.ActorModel); err == nil {
+			t.Error("Trust by the model succeeded, even with an approval for it")
 		}
 		if err := h.Actions.Trust(ctx, "mlx-community", wisp.ActorPerson); err != nil {
 			t.Errorf("Trust by the person = %v", err)

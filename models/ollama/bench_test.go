@@ -36,6 +36,9 @@ func (echoTool) Call(_ context.Context, c wisp.Call) (wisp.Result, error) {
 	}
 	return wisp.Result{Content: a.Text}, nil
 }
+func (echoTool) Action(context.Context, wisp.Call) (wisp.Action, error) {
+	return wisp.Action{NoApproval: true}, nil
+}
 
 // benchCalls is how many tool calls one benchmarked turn makes.
 const benchCalls = 10

@@ -14,11 +14,10 @@ import (
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/internal/spool"
-	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // pollInterval is how often Wait looks for a decision.
-const pollInterval = 100 * time.Millisecond
+const pollInterval = spool.WaitInterval
 
 // linger is how long Sweep leaves a request that has ended (withdrawn,
 // or past its deadline), so that a late answer hears why it came too
@@ -32,29 +31,41 @@ const (
 	kindWithdrawn = spool.KindWithdrawn
 )
 
-// ledger is the approvals folder's kind of spool. The life of a
-// request's files (filed, decided first or withdrawn, settled) and every
-// check of the folder and its files are internal/spool's; the formats of
-// the files, the rules and the lines that refuse are this package's.
-var ledger = spool.Ledger[Request, Decision]{
-	Spool: spool.Spool{
-		Folder:       "approvals folder",
-		File:         "approvals file",
-		Keeps:        "approval requests",
-		MaxFileBytes: MaxFileBytes,
-		ErrUnsafe:    ErrUnsafe,
-		ErrMalformed: ErrMalformed,
+// ledger is what the approvals folder keeps, a kind of spool.Store. The
+// life of a request's files (filed, decided first or withdrawn, vouched
+// for, settled) and every check of the folder and its files are
+// internal/spool's; the formats of the files, the rules, the records of
+// who answered and the lines that refuse are this package's.
+var ledger = spool.Kind[Request, Decision]{
+	Ledger: spool.Ledger[Request, Decision]{
+		Spool: spool.Spool{
+			Folder:       "approvals folder",
+			File:         "approvals file",
+			Keeps:        "approval requests",
+			MaxFileBytes: MaxFileBytes,
+			ErrUnsafe:    ErrUnsafe,
+			ErrMalformed: ErrMalformed,
+		},
+		RecordKind:      kindRequest,
+		AnswerKind:      kindDecision,
+		Version:         formatVersion,
+		ParseRecord:     parseRequestOf,
+		ParseAnswer:     parseDecision,
+		ParseWithdrawal: parseWithdrawn,
+		Bind:            bindDecision,
+		NotFiled:        noRequest,
+		Answered:        decidedErr,
+		Withdrawn:       withdrawnErr,
 	},
-	RecordKind:      kindRequest,
-	AnswerKind:      kindDecision,
-	Version:         formatVersion,
-	ParseRecord:     parseRequestOf,
-	ParseAnswer:     parseDecision,
-	ParseWithdrawal: parseWithdrawn,
-	Bind:            bindDecision,
-	NotFiled:        noRequest,
-	Answered:        decidedErr,
-	Withdrawn:       withdrawnErr,
+	CheckID: checkID,
+	Given:   wisp.KindApprovalAnswered,
+	Record:  decisionEvent,
+	Unrecorded: func(id string, err error) error {
+		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot answer approval request %s: the record of who answers could not be written (%v)", id, err))
+	},
+	BadWhy: func(id string, err error) error {
+		return spool.Line(ErrInvalid, fmt.Sprintf("cannot withdraw approval request %s: %v", id, err))
+	},
 }
 
 // A Store keeps approval requests and their decisions in one folder. A
@@ -88,44 +99,35 @@ type Store struct {
 	Redact func(string) string
 }
 
-// redactor returns Redact, or a new secrets.Redactor's when it is nil.
-func (s Store) redactor() func(string) string {
-	if s.Redact != nil {
-		return s.Redact
-	}
-	r := secrets.NewRedactor()
-	return func(text string) string { out, _ := r.Redact(text); return out }
+// store is the folder as a spool.Store.
+func (s Store) store() spool.Store[Request, Decision] {
+	return spool.Store[Request, Decision]{Kind: &ledger, Dir: s.Dir, Now: s.Now, Witness: s.Witness, Redact: s.Redact}
 }
 
-// ledger is the folder's ledger with the Store's Witness: it takes only
-// the decisions the Witness vouches for.
-func (s Store) ledger() spool.Ledger[Request, Decision] {
-	l := ledger
-	if s.Witness == nil {
-		return l
-	}
-	l.Vouch = func(ctx context.Context, r Request, _ Decision, sum string) (bool, error) {
-		return s.Witness.Vouched(ctx, wisp.KindApprovalAnswered, r.ID, sum)
-	}
-	l.Refuse = func(ctx context.Context, r Request, d Decision, sum string) error {
-		return wisp.Record(context.WithoutCancel(ctx), s.Witness, wisp.Event{
-			Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp, Approval: r.ID,
-			Data: wisp.ApprovalRefusedData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
-				FileSHA256: sum, Reason: ReasonUnvouched},
-		})
-	}
-	return l
-}
+func (s Store) now() time.Time { return s.store().Time() }
 
 // ReasonUnvouched is why a decision on file is refused when no record of
 // who answered vouches for it.
 const ReasonUnvouched = "no approval.answered record vouches for the decision on file"
 
-func (s Store) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC().Round(0)
+// decisionEvent is the record of the decision d on r, whose file's
+// SHA-256 is sum: approval.answered, the person's, when given, with the
+// face (from) and terminal and this process's uid and pid;
+// approval.refused, wisp's, when no record vouches for it.
+func decisionEvent(r Request, d Decision, sum string, given bool) wisp.Event {
+	e := wisp.Event{Session: r.Session, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourceWisp, Approval: r.ID,
+		Data: wisp.ApprovalRefusedData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
+			FileSHA256: sum, Reason: ReasonUnvouched}}
+	if !given {
+		return e
 	}
-	return time.Now().UTC().Round(0)
+	data := wisp.ApprovalAnsweredData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
+		FileSHA256: sum, Terminal: d.Terminal, PID: os.Getpid()}
+	if uid, ok := fsx.CurrentUID(); ok {
+		data.UID = &uid
+	}
+	e.Source, e.Data = wisp.SourcePerson, data
+	return e
 }
 
 // path names the file of kind for the request id, which must be valid.
@@ -170,14 +172,14 @@ func (s Store) File(ctx context.Context, r wisp.ApprovalRequest) (Request, error
 		return Request{}, spool.Line(ErrInvalid, fmt.Sprintf("cannot file approval request %s: %v", r.ID, err))
 	}
 	// Checked before (so what is too long is refused, not cut) and after.
-	redact := s.redactor()
+	redact := s.store().Redactor()
 	req.Command = cutBytes(redact(req.Command), MaxCommandBytes)
 	req.Pattern = cutBytes(redact(req.Pattern), MaxCommandBytes)
 	req.Text = cutBytes(redact(req.Text), MaxTextBytes)
 	if err := checkRequest(req); err != nil {
 		return Request{}, spool.Line(ErrInvalid, fmt.Sprintf("cannot file approval request %s once its credentials are redacted: %v", r.ID, err))
 	}
-	err := ledger.File(ctx, s.Dir, func(used map[string]bool) (string, []byte, error) {
+	err := s.store().File(ctx, func(used map[string]bool) (string, []byte, error) {
 		if used[req.ID] {
 			there, err := ledger.Present(s.path(req.ID, kindRequest))
 			if err != nil {
@@ -213,7 +215,7 @@ func (s Store) File(ctx context.Context, r wisp.ApprovalRequest) (Request, error
 func (s Store) List() ([]Request, error) {
 	now := s.now()
 	var rs []Request
-	for r, err := range ledger.Records(s.Dir) {
+	for r, err := range s.store().Records() {
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +243,7 @@ func (s Store) Get(id string) (Request, error) {
 	if err := checkID(id); err != nil {
 		return Request{}, err
 	}
-	r, err := ledger.Read(s.Dir, id)
+	r, err := s.store().Read(id)
 	if err != nil {
 		return Request{}, err
 	}
@@ -255,7 +257,7 @@ func (s Store) Get(id string) (Request, error) {
 // decision or a withdrawal, or its deadline is before now, and nil while
 // it waits.
 func (s Store) ended(r Request, now time.Time) error {
-	if err := ledger.Ended(s.Dir, r.ID); err != nil {
+	if err := s.store().Ended(r.ID); err != nil {
 		return err
 	}
 	return expired(r, now)
@@ -308,7 +310,7 @@ func (s Store) Decide(ctx context.Context, d Decision) error {
 	if err != nil {
 		return err
 	}
-	return ledger.Give(ctx, s.Dir, d.ID, data, func(r Request) error {
+	return s.store().Give(ctx, d.ID, d, data, func(r Request) error {
 		if err := expired(r, s.now()); err != nil {
 			return err
 		}
@@ -318,31 +320,8 @@ func (s Store) Decide(ctx context.Context, d Decision) error {
 		if d.Scope != wisp.ScopeNone && !r.Narrows(d.Scope) {
 			return spool.Line(ErrInvalid, fmt.Sprintf("cannot answer approval request %s with %s: it offers %s", d.ID, d.Scope, strings.Join(scopeNames(r.Scopes), " or ")))
 		}
-		return s.witness(ctx, r, d, spool.Sum(data))
-	})
-}
-
-// witness records, through the Witness, that the person gives the
-// decision d on r, whose file's SHA-256 is sum.
-func (s Store) witness(ctx context.Context, r Request, d Decision, sum string) error {
-	if s.Witness == nil {
 		return nil
-	}
-	data := wisp.ApprovalAnsweredData{ID: r.ID, Command: r.Command, Scope: d.Scope.String(), From: d.From,
-		FileSHA256: sum, Terminal: d.Terminal, PID: os.Getpid()}
-	if uid, ok := fsx.CurrentUID(); ok {
-		data.UID = &uid
-	}
-	// The Witness's own error, in the line: ErrUnrecorded is the
-	// wisp.ErrNotRecorded of it.
-	err := s.Witness.Record(context.WithoutCancel(ctx), wisp.Event{
-		Time: s.now(), Session: r.Session, Thread: r.Thread, Turn: r.Turn, Source: wisp.SourcePerson, Approval: r.ID,
-		Data: data,
 	})
-	if err != nil {
-		return spool.Line(ErrUnrecorded, fmt.Sprintf("cannot answer approval request %s: the record of who answers could not be written (%v)", d.ID, err))
-	}
-	return nil
 }
 
 // Decided returns the decision filed on request id; ok is false while
@@ -351,14 +330,7 @@ func (s Store) witness(ctx context.Context, r Request, d Decision, sum string) e
 // counts for nothing), and ErrStale when the decision on file carries a
 // digest other than the request's.
 func (s Store) Decided(id string) (d Decision, ok bool, err error) {
-	if err := checkID(id); err != nil {
-		return Decision{}, false, err
-	}
-	r, err := ledger.Read(s.Dir, id)
-	if err != nil {
-		return Decision{}, false, err
-	}
-	return s.ledger().Answer(context.Background(), s.Dir, id, r)
+	return s.store().Taken(id)
 }
 
 // Wait waits for the decision on request id and returns it.
@@ -376,10 +348,7 @@ func (s Store) Decided(id string) (d Decision, ok bool, err error) {
 // Wait does not watch the request's deadline: whoever filed the request
 // does, and withdraws it (as the Approver does). It starts no goroutine.
 func (s Store) Wait(ctx context.Context, id string) (Decision, error) {
-	if err := checkID(id); err != nil {
-		return Decision{}, err
-	}
-	return s.ledger().Wait(ctx, s.Dir, id, pollInterval)
+	return s.store().Wait(ctx, id)
 }
 
 // Withdraw marks request id as taking no decision, saying why (one line
@@ -394,13 +363,7 @@ func (s Store) Wait(ctx context.Context, id string) (Decision, error) {
 // and durably. Withdraw waits for the folder's lock, giving up when ctx
 // is done.
 func (s Store) Withdraw(ctx context.Context, id, why string) error {
-	if err := checkID(id); err != nil {
-		return err
-	}
-	if err := spool.CheckWhy(why); err != nil {
-		return spool.Line(ErrInvalid, fmt.Sprintf("cannot withdraw approval request %s: %v", id, err))
-	}
-	return ledger.Withdraw(ctx, s.Dir, id, why, s.now)
+	return s.store().Withdraw(ctx, id, why)
 }
 
 // Settle removes request id and everything filed with it, once its
@@ -418,10 +381,7 @@ func (s Store) Withdraw(ctx context.Context, id, why string) error {
 // next File under the same ID, Settle of it, or Sweep removes. Settle
 // waits for the folder's lock, giving up when ctx is done.
 func (s Store) Settle(ctx context.Context, id string) error {
-	if err := checkID(id); err != nil {
-		return err
-	}
-	return ledger.Settle(ctx, s.Dir, id)
+	return s.store().Settle(ctx, id)
 }
 
 // Sweep removes what is left in the folder of requests nobody waits for
@@ -434,7 +394,7 @@ func (s Store) Settle(ctx context.Context, id string) error {
 // leaves other files, and request files it cannot parse, alone. Sweep
 // waits for the folder's lock, giving up when ctx is done.
 func (s Store) Sweep(ctx context.Context) error {
-	return ledger.Sweep(ctx, s.Dir, func(r Request) bool {
+	return s.store().Sweep(ctx, func(r Request) bool {
 		cutoff := s.now().Add(-linger)
 		if !r.Deadline.IsZero() && r.Deadline.Before(cutoff) {
 			return true

@@ -30,7 +30,9 @@ func Description() string { return description }
 // schema states the limits the desk enforces; a call it does not fit is
 // refused before the desk sees it. The tool is a wisp.Summarizer whose
 // summary is "a question": the question's words reach the person only in
-// the face's frame, once the desk has taken them.
+// the face's frame, once the desk has taken them. A question changes
+// nothing, so a call needs no approval (tools.NoApproval): the person
+// answers it at the desk.
 func New(desk *inquiry.Desk) wisp.Tool {
 	call := func(ctx context.Context, c wisp.Call, a args) (wisp.Result, error) {
 		s, err := desk.Ask(ctx, inquiry.Request{Thread: c.Thread, Turn: c.Turn, Text: a.Question, Options: a.Options, Facts: c.Facts})
@@ -46,6 +48,7 @@ func New(desk *inquiry.Desk) wisp.Tool {
 	return tools.New(Name, description, call, &tools.Options{
 		Schema:  limits,
 		Summary: func(json.RawMessage) string { return "a question" },
+		Action:  tools.NoApproval,
 	})
 }
 

@@ -41,7 +41,9 @@ func Description() string { return description }
 // they are refused. Its schema states the limits the desk enforces; a
 // call it does not fit is refused before the desk sees it. The tool is a
 // wisp.Summarizer: its summary says how many questions a call asks ("a
-// question", "3 questions"), or "a secret", and none of their words.
+// question", "3 questions"), or "a secret", and none of their words. A
+// card changes nothing, so a call needs no approval (tools.NoApproval):
+// the person answers it at the desk.
 func New(desk *inquiry.Desk) wisp.Tool {
 	call := func(ctx context.Context, c wisp.Call, a args) (wisp.Result, error) {
 		r, err := card(a)
@@ -55,7 +57,7 @@ func New(desk *inquiry.Desk) wisp.Tool {
 		}
 		return wisp.Result{Content: s.Line, IsError: s.Refused, Facts: s.Facts}, nil
 	}
-	return tools.New(Name, description, call, &tools.Options{Schema: limits, Summary: summary})
+	return tools.New(Name, description, call, &tools.Options{Schema: limits, Summary: summary, Action: tools.NoApproval})
 }
 
 // args are the call's arguments; the schema the model reads is theirs.

@@ -7,6 +7,7 @@ package modelstool
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -29,12 +30,28 @@ const (
 var description string
 
 // New returns the tool over actions, the one place for model rules;
-// current is this conversation's model, marked * in the listing. The tool
-// places each action in the call's thread and turn (models.WithCall), for
-// the approvals and records of *models.Actions.
+// current is this conversation's model, marked * in the listing.
+//
+// The tool is a wisp.Guarded: a pull, enable, disable or check says what
+// it would change, for the agent's guard to put to the person before the
+// call runs (in the words of actions' Action when it is a Describer, as
+// *models.Actions is; otherwise as the model spelt it), and runs with the
+// approval the guard gave. Every other call changes nothing (list, show)
+// or is refused (trust, switch), and needs no approval. The tool places
+// each action in the call's thread and turn (models.WithCall), and under
+// the call's approval (models.WithApproval), for the records of
+// *models.Actions.
 func New(actions wisp.ModelActions, current string) wisp.Tool {
 	t := &tool{actions: actions, current: current}
-	return tools.New(Name, description, t.call, &tools.Options{Schema: limits})
+	return tools.New(Name, description, t.call, &tools.Options{Schema: limits, Action: t.action})
+}
+
+// A Describer is a wisp.ModelActions that says what a change the model
+// asks for would do, as the command the approval gate judges:
+// *models.Actions is one (see its Action). verb is pull, enable, disable
+// or check; name is as the model gave it.
+type Describer interface {
+	Action(ctx context.Context, verb, name string) (wisp.Action, error)
 }
 
 // args are the call's arguments; the schema the model reads is theirs.
@@ -62,7 +79,7 @@ type tool struct {
 // action the audit could not record (wisp.ErrNotRecorded) or settings
 // that could not be saved (models.ErrNotSaved) end the turn.
 func (t *tool) call(ctx context.Context, c wisp.Call, a args) (wisp.Result, error) {
-	ctx = models.WithCall(ctx, c.Thread, c.Turn)
+	ctx = models.WithApproval(models.WithCall(ctx, c.Thread, c.Turn), c.Approval)
 	needName := func() (wisp.Result, bool) {
 		if a.Name == "" {
 			return wisp.ErrorResult(fmt.Sprintf("%s needs a name: %v", a.Action, models.ErrBadName)), false
@@ -125,6 +142,37 @@ func (t *tool) call(ctx context.Context, c wisp.Call, a args) (wisp.Result, erro
 		return wisp.ErrorResult(models.Clip(oneLine(err.Error()))), nil
 	}
 	return wisp.Result{Content: models.Clip(out)}, nil
+}
+
+// action says what a call would change, for the agent's guard.
+func (t *tool) action(ctx context.Context, c wisp.Call) (wisp.Action, error) {
+	var a args
+	if err := json.Unmarshal(c.Arguments, &a); err != nil || a.Name == "" {
+		return wisp.Action{NoApproval: true}, nil // the call refuses it
+	}
+	switch a.Action {
+	case models.VerbPull, models.VerbEnable, models.VerbDisable, models.VerbCheck:
+	default:
+		// list and show change nothing; trust and switch are refused.
+		return wisp.Action{NoApproval: true}, nil
+	}
+	if d, ok := t.actions.(Describer); ok {
+		return d.Action(ctx, a.Action, a.Name)
+	}
+	// A ModelActions that does not say what its changes do: the change as
+	// the model spelt it, which the rules judge as they find it.
+	act := wisp.Action{
+		Kind:      models.KindModelAction,
+		Command:   "models " + a.Action + " " + a.Name,
+		Pattern:   "models " + a.Action + " *",
+		Text:      "the model asks to " + a.Action + " " + a.Name,
+		Scopes:    []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession},
+		AlwaysAsk: true,
+	}
+	if a.Action == models.VerbPull {
+		act.Scopes = []wisp.Scope{wisp.ScopeOnce}
+	}
+	return act, nil
 }
 
 func oneLine(s string) string {

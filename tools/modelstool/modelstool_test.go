@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/mlx"
@@ -31,7 +32,7 @@ func (a approvals) Ask(ctx context.Context, r policy.Request) (policy.Outcome, e
 	return a.answer, nil
 }
 
-func tool(t *testing.T, answer policy.Outcome, extra int) wisp.Tool {
+func tool(t *testing.T, extra int) wisp.Tool {
 	t.Helper()
 	home := t.TempDir()
 	mlxtest.Write(t, home, mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"))
@@ -39,16 +40,17 @@ func tool(t *testing.T, answer policy.Outcome, extra int) wisp.Tool {
 		mlxtest.Write(t, home, mlxtest.NoTools("org", "Filler-"+strings.Repeat("x", 40)+string(rune('a'+i%26))+string(rune('a'+i/26))))
 	}
 	a := models.New(&models.Options{
-		Backends:  []models.Backend{mlx.New(home)},
-		Settings:  config.Store{Path: filepath.Join(home, "config.json"), LockPath: filepath.Join(home, "lock")},
-		Approvals: approvals{answer},
+		Backends: []models.Backend{mlx.New(home)},
+		Settings: config.Store{Path: filepath.Join(home, "config.json"), LockPath: filepath.Join(home, "lock")},
 	})
 	return modelstool.New(a, "mlx:Qwen3-4B-4bit")
 }
 
-func call(t *testing.T, tl wisp.Tool, args string) wisp.Result {
+// call runs one call of tl as the agent does, through a guard at which
+// the person answers answer.
+func call(t *testing.T, tl wisp.Tool, answer policy.Outcome, args string) wisp.Result {
 	t.Helper()
-	r, err := tl.Call(context.Background(), wisp.Call{Name: "models", Thread: "t", Turn: 1, Arguments: json.RawMessage(args)})
+	r, err := agent.CallTool(context.Background(), approvals{answer}, tl, wisp.Call{Name: "models", Thread: "t", Turn: 1, Arguments: json.RawMessage(args)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ func TestReplies(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := call(t, tool(t, tc.answer, 0), tc.args)
+			r := call(t, tool(t, 0), tc.answer, tc.args)
 			if !strings.HasPrefix(r.Content, tc.prefix) || r.IsError != tc.isError {
 				t.Errorf("models %s = (%q, error %v), want a reply starting %q (error %v)", tc.args, r.Content, r.IsError, tc.prefix, tc.isError)
 			}
@@ -125,14 +127,14 @@ func TestReplies(t *testing.T) {
 
 // Every reply is at most 4 KiB, whatever the listing holds.
 func TestReplyBound(t *testing.T) {
-	tl := tool(t, policy.Outcome{}, 30)
+	tl := tool(t, 30)
 	for _, args := range []string{`{"action":"list"}`, `{"action":"list","page":2}`} {
-		r := call(t, tl, args)
+		r := call(t, tl, policy.Outcome{}, args)
 		if r.IsError || len(r.Content) > models.MaxReply {
 			t.Errorf("%s: %d bytes, error %v", args, len(r.Content), r.IsError)
 		}
 	}
-	if r := call(t, tl, `{"action":"list"}`); !strings.Contains(r.Content, "page 1 of 2; list with page 2 for more") {
+	if r := call(t, tl, policy.Outcome{}, `{"action":"list"}`); !strings.Contains(r.Content, "page 1 of 2; list with page 2 for more") {
 		t.Errorf("first page lacks the footer:\n%s", r.Content)
 	}
 }
@@ -160,7 +162,7 @@ func TestListPagesThroughTheTool(t *testing.T) {
 	seen := map[string]int{}
 	pages := 0
 	for page := 1; pages == 0 || page <= pages; page++ {
-		r := call(t, tl, fmt.Sprintf(`{"action":"list","page":%d}`, page))
+		r := call(t, tl, policy.Outcome{}, fmt.Sprintf(`{"action":"list","page":%d}`, page))
 		if r.IsError {
 			t.Fatalf("list page %d = %q", page, r.Content)
 		}
@@ -193,7 +195,7 @@ func TestListPagesThroughTheTool(t *testing.T) {
 			t.Errorf("ollama:%s is on %d pages, want 1", m.Name, n)
 		}
 	}
-	if r := call(t, tl, fmt.Sprintf(`{"action":"list","page":%d}`, pages+1)); !r.IsError {
+	if r := call(t, tl, policy.Outcome{}, fmt.Sprintf(`{"action":"list","page":%d}`, pages+1)); !r.IsError {
 		t.Errorf("a page past the last = %q, want an error", r.Content)
 	}
 }
@@ -204,11 +206,11 @@ func TestShowModelWithoutTools(t *testing.T) {
 	mlxtest.Write(t, home, mlxtest.NoTools("mlx-community", "SmolLM-135M-4bit"))
 	tl := modelstool.New(models.New(&models.Options{Backends: []models.Backend{mlx.New(home)},
 		Settings: config.Store{Path: filepath.Join(home, "config.json"), LockPath: filepath.Join(home, "lock")}}), "")
-	r := call(t, tl, `{"action":"show","name":"mlx:SmolLM-135M-4bit"}`)
+	r := call(t, tl, policy.Outcome{}, `{"action":"show","name":"mlx:SmolLM-135M-4bit"}`)
 	if !strings.HasSuffix(r.Content, "\nusable: no: cannot call tools\n") {
 		t.Errorf("show = %q, want it to end usable: no: cannot call tools", r.Content)
 	}
-	r = call(t, tl, `{"action":"list"}`)
+	r = call(t, tl, policy.Outcome{}, `{"action":"list"}`)
 	if !strings.Contains(r.Content, "  completion\n    cannot be used: cannot call tools\n") {
 		t.Errorf("list = %q, want the model followed by why it cannot be used", r.Content)
 	}
@@ -250,19 +252,75 @@ func (a *actions) Trust(ctx context.Context, publisher string, by wisp.Actor) er
 	return fmt.Errorf("not here")
 }
 
-// The tool takes any wisp.ModelActions, and acts on it as the model.
+// asking is a guard that approves every request and keeps them.
+type asking struct{ got []policy.Request }
+
+func (a *asking) Ask(ctx context.Context, r policy.Request) (policy.Outcome, error) {
+	a.got = append(a.got, r)
+	return policy.Outcome{Approved: true, ID: fmt.Sprintf("a%d", len(a.got)), Scope: wisp.ScopeOnce}, nil
+}
+
+// The tool takes any wisp.ModelActions, and acts on it as the model; a
+// ModelActions that does not say what its changes do has them asked about
+// as the model spelt them.
 func TestOwnModelActions(t *testing.T) {
-	a := &actions{}
+	a, g := &actions{}, &asking{}
 	tl := modelstool.New(a, "fake:one")
-	for _, args := range []string{`{"action":"list"}`, `{"action":"enable","name":"fake:two"}`, `{"action":"disable","name":"fake:two"}`, `{"action":"check","name":"fake:one"}`, `{"action":"trust","name":"org"}`} {
-		call(t, tl, args)
+	run := func(args string) wisp.Result {
+		t.Helper()
+		r, err := agent.CallTool(context.Background(), g, tl, wisp.Call{Name: "models", Thread: "t", Turn: 1, Arguments: json.RawMessage(args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
-	want := []string{"list 1", "enable fake:two by model", "disable fake:two by model", "check fake:one by model", "trust org by model"}
+	for _, args := range []string{`{"action":"list"}`, `{"action":"enable","name":"fake:two"}`, `{"action":"disable","name":"fake:two"}`, `{"action":"check","name":"fake:one"}`, `{"action":"trust","name":"org"}`, `{"action":"pull","name":"org/m"}`} {
+		run(args)
+	}
+	want := []string{"list 1", "enable fake:two by model", "disable fake:two by model", "check fake:one by model", "trust org by model", "pull org/m by model"}
 	if diff := cmp.Diff(want, a.asked); diff != "" {
 		t.Errorf("what the tool asked of its actions (-want +got):\n%s", diff)
 	}
-	if r := call(t, tl, `{"action":"enable","name":"fake:two"}`); r.Content != "fake:two is enabled\n" || r.IsError {
+	session, once := []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession}, []wisp.Scope{wisp.ScopeOnce}
+	request := func(verb, name string, scopes []wisp.Scope) policy.Request {
+		return policy.Request{Thread: "t", Turn: 1, Kind: "modelAction", Command: "models " + verb + " " + name, Pattern: "models " + verb + " *",
+			Text: "the model asks to " + verb + " " + name, Scopes: scopes, AlwaysAsk: true}
+	}
+	wantAsked := []policy.Request{request("enable", "fake:two", session), request("disable", "fake:two", session), request("check", "fake:one", session), request("pull", "org/m", once)}
+	if diff := cmp.Diff(wantAsked, g.got); diff != "" {
+		t.Errorf("what the guard was asked (-want +got):\n%s", diff)
+	}
+	if r := run(`{"action":"enable","name":"fake:two"}`); r.Content != "fake:two is enabled\n" || r.IsError {
 		t.Errorf("enable = %+v, want the change's lines", r)
+	}
+}
+
+// Through the guard, the person is asked once about a change, in the
+// words of *models.Actions, and the change runs under that approval; a
+// call that changes nothing asks no one.
+func TestAskedOnceThroughTheGuard(t *testing.T) {
+	g := &asking{}
+	tl := tool(t, 0)
+	for _, args := range []string{`{"action":"list"}`, `{"action":"show","name":"mlx:Qwen3-4B-4bit"}`, `{"action":"enable","name":"qwen3-4b-4bit"}`,
+		`{"action":"enable","name":"mlx:Qwen3-4B-4bit"}`, `{"action":"trust","name":"mlx-community"}`, `{"action":"enable","name":"nope"}`} {
+		if _, err := agent.CallTool(context.Background(), g, tl, wisp.Call{Name: "models", Thread: "t", Turn: 1, Arguments: json.RawMessage(args)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []policy.Request{{Thread: "t", Turn: 1, Kind: "modelAction", Command: "models enable mlx:Qwen3-4B-4bit", Pattern: "models enable *",
+		Text:   "adds mlx:Qwen3-4B-4bit to models.enabled in config.json, after checking that it can call tools",
+		Scopes: []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession}, AlwaysAsk: true}}
+	if diff := cmp.Diff(want, g.got); diff != "" {
+		t.Errorf("what the guard was asked (-want +got):\n%s", diff)
+	}
+}
+
+// Called without the agent's guard, the tool makes no change the model
+// asks for: it has no approval.
+func TestNoChangeWithoutTheGuard(t *testing.T) {
+	r, err := tool(t, 0).Call(context.Background(), wisp.Call{Name: "models", Arguments: json.RawMessage(`{"action":"enable","name":"mlx:Qwen3-4B-4bit"}`)})
+	if err != nil || r.Content != "error: not approved: no person can approve here" || !r.IsError {
+		t.Errorf("enable without the guard = %+v, %v; want it refused", r, err)
 	}
 }
 
@@ -275,12 +333,11 @@ func TestSettingsNotSavedEndsTheTurn(t *testing.T) {
 	a := models.New(&models.Options{
 		Backends: []models.Backend{mlx.New(home)},
 		// config.json's folder does not exist, so no save can succeed.
-		Settings:  config.Store{Path: filepath.Join(home, "gone", "config.json"), LockPath: filepath.Join(home, "lock")},
-		Approvals: approvals{policy.Outcome{Approved: true, ID: "a1", Scope: wisp.ScopeOnce}},
+		Settings: config.Store{Path: filepath.Join(home, "gone", "config.json"), LockPath: filepath.Join(home, "lock")},
 	})
 	tl := modelstool.New(a, "")
-	r, err := tl.Call(context.Background(), wisp.Call{Name: "models", Thread: "t", Turn: 1,
-		Arguments: json.RawMessage(`{"action":"enable","name":"mlx:Qwen3-4B-4bit"}`)})
+	r, err := agent.CallTool(context.Background(), approvals{policy.Outcome{Approved: true, ID: "a1", Scope: wisp.ScopeOnce}}, tl,
+		wisp.Call{Name: "models", Thread: "t", Turn: 1, Arguments: json.RawMessage(`{"action":"enable","name":"mlx:Qwen3-4B-4bit"}`)})
 	if !errors.Is(err, models.ErrNotSaved) {
 		t.Fatalf("enable with settings that cannot be saved = (%+v, %v), want models.ErrNotSaved", r, err)
 	}

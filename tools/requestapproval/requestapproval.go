@@ -69,12 +69,15 @@ type Approvals interface {
 // session's gate. nil refuses every request: no person can approve. The
 // tool is a wisp.Summarizer whose summary is "an action", and none of the
 // words the action is asked with: those reach the person only under the
-// gate's own label, once the gate asks.
+// gate's own label, once the gate asks. A call is itself the request to
+// the gate, so it declares that it needs no approval of the agent's guard
+// (tools.NoApproval): the person is asked once, for the action it names.
 func New(approvals Approvals) wisp.Tool {
 	t := &tool{approvals: approvals}
 	return tools.New(Name, description, t.call, &tools.Options{
 		Schema:  limits,
 		Summary: func(json.RawMessage) string { return "an action" },
+		Action:  tools.NoApproval,
 	})
 }
 

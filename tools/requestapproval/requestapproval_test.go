@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/policy/outofband"
 	"github.com/wisp-agent/wisp/tools"
@@ -384,5 +385,29 @@ func TestSpecGolden(t *testing.T) {
 	}
 	if diff := cmp.Diff(string(want), got.String()); diff != "" {
 		t.Errorf("spec (-want +got):\n%s", diff)
+	}
+}
+
+// Through the agent's guard, whose gate is the tool's own, the person is
+// asked once: the call itself is the request, so the guard asks nothing
+// more.
+func TestAskedOnceThroughTheGuard(t *testing.T) {
+	var asked []string
+	events := &wisptest.Recorder{}
+	gate := policy.NewGate(&policy.GateOptions{Events: events, Session: "s-1",
+		Approver: wisp.ApproverFunc(func(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decision, error) {
+			asked = append(asked, r.Command)
+			return wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}, nil
+		})})
+	tl := requestapproval.New(gate)
+	r, err := agent.CallTool(context.Background(), gate, tl, wisp.Call{Name: requestapproval.Name, Arguments: json.RawMessage(argsOf(action, reason)), Thread: "t-1", Turn: 2})
+	if err != nil || r.IsError || !strings.HasPrefix(r.Content, "approved (approval ") {
+		t.Fatalf("request_approval through the guard = %+v, %v; want approved", r, err)
+	}
+	if diff := cmp.Diff([]string{action}, asked); diff != "" {
+		t.Errorf("the person was asked (-want +got):\n%s", diff)
+	}
+	if n := len(events.Events(wisp.KindApprovalRequested)); n != 1 {
+		t.Errorf("%d approval.requested records; want 1", n)
 	}
 }

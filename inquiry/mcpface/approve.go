@@ -1,4 +1,4 @@
-package mcpserver
+package mcpface
 
 import (
 	"context"
@@ -12,75 +12,67 @@ import (
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
-// Approver returns how the model's requests for the person's approval
-// are answered while wisp serves MCP. Nothing in the MCP conversation
-// approves anything: with Options.OutOfBand (approval.outOfBand) on, a
-// request is filed in Options.Approvals for wisp approvals at a terminal,
-// announced to the client ("wisp: approval needed: … — wisp approvals
-// approve ID"), put to the client's dialog when Options.Elicitation
-// allows, and waits up to Options.Hold for the first answer; silence
-// refuses. With it off, or without an approvals folder, every request is
-// refused at once: no person can approve here.
-func (s *Server) Approver() wisp.Approver {
-	if !s.opts.OutOfBand || s.opts.Approvals.Dir == "" {
-		return wisp.ApproverFunc(func(context.Context, wisp.ApprovalRequest) (wisp.Decision, error) {
-			return wisp.Decision{Reason: "no person can approve here: approval.outOfBand is off", Provenance: wisp.FromUnattended}, nil
-		})
-	}
-	inner := outofband.NewApprover(s.opts.Approvals, &outofband.ApproverOptions{
-		Hold:     s.opts.Hold,
-		After:    s.opts.After,
-		Announce: s.announceApproval,
-	})
-	return wisp.ApproverFunc(func(ctx context.Context, req wisp.ApprovalRequest) (wisp.Decision, error) {
-		r := runFrom(ctx)
-		if r == nil {
-			return inner.Approve(ctx, req)
-		}
-		// A request never outlives its caller: when the call goes away, or
-		// the server closes, it is refused at once (and withdrawn).
-		waitCtx, cancel := context.WithCancelCause(ctx)
-		defer cancel(nil)
-		stop := make(chan struct{})
-		defer close(stop)
-		go func() {
-			select {
-			case <-r.park:
-				cancel(errCallerGone)
-			case <-stop:
-			}
-		}()
-		d, err := inner.Approve(waitCtx, req)
-		if err != nil && ctx.Err() == nil && errors.Is(context.Cause(waitCtx), errCallerGone) {
-			return wisp.Decision{Reason: ReasonCallerGone, Provenance: wisp.FromUnattended}, nil
-		}
-		return d, err
-	})
-}
-
-// ReasonCallerGone is why a request is refused when the respond call
-// that asked went away, or the server closed, before anyone answered.
+// ReasonCallerGone is why a request is refused when the call that asked
+// went away, or the server closed, before anyone answered.
 const ReasonCallerGone = "no one answered before the call that asked went away"
+
+// ReasonOutOfBandOff is why every request is refused when
+// approval.outOfBand is off, or there is no approvals folder.
+const ReasonOutOfBandOff = "no person can approve here: approval.outOfBand is off"
 
 var errCallerGone = errors.New(ReasonCallerGone)
 
-// announceApproval tells the waiting caller about a request and puts it
-// to the client's dialog; the dialog is withdrawn when the request ends
-// (ctx is done by then).
-func (s *Server) announceApproval(ctx context.Context, req outofband.Request) {
-	r := runFrom(ctx)
-	if r == nil {
+// Approve asks the person's approval for r. Nothing in the MCP
+// conversation approves anything: with Options.OutOfBand
+// (approval.outOfBand) on, r is filed in Options.Approvals for wisp
+// approvals at a terminal, announced to the client ("wisp: approval
+// needed: … — wisp approvals approve ID"), put to the client's dialog
+// when Options.Elicitation and the client allow, and waits up to the hold
+// for the first answer (see outofband.Approver); silence refuses. A
+// request never outlives the call that asked: when the client goes away,
+// or the server closes, it is refused at once (ReasonCallerGone) and
+// withdrawn. With OutOfBand off, or without an approvals folder, every
+// request is refused at once (ReasonOutOfBandOff).
+func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decision, error) {
+	if f.approver == nil {
+		return wisp.Decision{Reason: ReasonOutOfBandOff, Provenance: wisp.FromUnattended}, nil
+	}
+	sess := SessionFrom(ctx)
+	if sess == nil {
+		return f.approver.Approve(ctx, r)
+	}
+	waitCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-sess.Gone():
+			cancel(errCallerGone)
+		case <-done:
+		}
+	}()
+	d, err := f.approver.Approve(waitCtx, r)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(waitCtx), errCallerGone) {
+		return wisp.Decision{Reason: ReasonCallerGone, Provenance: wisp.FromUnattended}, nil
+	}
+	return d, err
+}
+
+// announceApproval tells the waiting caller about req and puts it to the
+// client's dialog; the dialog is withdrawn when the request ends (ctx is
+// done by then).
+func (f *Face) announceApproval(ctx context.Context, req outofband.Request) {
+	sess := SessionFrom(ctx)
+	if sess == nil {
 		return
 	}
-	s.tell(r, "wisp: approval needed: "+escape.Terminal(req.Command)+" — wisp approvals approve "+req.ID+" (or deny "+req.ID+")")
-	s.putToDialog(r, elicitation{
-		kind:   kindApproval,
-		id:     req.ID,
-		params: approvalParams(req),
-		file: func(ctx context.Context, res *mcp.ElicitationResult) string {
-			return s.decideElicited(ctx, req, res)
-		},
-	}, ctx.Done())
+	sess.Notify("wisp: approval needed: " + escape.Terminal(req.Command) + " — wisp approvals approve " + req.ID + " (or deny " + req.ID + ")")
+	if !f.dialogs(sess) {
+		return
+	}
+	sess.Elicit(ctx, Form{Kind: KindApproval, ID: req.ID, Params: approvalParams(req)},
+		func(ctx context.Context, reply *mcp.ElicitationResult) string { return f.decideReply(ctx, req, reply) })
 }
 
 // The dialog's choices for an approval request.
@@ -118,16 +110,16 @@ func approvalParams(req outofband.Request) mcp.ElicitationParams {
 	}
 }
 
-// decideElicited files the dialog's decision on req, bound to its digest.
+// decideReply files the dialog's decision on req, bound to its digest.
 // It returns a line for the client when the decision was not used.
-func (s *Server) decideElicited(ctx context.Context, req outofband.Request, res *mcp.ElicitationResult) string {
-	if res == nil {
+func (f *Face) decideReply(ctx context.Context, req outofband.Request, reply *mcp.ElicitationResult) string {
+	if reply == nil {
 		return ""
 	}
 	d := outofband.Decision{ID: req.ID, Digest: req.Digest, From: outofband.FromElicitation}
-	switch res.Action {
+	switch reply.Action {
 	case mcp.ElicitationResponseActionAccept:
-		m, _ := res.Content.(map[string]any)
+		m, _ := reply.Content.(map[string]any)
 		choice, _ := m["decision"].(string)
 		switch {
 		case len(m) != 1:
@@ -146,11 +138,11 @@ func (s *Server) decideElicited(ctx context.Context, req outofband.Request, res 
 	default: // dismissed: the request still waits for wisp approvals until its hold ends
 		return ""
 	}
-	err := s.opts.Approvals.Decide(ctx, d)
+	err := f.opts.Approvals.Decide(ctx, d)
 	switch {
 	case err == nil:
-		if s.opts.Approvals.Witness == nil { // a Witness recorded it already
-			s.record(ctx, wisp.Event{Session: req.Session, Thread: req.Thread, Turn: req.Turn,
+		if f.opts.Approvals.Witness == nil { // a Witness recorded it already
+			f.record(ctx, wisp.Event{Session: req.Session, Thread: req.Thread, Turn: req.Turn,
 				Source: wisp.SourcePerson, Approval: req.ID,
 				Data: wisp.ApprovalAnsweredData{ID: req.ID, Command: req.Command, Scope: d.Scope.String(), From: d.From}})
 		}
@@ -158,10 +150,10 @@ func (s *Server) decideElicited(ctx context.Context, req outofband.Request, res 
 	case errors.Is(err, outofband.ErrDecided), errors.Is(err, outofband.ErrWithdrawn), errors.Is(err, outofband.ErrNoRequest), errors.Is(err, outofband.ErrStale):
 		return "wisp: the dialog's answer was not used: " + err.Error()
 	case errors.Is(err, outofband.ErrUnrecorded):
-		s.opts.Logger.Error("recording the dialog's decision", "id", req.ID, "error", err)
+		f.opts.Logger.Error("recording the dialog's decision", "id", req.ID, "error", err)
 		return "wisp: the dialog's answer was not used: the audit log could not record it; answer at a terminal: wisp approvals approve " + req.ID
 	default:
-		s.opts.Logger.Error("filing the dialog's decision", "id", req.ID, "error", err)
+		f.opts.Logger.Error("filing the dialog's decision", "id", req.ID, "error", err)
 		return "wisp: the dialog's answer could not be filed; answer at a terminal: wisp approvals approve " + req.ID
 	}
 }
