@@ -18,6 +18,11 @@ import (
 // can answer here.
 var ErrNoPerson = errors.New("no person can answer a parked question here")
 
+// ErrNoWitness: an Answerer's Store has no Witness to record who answers,
+// so no answer is filed: a thread that keeps a record takes only answers
+// recorded.
+var ErrNoWitness = errors.New("nothing records who answers a parked question here, so no answer is filed")
+
 // An Answerer puts parked questions to a person and files their answers,
 // with the rules every face that answers them shares: wisp questions at a
 // terminal, /questions in a plain chat, the questions lines of wisp chat
@@ -34,8 +39,9 @@ var ErrNoPerson = errors.New("no person can answer a parked question here")
 // Set the fields before the first call and do not change them after; an
 // Answerer's methods may then be called from several goroutines.
 type Answerer struct {
-	// Store is the pending folder. Give it a Witness (the audit log), so
-	// that the thread takes the answer: it takes only an answer recorded.
+	// Store is the pending folder. It must have a Witness (the audit
+	// log), which records who answers before the answer's file appears;
+	// without one every answer and decline is refused (ErrNoWitness).
 	Store Store
 	// Face shows a question and reads the person's answer. nil: every
 	// answer and decline is refused (ErrNoPerson), after Refuse.
@@ -126,8 +132,8 @@ func (a *Answerer) tellLocked(id string) {
 
 // Check returns question id as it waits, and marks it told; or why it
 // cannot be answered (or declined) here: not an ID (ErrBadID), not waiting,
-// already answered (the first answer wins), or no person (Refuse,
-// ErrNoPerson).
+// already answered (the first answer wins), no person (Refuse,
+// ErrNoPerson), or no record of who answers (ErrNoWitness).
 func (a *Answerer) Check(id string, decline bool) (wisp.Question, error) {
 	q, err := a.lookup(id, decline)
 	if err != nil {
@@ -156,8 +162,11 @@ func (a *Answerer) lookup(id string, decline bool) (Question, error) {
 			return Question{}, err
 		}
 	}
-	if a.Face == nil {
+	switch {
+	case a.Face == nil:
 		return Question{}, fmt.Errorf("%s %s: %w", verb, q.ID, ErrNoPerson)
+	case a.Store.Witness == nil:
+		return Question{}, fmt.Errorf("%s %s: %w", verb, q.ID, ErrNoWitness)
 	}
 	return q, nil
 }

@@ -42,6 +42,13 @@ func (t *told) got() []string {
 	return append([]string(nil), t.lines...)
 }
 
+// witnessed is testStore with a Witness that records who answers.
+func witnessed(t *testing.T, ids ...string) Store {
+	s := testStore(t, ids...)
+	s.Witness = &wisptest.Recorder{}
+	return s
+}
+
 // Check refuses, in this order, what is not an ID, a question that does
 // not wait, one already answered, and then where no person can answer:
 // Refuse's refusal, or no face at all.
@@ -57,6 +64,8 @@ func TestAnswererCheck(t *testing.T) {
 		wantVerb string
 		want     error
 		wantText string
+		// unwitnessed: the store has no Witness
+		unwitnessed bool
 	}{
 		{name: "waits", id: "a1b2c3d4", face: person, wantVerb: "questions answer"},
 		{name: "decline", id: "a1b2c3d4", face: person, decline: true, wantVerb: "questions decline"},
@@ -65,10 +74,14 @@ func TestAnswererCheck(t *testing.T) {
 		{name: "answered", id: "0badcafe", face: person, refuse: noPerson, want: ErrAnswered, wantText: "; the first answer wins"},
 		{name: "refused", id: "a1b2c3d4", face: person, refuse: noPerson, want: noPerson, wantVerb: "questions answer"},
 		{name: "no face", id: "a1b2c3d4", want: ErrNoPerson, wantText: "questions answer a1b2c3d4: ", wantVerb: "questions answer"},
+		{name: "no witness", id: "a1b2c3d4", face: person, unwitnessed: true, want: ErrNoWitness, wantText: "questions answer a1b2c3d4: ", wantVerb: "questions answer"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := testStore(t, "a1b2c3d4", "0badcafe")
+			s := witnessed(t, "a1b2c3d4", "0badcafe")
+			if tc.unwitnessed {
+				s.Witness = nil
+			}
 			mustFile(t, s, choice)
 			done := mustFile(t, s, free)
 			if err := s.Answer(t.Context(), Answer{ID: done.ID, Digest: done.Digest, Outcome: wisp.OutcomeDeclined, From: FromChat}); err != nil {
@@ -194,7 +207,7 @@ func TestAnswererFilesNothing(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := testStore(t, "a1b2c3d4")
+			s := witnessed(t, "a1b2c3d4")
 			q := free
 			if tc.deadline != 0 {
 				now := time.Now()
@@ -230,7 +243,7 @@ func TestAnswererFitsText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := testStore(t, "a1b2c3d4")
+			s := witnessed(t, "a1b2c3d4")
 			mustFile(t, s, free)
 			var out told
 			a := &Answerer{Store: s, Face: wisptest.NewPerson(wisptest.Says(tc.text)), From: FromChat, Commands: "/questions", Say: out.say}
