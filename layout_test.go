@@ -34,7 +34,7 @@ var allowed = map[string][]string{
 	"policy/secrets/secretstest": {},
 	"audit":                      {"", "internal/jsonredact"},
 	"home":                       {"", "agent/threadfile", "audit", "config", "inquiry/pending", "internal/fsx", "policy/outofband", "policy/secrets"},
-	"config":                     {"internal/fsx", "policy/secrets"},
+	"config":                     {"", "internal/fsx", "policy/secrets"},
 	"internal/fsx":               {},
 	"internal/jsonredact":        {},
 	"internal/spool":             {"", "internal/fsx", "policy/secrets"},

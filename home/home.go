@@ -89,10 +89,11 @@ func (h *Home) OpenAudit(opts *audit.Options) (*audit.Log, error) {
 
 // Events returns a sink that appends each event to the audit log,
 // opening the log for the write (credentials redacted), for a program
-// that records a few events and exits.
+// that records a few events and exits. A decision (audit.SyncDecisions)
+// waits for the disk, as it does in a conversation.
 func (h *Home) Events() wisp.EventSink {
 	return wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
-		log, err := h.OpenAudit(nil)
+		log, err := h.OpenAudit(&audit.Options{Sync: audit.SyncDecisions})
 		if err != nil {
 			return err
 		}

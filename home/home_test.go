@@ -14,6 +14,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/home"
 	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
 )
@@ -130,5 +131,28 @@ func TestEventsRedacts(t *testing.T) {
 	}
 	if r, err := audit.Verify(h.AuditDir()); err != nil || r.Break != nil || r.Records != min(len(cases), 8) {
 		t.Errorf("Verify = %+v, %v; want every record intact", r, err)
+	}
+}
+
+// A change to a security setting that the home's audit log cannot record
+// is not made, and says so as every record that fails does:
+// wisp.ErrNotRecorded.
+func TestUnrecordedChangeIsNotMade(t *testing.T) {
+	h, err := home.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(h.AuditDir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.AuditDir(), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.Settings().Set(context.Background(), "tools.ask", "on", &config.SetOptions{Events: h.Events(), Session: "s"})
+	if !errors.Is(err, wisp.ErrNotRecorded) || !strings.HasPrefix(err.Error(), "the audit log could not record the change (") {
+		t.Errorf("Set(tools.ask, on) with no audit log = %v, want wisp.ErrNotRecorded", err)
+	}
+	if c, err := h.Settings().Load(); err != nil || c.Tools.Ask {
+		t.Errorf("tools.ask = %v (%v) after the refused change, want false", c.Tools.Ask, err)
 	}
 }

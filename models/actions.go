@@ -82,6 +82,9 @@ var (
 	// server address that is not one. The person mends the program's
 	// settings, not the model's name; the error that wraps it says how.
 	ErrSetup = errors.New("the backend is not set up to run the model")
+	// ErrNoPage refuses a page of the listing that is not there; the
+	// error that wraps it says which pages there are.
+	ErrNoPage = errors.New("there is no page")
 	// ErrPullUnavailable: no Hub was configured for pulls.
 	ErrPullUnavailable = errors.New("pulling models is not set up here")
 	// ErrNotSaved: the settings could not be written, so a change to
@@ -176,7 +179,7 @@ func (a *Actions) List(ctx context.Context, page int) (wisp.Listing, error) {
 	bounds := pageBounds(l.models, l.unreachable)
 	pages := len(bounds)
 	if page < 1 || page > pages {
-		return wisp.Listing{}, fmt.Errorf("there is no page %d; pages run from 1 to %d", page, pages)
+		return wisp.Listing{}, fmt.Errorf("%w %d; pages run from 1 to %d", ErrNoPage, page, pages)
 	}
 	lo := 0
 	if page > 1 {

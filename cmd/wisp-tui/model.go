@@ -193,6 +193,11 @@ func (m *model) line(l jsonl.Line) tea.Cmd {
 		m.stepOut = ""
 		m.add(entryResult, l.Text)
 	case jsonl.Note:
+		if l.Kind == jsonl.NoteCommand {
+			// Its columns line up with blanks; a tab would show escaped.
+			m.add(entryOutput, strings.ReplaceAll(l.Text, "\t", "  "))
+			return nil
+		}
 		m.flagged = m.flagged || l.Kind == jsonl.NoteFlag
 		m.add(entryNote, l.Text)
 		if l.Kind == jsonl.NoteQuestion && l.ID != "" && !m.toldQuestions &&
@@ -413,14 +418,24 @@ func (m *model) leave() tea.Cmd {
 }
 
 // submit sends the message box as the next message, or runs the
-// /questions command it holds.
+// /questions, /models or /config command it holds.
 func (m *model) submit() {
 	text := strings.TrimSpace(m.input.value())
 	if text == "" {
 		return
 	}
-	if f := strings.Fields(text); f[0] == "/questions" {
-		if m.questions(f[1:]) {
+	f := strings.Fields(text)
+	sent, command := false, true
+	switch f[0] {
+	case "/questions":
+		sent = m.questions(f[1:])
+	case "/models", "/config":
+		sent = m.command(f)
+	default:
+		command = false
+	}
+	if command {
+		if sent {
 			m.input.reset()
 		}
 		return
@@ -454,6 +469,19 @@ func (m *model) questions(args []string) bool {
 	}
 	m.add(entryInfo, strings.TrimSpace("/questions "+strings.Join(args, " ")))
 	return m.send(l)
+}
+
+// command runs /models or /config, f the words typed: wisp runs them as
+// a plain chat does, and answers with a note of kind command. They run
+// while a turn runs too. It reports whether the command went to wisp.
+func (m *model) command(f []string) bool {
+	name := strings.TrimPrefix(f[0], "/")
+	if m.hello == nil || !slices.Contains(m.hello.Accepts, jsonl.TypeCommand) {
+		m.add(entryError, fmt.Sprintf("wisp-tui: this wisp does not run %s through wisp-tui; run wisp %s in a terminal", f[0], name))
+		return false
+	}
+	m.add(entryInfo, strings.Join(f, " "))
+	return m.send(jsonl.Command{Name: name, Args: f[1:]})
 }
 
 func (m *model) paste(s string) {

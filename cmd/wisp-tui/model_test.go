@@ -742,3 +742,35 @@ func TestMessageLikeANotice(t *testing.T) {
 		t.Errorf("the person's message is not shown as theirs:\n%s", s)
 	}
 }
+
+// TestCommands: /models and /config go to wisp as command lines, while a
+// turn runs too, and what each said shows as it is, its columns lined up;
+// a wisp that does not take command lines is not sent one.
+func TestCommands(t *testing.T) {
+	helloC := strings.Replace(hello, `"cancel"]`, `"cancel","command"]`, 1)
+	h := newHarness(t).wire(helloC, turn1).keys("/models list 2", "enter", "/config set tools.ask on", "enter")
+	want := []string{
+		`{"type":"command","name":"models","args":["list","2"]}`,
+		`{"type":"command","name":"config","args":["set","tools.ask","on"]}`,
+	}
+	if diff := cmp.Diff(want, h.eng.lines); diff != "" {
+		t.Errorf("lines to wisp (-want +got):\n%s", diff)
+	}
+	h.wire(`{"type":"note","kind":"command","text":"* ollama:qwen3:4b  ollama  enabled\n  mlx:\u001b[2JQwen3  mlx  disabled"}`,
+		`{"type":"note","kind":"command","text":"tools.ask = true\t# give ask (default false)"}`)
+	s := h.screen()
+	for _, want := range []string{"* ollama:qwen3:4b  ollama  enabled", `  mlx:\e[2JQwen3  mlx  disabled`, "tools.ask = true  # give ask"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "! wisp: * ollama") || h.m.input.value() != "" {
+		t.Errorf("what a command said shows as a note, or the box kept the command:\n%s", s)
+	}
+
+	old := newHarness(t).wire(hello).keys("/models list", "enter")
+	flat := strings.Join(strings.Fields(old.screen()), " ")
+	if len(old.eng.lines) != 0 || !strings.Contains(flat, "this wisp does not run /models through wisp-tui; run wisp models in a terminal") {
+		t.Errorf("a wisp without command lines: lines %q:\n%s", old.eng.lines, old.screen())
+	}
+}

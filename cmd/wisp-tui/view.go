@@ -32,6 +32,7 @@ const (
 	entryError                     // an error line, or a turn that failed
 	entryDiag                      // wisp's standard error, or a line wisp-tui skipped
 	entryInfo                      // wisp-tui's own account of what the person did
+	entryOutput                    // what one of the person's commands said
 )
 
 // entry is one item of the conversation.
@@ -108,6 +109,8 @@ func (m *model) entryView(e entry) string {
 		st = m.st.diag
 	case entryInfo:
 		first, rest, st = "  ", "  ", m.st.info
+	case entryOutput:
+		st = m.st.reply
 	}
 	lines := escapedLines(e.text)
 	for i, l := range lines {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 	"time"
@@ -51,51 +52,10 @@ keep the new head.`,
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
 			if verify {
-				r, err := audit.VerifyWith(h.AuditDir(), &audit.VerifyOptions{Anchor: anchor})
-				if errors.Is(err, fs.ErrNotExist) {
-					if anchor != "" {
-						fmt.Fprintf(out, "audit: no records yet, so no line has the expected head %s\n", anchor)
-						return exitError{code: 1}
-					}
-					fmt.Fprintln(out, "audit: no records yet")
-					return nil
-				}
-				if err != nil {
-					return err
-				}
-				line := r.String()
-				if r.Following() > 0 {
-					line += fmt.Sprintf("; wisp audit --after %d lists them", r.AnchorLine)
-				}
-				fmt.Fprintln(out, line)
-				if r.Failed() {
-					return exitError{code: 1}
-				}
-				return nil
+				return verifyAudit(cmd.OutOrStdout(), h.AuditDir(), anchor)
 			}
-			records, err := audit.Read(h.AuditDir(), f)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // nothing recorded yet
-			}
-			if err != nil {
-				return err
-			}
-			for _, r := range records {
-				if asJSON {
-					enc := json.NewEncoder(out)
-					enc.SetEscapeHTML(false)
-					if err := enc.Encode(r); err != nil {
-						return err
-					}
-					continue
-				}
-				fmt.Fprintf(out, "%d %s %s thread=%s turn=%d source=%s %s\n", r.Seq,
-					r.Time.Local().Format(time.DateTime), escape.Terminal(r.Kind), escape.Terminal(r.Thread),
-					r.Turn, escape.Terminal(r.Source), escape.Terminal(string(r.Data)))
-			}
-			return nil
+			return printAudit(cmd.OutOrStdout(), h.AuditDir(), f, asJSON)
 		},
 	}
 	c.Flags().StringVar(&f.Thread, "thread", "", "only this thread's records")
@@ -105,6 +65,58 @@ keep the new head.`,
 	c.Flags().BoolVar(&verify, "verify", false, "check the hash chain")
 	c.Flags().StringVar(&expect, "expect-head", "", "with --verify: fail unless the head is still HASH, all 64 hex digits as --verify printed it")
 	return c
+}
+
+// verifyAudit checks the hash chain of the audit log in dir, and that
+// its head is still anchor when anchor is not "", and says what it found.
+func verifyAudit(out io.Writer, dir, anchor string) error {
+	r, err := audit.VerifyWith(dir, &audit.VerifyOptions{Anchor: anchor})
+	if errors.Is(err, fs.ErrNotExist) {
+		if anchor != "" {
+			fmt.Fprintf(out, "audit: no records yet, so no line has the expected head %s\n", anchor)
+			return exitError{code: 1}
+		}
+		fmt.Fprintln(out, "audit: no records yet")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	line := r.String()
+	if r.Following() > 0 {
+		line += fmt.Sprintf("; wisp audit --after %d lists them", r.AnchorLine)
+	}
+	fmt.Fprintln(out, line)
+	if r.Failed() {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+// printAudit prints the records of the audit log in dir that f picks, a
+// line each, escaped, or as JSON lines.
+func printAudit(out io.Writer, dir string, f audit.Filter, asJSON bool) error {
+	records, err := audit.Read(dir, f)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing recorded yet
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range records {
+		if asJSON {
+			enc := json.NewEncoder(out)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(out, "%d %s %s thread=%s turn=%d source=%s %s\n", r.Seq,
+			r.Time.Local().Format(time.DateTime), escape.Terminal(r.Kind), escape.Terminal(r.Thread),
+			r.Turn, escape.Terminal(r.Source), escape.Terminal(string(r.Data)))
+	}
+	return nil
 }
 
 // isHead reports whether s is a head as wisp audit --verify prints it: 64

@@ -43,8 +43,8 @@ func TestChatLineTooLong(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("chat = exit %d: %s", code, stderr.String())
 	}
-	if got := strings.Count(stdout.String(), lineTooLong+"\n"); got != 1 {
-		t.Errorf("chat said %q %d times, want once:\n%.2000s", lineTooLong, got, stdout.String())
+	if got := strings.Count(stdout.String(), terminal.LineTooLong+"\n"); got != 1 {
+		t.Errorf("chat said %q %d times, want once:\n%.2000s", terminal.LineTooLong, got, stdout.String())
 	}
 	if !strings.Contains(stdout.String(), "hello to you") {
 		t.Errorf("the next line did not reach the model:\n%.2000s", stdout.String())

@@ -14,7 +14,8 @@ import (
 // runChatJSON is wisp chat --json: a jsonl.Session on stdin and stdout
 // (docs/jsonl.md), diagnostics on stderr. With yes nobody is asked
 // anything, as in wisp chat --yes. Parked questions are answered only
-// with a controlling terminal, the person's (wisp-tui runs wisp in it).
+// with a controlling terminal, the person's (wisp-tui runs wisp in it);
+// command lines run the person's /models and /config, as in a plain chat.
 func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {
 	tty := ""
 	if env.controllingTerminal() {
@@ -39,7 +40,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		Store: conv.Questions(), Face: wisp.InquirerFunc(s.Face().AskParked), From: pending.FromTUI,
 		Terminal: tty, Refuse: s.RefuseParked, Commands: "questions", Say: s.SayParked,
 	}
-	err = s.Serve(ctx, stdin, conv, &jsonl.ServeOptions{Parked: parked, Hello: jsonl.Hello{
+	err = s.Serve(ctx, stdin, conv, &jsonl.ServeOptions{Parked: parked, Commands: conv, Hello: jsonl.Hello{
 		Session: conv.Session(), Thread: conv.Thread(), Model: conv.ModelName(), Tools: conv.Tools().Names(),
 	}})
 	if errors.Is(err, jsonl.ErrTurnFailed) {

@@ -240,7 +240,7 @@ func TestChatJSONSession(t *testing.T) {
 	}
 	want := jsonl.Hello{Protocol: "wisp-chat", Version: 1, Wisp: hello.Wisp, Session: hello.Session, Thread: hello.Thread,
 		Model: "script:" + script, Tools: []string{"ask", "ask_user", "request_approval"},
-		Accepts: []string{"message", "choose", "approve", "deny", "cancel", "questions"}, Choices: []string{"question", "card", "approval"}, MaxLine: 65536}
+		Accepts: []string{"message", "choose", "approve", "deny", "cancel", "questions", "command"}, Choices: []string{"question", "card", "approval"}, MaxLine: 65536}
 	if diff := cmp.Diff(want, hello); diff != "" || hello.Session == "" || !strings.HasPrefix(hello.Thread, "t-") || hello.Wisp == "" {
 		t.Errorf("hello mismatch (-want +got):\n%s", diff)
 	}

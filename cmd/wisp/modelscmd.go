@@ -2,15 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/home"
-	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/hf"
 	"github.com/wisp-agent/wisp/models/mlx"
@@ -47,8 +48,12 @@ func newActions(env environ, h *home.Home) (*models.Actions, error) {
 }
 
 func newModelsCmd(env environ) *cobra.Command {
+	var uses []string
+	for _, m := range models.Commands() {
+		uses = append(uses, m.Name+" "+m.Arg)
+	}
 	c := &cobra.Command{
-		Use:   "models list [--page N] | show NAME | pull ORGANISATION/NAME | cancel ORGANISATION/NAME | enable NAME | disable NAME | check NAME | trust PUBLISHER",
+		Use:   "models " + strings.Join(uses, " | "),
 		Short: "The models wisp can run: list them, read one's facts, enable, disable, check, trust a publisher",
 		Long: `The models wisp can run: Ollama's (at OLLAMA_HOST, default 127.0.0.1:11434) and the MLX
 models under $WISP_HOME/models/mlx. A name is ollama:NAME[:TAG] or mlx:NAME; any case,
@@ -59,10 +64,24 @@ enable checks the model first and refuses one that cannot call tools; check veri
 again and disables it if it fails. Your own actions need no approval; the model's do.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("models needs a subcommand: list, show, enable, disable, check or trust")
+			return usagef("models needs a subcommand: %s", models.CommandUsage())
 		},
 	}
-	run := func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error {
+	run := modelsRunner(env)
+	for _, m := range models.Commands() {
+		if m.Name == "pull" {
+			c.AddCommand(newPullCmd(m, run))
+		} else {
+			c.AddCommand(newModelsSubCmd(m, run))
+		}
+	}
+	return c
+}
+
+// modelsRunner returns what runs a models subcommand with the person's
+// ModelActions in the wisp home.
+func modelsRunner(env environ) modelsRun {
+	return func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error {
 		h, err := openHome(env)
 		if err != nil {
 			return err
@@ -73,80 +92,45 @@ again and disables it if it fails. Your own actions need no approval; the model'
 		}
 		return f(cmd.Context(), a, cmd.OutOrStdout())
 	}
+}
+
+// newModelsSubCmd is wisp models m: models.RunCommand, the page of list
+// given as it is there or as --page.
+func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 	var page int
-	list := &cobra.Command{
-		Use:   "list [--page N]",
-		Short: "List the models, 20 a page",
-		Args:  exactArgs(0, "list takes no arguments (use --page N)"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				l, err := a.List(ctx, page)
-				if err != nil {
-					return usageError{err}
-				}
-				fmt.Fprint(out, showText(strings.TrimSuffix(models.FormatListing(l, ""), "\n"))+"\n")
-				return nil
-			})
-		},
-	}
-	list.Flags().IntVar(&page, "page", 1, "the page, from 1")
-	show := &cobra.Command{
-		Use:   "show NAME",
-		Short: "Every fact of one model, and whether it is usable",
-		Args:  exactArgs(1, "show takes one NAME"),
+	sub := &cobra.Command{
+		Use:   m.Name + " " + m.Arg,
+		Short: m.Short,
+		Args:  exactArgs(1, m.Name+" takes one "+m.Arg),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if m.Name == "list" && len(args) == 0 {
+				args = []string{strconv.Itoa(page)}
+			}
 			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				m, err := a.Show(ctx, args[0])
+				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), nil)
 				if err != nil {
-					return err
+					return modelsErr(err)
 				}
-				fmt.Fprint(out, showText(strings.TrimSuffix(models.FormatInfo(m), "\n"))+"\n")
+				fmt.Fprint(out, terminal.Lines(strings.TrimSuffix(text, "\n"))+"\n")
 				return nil
 			})
 		},
 	}
-	change := func(use, short string, do func(a *models.Actions) func(context.Context, string, wisp.Actor) (wisp.Change, error)) *cobra.Command {
-		return &cobra.Command{
-			Use:   use + " NAME",
-			Short: short,
-			Args:  exactArgs(1, use+" takes one NAME"),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-					ch, err := do(a)(ctx, args[0], wisp.ActorPerson)
-					if err != nil {
-						return err
-					}
-					fmt.Fprint(out, showText(strings.TrimSuffix(models.FormatChange(ch), "\n"))+"\n")
-					return nil
-				})
-			},
-		}
+	if m.Name == "list" {
+		sub.Use = "list [PAGE | --page N]"
+		sub.Args = cobra.ArbitraryArgs // RunCommand says what it takes
+		sub.Flags().IntVar(&page, "page", 1, "the page, from 1")
 	}
-	trust := &cobra.Command{
-		Use:   "trust PUBLISHER",
-		Short: "Trust a publisher to pull models from (yours alone to decide)",
-		Args:  exactArgs(1, "trust takes one PUBLISHER"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				if err := a.Trust(ctx, args[0], wisp.ActorPerson); err != nil {
-					return configErr(err)
-				}
-				fmt.Fprintf(out, "%s is trusted: pulls from it are not flagged\n", escape.Terminal(args[0]))
-				return nil
-			})
-		},
+	return sub
+}
+
+// modelsErr marks the person's mistakes in a models command as usage
+// errors: a command that could not be read, a page that is not there, a
+// name that is not a publisher's or a repository's.
+func modelsErr(err error) error {
+	var ce *models.CommandError
+	if errors.As(err, &ce) || errors.Is(err, models.ErrNoPage) || errors.Is(err, hf.ErrBadRepo) {
+		return usageError{err}
 	}
-	c.AddCommand(newPullCmd(env, run), newCancelCmd(env, run))
-	c.AddCommand(list, show,
-		change("enable", "Check a model and let wisp run it", func(a *models.Actions) func(context.Context, string, wisp.Actor) (wisp.Change, error) {
-			return a.Enable
-		}),
-		change("disable", "Stop wisp from running a model", func(a *models.Actions) func(context.Context, string, wisp.Actor) (wisp.Change, error) {
-			return a.Disable
-		}),
-		change("check", "Verify a model again; an enabled model that fails is disabled", func(a *models.Actions) func(context.Context, string, wisp.Actor) (wisp.Change, error) {
-			return a.Check
-		}),
-		trust)
-	return c
+	return configErr(err)
 }

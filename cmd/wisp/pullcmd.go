@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -21,11 +20,13 @@ import (
 
 type modelsRun func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error
 
-func newPullCmd(env environ, run modelsRun) *cobra.Command {
+// newPullCmd is wisp models pull, m: a pull in the foreground, which
+// shows its plan and its progress, and asks about a publisher not trusted.
+func newPullCmd(m models.Command, run modelsRun) *cobra.Command {
 	var yes, dryRun, replace bool
 	c := &cobra.Command{
-		Use:   "pull ORGANISATION/NAME [--dry-run] [--yes] [--replace]",
-		Short: "Pull an MLX model from Hugging Face: planned, verified as it streams, resumable",
+		Use:   m.Name + " " + m.Arg + " [--dry-run] [--yes] [--replace]",
+		Short: m.Short,
 		Long: `Pull an MLX model from Hugging Face (HF_ENDPOINT, with HF_TOKEN when set) into
 $WISP_HOME/hub, pinned to the repository's current commit, and link it as mlx:NAME.
 Only the files an MLX model needs are fetched; each is checked against its digest as
@@ -39,10 +40,7 @@ nothing; --replace lets wisp move aside a folder of your own at the model's link
 			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
 				pp, err := a.PlanPull(ctx, args[0])
 				if err != nil {
-					if errors.Is(err, hf.ErrBadRepo) {
-						return usageError{err}
-					}
-					return err
+					return modelsErr(err)
 				}
 				fmt.Fprintf(out, "%s at %s\n  %s\n  %s\n  %s\n", escape.Terminal(pp.Plan.Repo), pp.Plan.Commit[:min(12, len(pp.Plan.Commit))],
 					escape.Terminal(pp.Download()), escape.Terminal(pp.Publisher()), escape.Terminal(pp.Licence()))
@@ -84,11 +82,10 @@ nothing; --replace lets wisp move aside a folder of your own at the model's link
 // wisp.ErrInterrupted) and nothing is pulled; so does the end of the
 // input.
 func askPublisher(ctx context.Context, in io.Reader, out io.Writer, a *models.Actions, pp models.PullPlan) (bool, error) {
-	if isTerminal(in) {
-		flushInput(in.(*os.File))
-	}
+	input := terminal.NewInput(in)
+	input.DropTypeAhead()
 	fmt.Fprintf(out, "%s is not a publisher you trust. Pull it? [y]once [t]rust [n]o › ", escape.Terminal(pp.Plan.Publisher))
-	line, err := terminal.NewInput(in).ReadLine(ctx)
+	line, err := input.ReadLine(ctx)
 	switch {
 	case errors.Is(err, io.EOF):
 		fmt.Fprintln(out)
@@ -133,25 +130,4 @@ func pullWithProgress(ctx context.Context, a *models.Actions, pp models.PullPlan
 		bar.Describe(fmt.Sprintf("%d of %d files", p.FilesDone, p.Files))
 		_ = bar.Set64(p.Done)
 	})
-}
-
-func newCancelCmd(env environ, run modelsRun) *cobra.Command {
-	return &cobra.Command{
-		Use:   "cancel ORGANISATION/NAME",
-		Short: "Stop a pull running anywhere on this machine, keeping what arrived",
-		Args:  exactArgs(1, "cancel takes one repository, as ORGANISATION/NAME"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				running, err := a.RequestCancel(args[0])
-				if err != nil {
-					return err
-				}
-				if !running {
-					return fmt.Errorf("no pull of %s is running", args[0])
-				}
-				fmt.Fprintf(out, "asked the pull of %s to stop; what arrived is kept\n", escape.Terminal(args[0]))
-				return nil
-			})
-		},
-	}
 }

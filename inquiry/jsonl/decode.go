@@ -85,6 +85,8 @@ func Decode(b []byte) (Line, error) {
 		return Cancel{}, nil
 	case TypeQuestions:
 		return decodeQuestions(b)
+	case TypeCommand:
+		return decodeCommand(b)
 	case TypeChoice:
 		kind, err := stringField(fields, "kind")
 		if err != nil {
@@ -369,6 +371,20 @@ func decodeQuestions(b []byte) (Line, error) {
 		return nil, fmt.Errorf("%w: questions %s needs the \"id\" of a waiting question, as a note of kind question names it", ErrBadLine, *w.Action)
 	}
 	return Questions{Action: *w.Action, ID: *w.ID}, nil
+}
+
+func decodeCommand(b []byte) (Line, error) {
+	var w struct {
+		Name *string  `json:"name"`
+		Args []string `json:"args"`
+	}
+	if err := unmarshal(b, TypeCommand, &w); err != nil {
+		return nil, err
+	}
+	if w.Name == nil || strings.TrimSpace(*w.Name) == "" {
+		return nil, fmt.Errorf("%w: a command needs a \"name\", such as models or config, and its \"args\": {\"type\":\"command\",\"name\":\"models\",\"args\":[\"list\"]}", ErrBadLine)
+	}
+	return Command{Name: *w.Name, Args: w.Args}, nil
 }
 
 func decodeApprove(b []byte) (Line, error) {

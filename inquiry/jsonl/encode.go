@@ -236,6 +236,12 @@ func (m Deny) MarshalJSON() ([]byte, error) {
 func (m Cancel) MarshalJSON() ([]byte, error) { return typed(TypeCancel, "", "", struct{}{}) }
 
 // MarshalJSON writes the line with its type.
+func (m Command) MarshalJSON() ([]byte, error) {
+	type wire Command
+	return typed(TypeCommand, "", "", wire(m))
+}
+
+// MarshalJSON writes the line with its type.
 func (m Questions) MarshalJSON() ([]byte, error) {
 	type wire Questions
 	return typed(TypeQuestions, "", "", wire(m))

@@ -43,6 +43,16 @@ type Options struct {
 	// Hello announces "questions" among the types the session accepts.
 	// nil: questions lines are refused.
 	Questions func(Questions) error
+	// Command runs one of the person's commands (a command line) and
+	// returns what it said; the error's text says why it failed, and is
+	// shown to the person as it is. The face calls it with Serve's
+	// context, one command at a time in the order they came, on a
+	// goroutine of its own while the session reads on, and sends what it
+	// said (or why it failed) as a note of kind command; Serve returns
+	// once every command it was given has ended. When set,
+	// Hello announces "command" among the types the session accepts.
+	// nil: command lines are refused.
+	Command func(ctx context.Context, c Command) (string, error)
 	// MaxLine is the most bytes a line of the client may hold in Serve
 	// (MaxLine).
 	MaxLine int
@@ -73,6 +83,15 @@ type Face struct {
 	settled map[string]string // id → outcome, for the choices that have ended
 	closed  bool              // the client's input has ended
 	seq     int               // for choices that come without an id
+
+	commands sync.WaitGroup // the person's commands that run or wait to
+	queue    []queued       // the commands that wait, in the order they came
+}
+
+// queued is a command line that waits to run, with its context.
+type queued struct {
+	ctx context.Context
+	c   Command
 }
 
 var (
@@ -144,6 +163,9 @@ func (f *Face) Hello(h Hello) error {
 		h.Accepts = slices.Clone(clientTypes)
 		if f.opts.Questions != nil {
 			h.Accepts = append(h.Accepts, TypeQuestions)
+		}
+		if f.opts.Command != nil {
+			h.Accepts = append(h.Accepts, TypeCommand)
 		}
 	}
 	if h.Choices == nil {
@@ -381,6 +403,40 @@ func (f *Face) Close() {
 	}
 }
 
+// command runs c after the commands that came before it, one at a time,
+// on a goroutine that runs while commands wait, and sends what each said
+// as a note of kind command.
+func (f *Face) command(ctx context.Context, c Command) {
+	f.commands.Add(1)
+	f.mu.Lock()
+	f.queue = append(f.queue, queued{ctx, c})
+	first := len(f.queue) == 1
+	f.mu.Unlock()
+	if !first {
+		return // the goroutine that runs the queue takes it
+	}
+	go func() {
+		for {
+			f.mu.Lock()
+			q := f.queue[0]
+			f.mu.Unlock()
+			text, err := f.opts.Command(q.ctx, q.c)
+			if err != nil {
+				text = err.Error()
+			}
+			_ = f.Send(Note{Kind: NoteCommand, Text: strings.TrimSuffix(text, "\n")})
+			f.mu.Lock()
+			f.queue = f.queue[1:]
+			more := len(f.queue) > 0
+			f.mu.Unlock()
+			f.commands.Done()
+			if !more {
+				return
+			}
+		}
+	}()
+}
+
 // interrupt ends every choice that waits with wisp.ErrInterrupted.
 func (f *Face) interrupt() {
 	f.mu.Lock()
@@ -396,8 +452,10 @@ func (f *Face) interrupt() {
 // line naming it; the session goes on. When ctx ends first, Serve calls
 // Close and returns ctx's cause; the goroutine that reads r then exits
 // when its read returns. Another error reading r is returned, after
-// Close. Serve does not write Hello or Bye.
+// Close. Serve does not write Hello or Bye. It returns once the commands
+// it started (Options.Command) have ended.
 func (f *Face) Serve(ctx context.Context, r io.Reader) error {
+	defer f.commands.Wait()
 	rd := NewReader(r, &ReaderOptions{MaxLine: f.maxLine()})
 	type item struct {
 		l   Line
@@ -438,7 +496,7 @@ func (f *Face) Serve(ctx context.Context, r io.Reader) error {
 				f.Close()
 				return fmt.Errorf("reading the client's lines: %w", it.err)
 			default:
-				if err := f.Handle(it.l); err != nil {
+				if err := f.handle(ctx, it.l); err != nil {
 					_ = f.Send(Error{Error: err.Error(), Line: it.n})
 				}
 			}
@@ -450,13 +508,17 @@ func (f *Face) Serve(ctx context.Context, r io.Reader) error {
 // settles the choice it names; a Cancel settles every waiting choice
 // "cancelled" (the wait returns wisp.ErrInterrupted) and calls
 // Options.Cancel; a Message goes to Options.Message, a Questions line to
-// Options.Questions. It returns an error,
+// Options.Questions; a Command runs Options.Command after the commands
+// before it (with context.Background; Serve gives its own). It returns an error,
 // for an Error line, when the line does not fit: a choice that does not
 // exist (ErrNoChoice) or has settled (ErrSettled), an answer that does
 // not fit its choice (ErrMismatch), a line only wisp writes
 // (ErrUnknownType), or Options.Message's refusal. Such a line changes
 // nothing.
-func (f *Face) Handle(l Line) error {
+func (f *Face) Handle(l Line) error { return f.handle(context.Background(), l) }
+
+// handle is Handle, with the context a command runs in.
+func (f *Face) handle(ctx context.Context, l Line) error {
 	switch l := l.(type) {
 	case Message:
 		if f.opts.Message == nil {
@@ -468,6 +530,12 @@ func (f *Face) Handle(l Line) error {
 		if f.opts.Cancel != nil {
 			f.opts.Cancel()
 		}
+		return nil
+	case Command:
+		if f.opts.Command == nil {
+			return fmt.Errorf("%w: this session does not take command lines (its hello does not accept them); run wisp %s in a terminal", ErrUnknownType, l.Name)
+		}
+		f.command(ctx, l)
 		return nil
 	case Questions:
 		if f.opts.Questions == nil {

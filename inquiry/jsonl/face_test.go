@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -919,6 +921,76 @@ func TestQuestionsLines(t *testing.T) {
 	if l, ok := plain.next().(jsonl.Error); !ok || !strings.Contains(l.Error, "this session does not take questions lines") {
 		t.Errorf("a face without Options.Questions wrote %+v, want the refusal", l)
 	}
+}
+
+// TestCommandLines: a command line runs Options.Command while the session
+// reads on, one command at a time in the order they came, and what it
+// said, or why it failed, comes as a note of kind command; a face without
+// it refuses the line and does not announce it.
+func TestCommandLines(t *testing.T) {
+	release := make(chan struct{})
+	c := newClient(t, &jsonl.Options{Command: func(ctx context.Context, cmd jsonl.Command) (string, error) {
+		switch cmd.Name {
+		case "models":
+			<-release
+			return "  ollama:qwen3:4b  enabled\n", nil
+		case "config":
+			return "", errors.New(`unknown key "nope"`)
+		}
+		return "", fmt.Errorf("unknown command %q", cmd.Name)
+	}}, nil)
+	// While the first command runs, the session reads on; the next
+	// command waits for it.
+	c.send(`{"type":"command","name":"models","args":["list"]}`, `{"type":"command","name":"config","args":["get","nope"]}`, `{"type":"deny"}`)
+	if l, ok := c.next().(jsonl.Error); !ok || l.Line != 3 {
+		t.Errorf("while a command ran, the face wrote %+v, want the error line of line 3", l)
+	}
+	close(release)
+	c.expect(jsonl.Note{Kind: jsonl.NoteCommand, Text: "  ollama:qwen3:4b  enabled"})
+	c.expect(jsonl.Note{Kind: jsonl.NoteCommand, Text: `unknown key "nope"`})
+
+	var b bytes.Buffer
+	run := func(context.Context, jsonl.Command) (string, error) { return "", nil }
+	if err := jsonl.NewFace(&b, &jsonl.Options{Command: run}).Hello(jsonl.Hello{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"accepts":["message","choose","approve","deny","cancel","command"]`) {
+		t.Errorf("hello of a face that takes command lines = %s", b.String())
+	}
+	plain := newClient(t, nil, nil)
+	plain.send(`{"type":"command","name":"models","args":["list"]}`)
+	if l, ok := plain.next().(jsonl.Error); !ok || !strings.Contains(l.Error, "this session does not take command lines") {
+		t.Errorf("a face without Options.Command wrote %+v, want the refusal", l)
+	}
+}
+
+// Serve returns once the commands it started have ended.
+func TestServeWaitsForCommands(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var b bytes.Buffer
+		done := make(chan struct{})
+		face := jsonl.NewFace(&b, &jsonl.Options{Command: func(ctx context.Context, cmd jsonl.Command) (string, error) {
+			<-done
+			return "done", nil
+		}})
+		served := make(chan error, 1)
+		go func() {
+			served <- face.Serve(context.Background(), strings.NewReader(`{"type":"command","name":"models"}`+"\n"))
+		}()
+		synctest.Wait()
+		select {
+		case err := <-served:
+			t.Fatalf("Serve = %v before its command ended", err)
+		default:
+		}
+		close(done)
+		if err := <-served; err != nil {
+			t.Fatalf("Serve = %v", err)
+		}
+		if want := `{"type":"note","kind":"command","text":"done"}` + "\n"; b.String() != want {
+			t.Errorf("Serve wrote %q, want %q", b.String(), want)
+		}
+	})
 }
 
 // Text that holds control characters is never taken as an answer, on a

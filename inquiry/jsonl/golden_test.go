@@ -46,6 +46,8 @@ func samples() []struct {
 			Text: "Which config did you mean?", Options: []string{"~/.wisp/config.json", "./wisp.json"}, NoneOfThese: true}},
 		{"choice-question-parked", jsonl.Question{ID: "a1b2c3d4", Thread: "t-81b2c3d4", Turn: 3, Title: jsonl.TitleModelAsks,
 			Text: "Which config did you mean?", Options: []string{"~/.wisp/config.json", "./wisp.json"}, NoneOfThese: true, Parked: true}},
+		{"note-command", jsonl.Note{Kind: jsonl.NoteCommand,
+			Text: "ollama:qwen3:4b is enabled: wisp may run it\nchecked: its facts, and a one-token chat"}},
 		{"note-question-filed", jsonl.Note{Kind: jsonl.NoteQuestion, ID: "a1b2c3d4", Thread: "t-81b2c3d4",
 			Text: "question a1b2c3d4: you chose ./wisp.json; the thread that asked gets it"}},
 		{"choice-question-text", jsonl.Question{ID: "b2c3d4e5", Thread: "t-5f2a9c1e", Turn: 1, Title: jsonl.TitleModelAsks,
@@ -89,6 +91,8 @@ func samples() []struct {
 		{"questions-list", jsonl.Questions{Action: jsonl.ActionList}},
 		{"questions-answer", jsonl.Questions{Action: jsonl.ActionAnswer, ID: "a1b2c3d4"}},
 		{"questions-decline", jsonl.Questions{Action: jsonl.ActionDecline, ID: "a1b2c3d4"}},
+		{"command", jsonl.Command{Name: "models", Args: []string{"enable", "ollama:qwen3:4b"}}},
+		{"command-no-args", jsonl.Command{Name: "models"}},
 	}
 }
 

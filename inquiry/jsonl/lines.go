@@ -39,6 +39,9 @@ const (
 	// TypeQuestions is read only by a session that announces it in
 	// Hello.Accepts (one that can put parked questions to the client).
 	TypeQuestions = "questions"
+	// TypeCommand is read only by a session that announces it in
+	// Hello.Accepts (one that runs the person's commands).
+	TypeCommand = "command"
 )
 
 // The actions of a Questions line, as wisp questions and chat's
@@ -91,6 +94,7 @@ const (
 	NoteFlag     = "flag"     // the verification pass flagged the reply (a claim the turn cannot back)
 	NotePull     = "pull"     // a background model pull ended
 	NoteQuestion = "question" // a question filed by wisp mcp waits for the person
+	NoteCommand  = "command"  // what one of the person's commands said, or why it failed
 	NoteSecret   = "secret"   // a secret the person gave was not stored
 	NoteWaiting  = "waiting"  // the turn waits for its thread, or for the audit log, which another process holds
 )
@@ -383,6 +387,19 @@ type Questions struct {
 	ID     string `json:"id,omitempty"`
 }
 
+// Command is one of the person's commands, as a plain chat takes it after
+// "/": Name "models" and Args ["enable", "ollama:qwen3:4b"] are /models
+// enable ollama:qwen3:4b, the person's own action through the same rules
+// as everywhere. It runs while the session reads on, and what it said
+// (or why it failed) comes as one note of kind "command", its lines in
+// Text. Only a session whose Hello.Accepts names "command" reads it.
+//
+//	{"type":"command","name":"models","args":["list"]}
+type Command struct {
+	Name string   `json:"name"`
+	Args []string `json:"args,omitempty"`
+}
+
 // LineType returns "hello".
 func (Hello) LineType() string { return TypeHello }
 
@@ -400,6 +417,9 @@ func (ToolResult) LineType() string { return TypeTool }
 
 // LineType returns "note".
 func (Note) LineType() string { return TypeNote }
+
+// LineType returns "command".
+func (Command) LineType() string { return TypeCommand }
 
 // LineType returns "choice".
 func (Question) LineType() string { return TypeChoice }

@@ -53,6 +53,13 @@ type Parked interface {
 	Answer(ctx context.Context, id string, decline bool) error
 }
 
+// A Commander runs the person's commands by name (command lines: models,
+// config): a conversation.Conversation is one. What it returns, or its
+// error, is told the client in a note of kind command.
+type Commander interface {
+	Command(ctx context.Context, name string, args []string) (string, error)
+}
+
 // SessionOptions configure a Session. A nil *SessionOptions is the zero
 // value: a person is asked, and nobody may answer a parked question.
 type SessionOptions struct {
@@ -89,13 +96,18 @@ type ServeOptions struct {
 	// questions lines, and notes of those it has not been told of, at the
 	// start and before each turn. nil: questions lines are refused.
 	Parked Parked
+	// Commands runs the person's command lines, one at a time while the
+	// session reads on (Options.Command). nil: hello does not accept
+	// command lines, and one that comes is told it is not taken.
+	Commands Commander
 }
 
 // A Session is the wisp side of one wisp chat --json session: hello, then
 // each message line runs a turn (turn, delta and tool lines, the turn's
 // choices, its end line) while the next lines are read, so that a choose,
-// approve, deny or cancel reaches the turn; questions lines list and
-// answer the questions wisp mcp parked; the end of the input ends the
+// approve, deny or cancel reaches the turn; command lines run the
+// person's commands and questions lines list and answer the questions
+// wisp mcp parked, both while a turn runs too; the end of the input ends the
 // session once the running turn has ended, and bye is the last line. It
 // is docs/jsonl.md's protocol over the Face, for a conversation it knows
 // only by its turns.
@@ -107,9 +119,10 @@ type Session struct {
 	opts SessionOptions
 	face *Face
 
-	conv   Conversation
-	parked Parked
-	ctx    context.Context // the session's; a turn's context derives from it
+	conv     Conversation
+	parked   Parked
+	commands Commander
+	ctx      context.Context // the session's; a turn's context derives from it
 
 	mu      sync.Mutex // held while a turn starts or ends, so its lines keep their order
 	stop    context.CancelCauseFunc
@@ -138,7 +151,7 @@ func NewSession(w io.Writer, opts *SessionOptions) *Session {
 	if s.opts.Log == nil {
 		s.opts.Log = io.Discard
 	}
-	s.face = NewFace(w, &Options{Message: s.message, Cancel: func() { s.cancel() }, Questions: s.questions})
+	s.face = NewFace(w, &Options{Message: s.message, Cancel: func() { s.cancel() }, Questions: s.questions, Command: s.command})
 	return s
 }
 
@@ -206,7 +219,7 @@ func (s *Session) Serve(ctx context.Context, r io.Reader, conv Conversation, opt
 	ctx, endSession := context.WithCancelCause(ctx)
 	defer endSession(nil)
 	s.mu.Lock()
-	s.conv, s.parked, s.ctx = conv, o.Parked, ctx
+	s.conv, s.parked, s.commands, s.ctx = conv, o.Parked, o.Commands, ctx
 	s.mu.Unlock()
 
 	if err := s.face.Hello(s.hello(o.Hello)); err != nil {
@@ -245,10 +258,29 @@ func (s *Session) hello(h Hello) Hello {
 	if h.Choices == nil && s.opts.Unattended {
 		h.Choices = []string{}
 	}
-	if h.Accepts == nil && s.parked == nil {
+	if h.Accepts == nil {
 		h.Accepts = slices.Clone(clientTypes)
+		if s.parked != nil {
+			h.Accepts = append(h.Accepts, TypeQuestions)
+		}
+		if s.commands != nil {
+			h.Accepts = append(h.Accepts, TypeCommand)
+		}
 	}
 	return h
+}
+
+// command runs one of the person's commands: what it said, or why it
+// failed in one line with any credential replaced by its marker.
+func (s *Session) command(ctx context.Context, c Command) (string, error) {
+	if s.commands == nil {
+		return "", fmt.Errorf("this session does not take command lines (its hello does not accept them); run wisp %s in a terminal", c.Name)
+	}
+	text, err := s.commands.Command(ctx, c.Name, c.Args)
+	if err != nil {
+		return "", errors.New(errorLine(err))
+	}
+	return text, nil
 }
 
 // version is the version the program was built as.

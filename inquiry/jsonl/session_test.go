@@ -435,3 +435,40 @@ func TestSessionRefuseParked(t *testing.T) {
 		}
 	}
 }
+
+// commander runs the person's commands: "fail" fails.
+type commander struct{}
+
+func (commander) Command(ctx context.Context, name string, args []string) (string, error) {
+	if name == "fail" {
+		return "", errors.New("config: unknown key\nfoo")
+	}
+	return name + " " + strings.Join(args, " ") + "\n", nil
+}
+
+// Command lines run the person's commands, told in notes of kind command;
+// without Commands, hello does not accept them.
+func TestSessionCommands(t *testing.T) {
+	p := newPeer(t, nil, func(s *jsonl.Session) (jsonl.Conversation, *jsonl.ServeOptions) {
+		return &echo{s: s}, &jsonl.ServeOptions{Hello: testHello, Commands: commander{}}
+	})
+	if h := p.next(); !strings.Contains(h, `"accepts":["message","choose","approve","deny","cancel","command"]`) {
+		t.Errorf("hello = %s, want command lines accepted", h)
+	}
+	p.send(`{"type":"command","name":"models","args":["list"]}`, `{"type":"command","name":"fail"}`)
+	p.expect(
+		`{"type":"note","kind":"command","text":"models list"}`,
+		`{"type":"note","kind":"command","text":"config: unknown key foo"}`,
+	)
+	if err := p.end(); err != nil {
+		t.Errorf("Serve = %v", err)
+	}
+
+	q := newPeer(t, nil, serveEcho(testHello, nil))
+	if h := q.next(); strings.Contains(h, "command") {
+		t.Errorf("hello = %s, want command lines not accepted", h)
+	}
+	q.send(`{"type":"command","name":"models"}`)
+	q.expect(`{"type":"note","kind":"command","text":"this session does not take command lines (its hello does not accept them); run wisp models in a terminal"}`)
+	q.end()
+}

@@ -184,6 +184,19 @@ func (in *Input) Discard() int {
 	return in.drop()
 }
 
+// DropTypeAhead drops what was typed before a prompt appeared, so that
+// it cannot answer the prompt: the terminal's input queue (TCIFLUSH, on
+// Linux), then what the Input holds (Discard). It does nothing unless
+// the Input reads a terminal: what a pipe or a file holds is the person's
+// script, read as it comes.
+func (in *Input) DropTypeAhead() {
+	if !isTerminal(in.file) {
+		return
+	}
+	flushQueue(in.file)
+	in.Discard()
+}
+
 // drop is Discard for the owner.
 func (in *Input) drop() int {
 	n := bytes.Count(in.buf, []byte("\n"))

@@ -1,0 +1,110 @@
+package terminal
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/inquiry/escape"
+)
+
+// display shows a turn's tool calls as they happen, by the type of each
+// event's data: "⚙ NAME SUMMARY" for a call, "↳ " and the lines of what
+// it gave the model, and the text that came with tool calls.
+type display struct {
+	out    io.Writer
+	stream *streamer // nil: nothing streams; text that comes with calls is shown from the event
+}
+
+func (d *display) Record(ctx context.Context, e wisp.Event) error {
+	switch data := e.Data.(type) {
+	case wisp.ToolCallData:
+		fmt.Fprintf(d.out, "⚙ %s %s\n", escape.Terminal(data.Name), escape.Terminal(data.Shown()))
+	case wisp.ModelMessageData:
+		if d.stream != nil {
+			d.stream.end() // the step's text streamed as it came
+			return nil
+		}
+		// Text that comes with tool calls is shown before them; a final
+		// reply is shown by whoever ran the turn.
+		if len(data.ToolCalls) > 0 && strings.TrimSpace(data.Content) != "" {
+			fmt.Fprintln(d.out, Lines(data.Content))
+		}
+	case wisp.ToolResultData:
+		if content := data.Content; content != "" && data.Error == "" {
+			lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+			for i, l := range lines {
+				lead := "  "
+				if i == 0 {
+					lead = "↳ "
+				}
+				fmt.Fprintf(d.out, "%s%s\n", lead, escape.Terminal(l))
+			}
+		}
+	}
+	return nil
+}
+
+// streamer shows a reply as it arrives, its thinking apart, escaped line
+// by line.
+type streamer struct {
+	out io.Writer
+
+	mu       sync.Mutex
+	text     bool // within a step's text
+	thinking bool // within a step's thinking
+	last     bool // the turn's last step streamed text
+}
+
+func (s *streamer) delta(d wisp.ChatDelta) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d.Thinking != "" {
+		if !s.thinking {
+			if s.text {
+				fmt.Fprintln(s.out)
+				s.text = false
+			}
+			fmt.Fprint(s.out, "(thinking) ")
+			s.thinking = true
+		}
+		fmt.Fprint(s.out, Lines(d.Thinking))
+	}
+	if d.Content != "" {
+		if s.thinking {
+			fmt.Fprintln(s.out)
+			s.thinking = false
+		}
+		fmt.Fprint(s.out, Lines(d.Content))
+		s.text = true
+	}
+}
+
+// end closes a step: what streamed ends its line.
+func (s *streamer) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.text || s.thinking {
+		s.last = s.text
+		fmt.Fprintln(s.out)
+	}
+	s.text, s.thinking = false, false
+}
+
+// reset readies the streamer for a new turn.
+func (s *streamer) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.text, s.thinking, s.last = false, false, false
+}
+
+// streamedReply reports whether the turn's final reply was shown as it
+// streamed.
+func (s *streamer) streamedReply() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
+}
