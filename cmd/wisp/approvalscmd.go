@@ -122,117 +122,64 @@ func listApprovalsCmd(cmd *cobra.Command, env environ) error {
 }
 
 // answerApprovalCmd shows request id and files the person's answer:
-// scope, or a denial when scope is ScopeNone. An approval is filed only
-// once the person confirms it.
+// scope, or a denial when scope is ScopeNone, as outofband.Answerer does
+// it at this terminal.
 func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Scope) error {
-	verb := "approvals approve"
-	if scope == wisp.ScopeNone {
-		verb = "approvals deny"
-	}
 	h, err := openHome(env)
 	if err != nil {
 		return err
 	}
-	store := h.Approvals(nil)
-	r, err := store.Get(id)
-	switch {
-	case errors.Is(err, outofband.ErrBadID):
-		return usageError{err}
-	case errors.Is(err, outofband.ErrDecided):
-		return fmt.Errorf("%w; the first answer wins", err)
-	case err != nil:
-		return err
-	}
 	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
-	if err := terminalRefusal(verb, "an approval request", stdin, stdout); err != nil {
-		return err
+	a := &outofband.Answerer{
+		Store: h.Approvals(nil), From: outofband.FromTerminal, Commands: "wisp approvals",
+		Refuse: func(verb, _ string) error { return terminalRefusal(verb, "an approval request", stdin, stdout) },
+		Show: func(r outofband.Request) {
+			now := time.Now()
+			fmt.Fprintln(stdout, approvalHeading(r, now))
+			writeApproval(stdout, r, now)
+		},
+		Say: func(_ outofband.Request, line string) { fmt.Fprintln(stdout, line) },
 	}
-	tty := stdin.(*os.File) // a terminal, as terminalRefusal saw
-
-	ctx := cmd.Context() // Ctrl-C ends it, and every prompt of it
-	now := time.Now()
-	fmt.Fprintln(stdout, approvalHeading(r, now))
-	writeApproval(stdout, r, now)
-
-	// takes is how far the approval reaches: a wider answer is filed as
-	// the person gave it, and the waiting gate narrows it to what the
-	// request allows, recording downgradedFrom.
-	takes := scope
-	if scope != wisp.ScopeNone {
-		if !r.Narrows(scope) {
-			return usagef("approval request %s does not offer %s or a narrower scope; it offers %s, so run wisp approvals approve %s --scope %s", r.ID, scope, offered(r), r.ID, r.Scopes[0])
-		}
-		if !r.Offers(scope) {
-			takes = narrowed(r, scope)
-			fmt.Fprintf(stdout, "approval request %s does not offer %s; it is narrowed to %s\n", r.ID, scope, takes)
-		}
-		confirmed, err := confirmApproval(ctx, tty, stdout, r, takes)
-		if err != nil || !confirmed {
+	if isTerminal(stdin) && isTerminal(stdout) {
+		// The answer is recorded in a session of its own, with this
+		// terminal's name, before it is filed.
+		log, err := openAnswerLog(h)
+		if err != nil {
 			return err
 		}
+		defer log.Close()
+		a.Store.Witness = audit.Witness{Log: log, Session: newID()}
+		tty := stdin.(*os.File) // a terminal, as isTerminal saw
+		a.Terminal = ttyName(tty)
+		a.Confirm = confirmApproval(tty, stdout)
 	}
-
-	// The answer is recorded in a session of its own, with this
-	// terminal's name, before it is filed; filing waits for the folder's
-	// lock, and Ctrl-C may still stop it.
-	log, err := openAnswerLog(h)
-	if err != nil {
-		return err
+	// Ctrl-C ends it, and every prompt of it.
+	err = a.Answer(cmd.Context(), id, scope)
+	if errors.Is(err, outofband.ErrBadID) || errors.Is(err, outofband.ErrNotOffered) {
+		return usageError{err}
 	}
-	defer log.Close()
-	store.Witness = audit.Witness{Log: log, Session: newID()}
-	d := outofband.Decision{ID: r.ID, Digest: r.Digest, Scope: scope, From: outofband.FromTerminal, Terminal: ttyName(tty)}
-	switch err := store.Decide(ctx, d); {
-	case errors.Is(err, outofband.ErrStale):
-		return fmt.Errorf("approval request %s was filed again while you answered, so your answer to what you were shown was not filed; run wisp %s %s to see it as it is now", r.ID, verb, r.ID)
-	case errors.Is(err, outofband.ErrDecided):
-		return fmt.Errorf("%w; the first answer wins, so yours was not filed", err)
-	case errors.Is(err, outofband.ErrWithdrawn), errors.Is(err, outofband.ErrNoRequest):
-		return fmt.Errorf("%w; your answer was not filed", err)
-	case errors.Is(err, wisp.ErrInterrupted), errors.Is(err, context.Canceled):
-		return fmt.Errorf("stopped; nothing was filed for approval request %s", r.ID)
-	case err != nil:
-		return err
-	}
-
-	if scope == wisp.ScopeNone {
-		fmt.Fprintf(stdout, "approval %s: denied; the request is refused and nothing changes\n", r.ID)
-	} else {
-		fmt.Fprintf(stdout, "approval %s: approved %s; the request goes ahead\n", r.ID, takes)
-	}
-	return nil
+	return err
 }
 
-// confirmApproval asks the person to confirm approving r for scope by
-// typing y, and reports whether they did; for anything else it says that
-// nothing was filed. Keys typed before the prompt appeared are dropped
-// first. The read ends at r's deadline, at Ctrl-C and at the end of the
-// input, each an error that says nothing was filed.
-func confirmApproval(ctx context.Context, tty *os.File, out io.Writer, r outofband.Request, scope wisp.Scope) (bool, error) {
-	ctx, cancel := withDeadline(ctx, r.Deadline)
-	defer cancel()
-	// Drop what was typed before the prompt appears, then show it and
-	// only then start reading, so that no reader can hold a line typed
-	// too early and a key typed after the prompt is never dropped.
-	flushInput(tty)
-	fmt.Fprintf(out, "approve %s? type y to approve; anything else files nothing › ", scope)
-	line, err := terminal.NewInput(tty).ReadLine(ctx)
-	switch {
-	case errors.Is(err, io.EOF):
-		fmt.Fprintln(out)
-		return false, fmt.Errorf("the input ended; nothing was filed for approval request %s (wisp approvals approve %s asks again)", r.ID, r.ID)
-	case errors.Is(err, context.DeadlineExceeded):
-		fmt.Fprintln(out)
-		return false, fmt.Errorf("approval request %s ran out of time; nothing was filed, and the request is refused", r.ID)
-	case err != nil:
-		fmt.Fprintln(out)
-		return false, fmt.Errorf("stopped; nothing was filed for approval request %s (wisp approvals approve %s asks again)", r.ID, r.ID)
+// confirmApproval asks the person at tty to confirm approving a request
+// by typing y, and reports whether they did. Keys typed before the prompt
+// appeared are dropped first. The read ends with ctx and at the end of
+// the input.
+func confirmApproval(tty *os.File, out io.Writer) func(context.Context, outofband.Request, wisp.Scope) (bool, error) {
+	return func(ctx context.Context, _ outofband.Request, scope wisp.Scope) (bool, error) {
+		// Drop what was typed before the prompt appears, then show it and
+		// only then start reading, so that no reader can hold a line typed
+		// too early and a key typed after the prompt is never dropped.
+		flushInput(tty)
+		fmt.Fprintf(out, "approve %s? type y to approve; anything else files nothing › ", scope)
+		line, err := terminal.NewInput(tty).ReadLine(ctx)
+		if err != nil {
+			fmt.Fprintln(out)
+			return false, err
+		}
+		t := strings.ToLower(strings.TrimSpace(line))
+		return t == "y" || t == "yes", nil
 	}
-	if t := strings.ToLower(strings.TrimSpace(line)); t != "y" && t != "yes" {
-		fmt.Fprintf(out, "not approved; nothing was filed (wisp approvals deny %s refuses it; it is refused anyway if nobody answers in time)\n", r.ID)
-		return false, nil
-	}
-	return true, nil
 }
 
 // approvalHeading is the line that names a request: its id, its thread
@@ -253,7 +200,7 @@ func writeApproval(w io.Writer, r outofband.Request, now time.Time) {
 			b.WriteString(terminal.Quote("", strings.TrimSuffix(l, "\r"), width))
 		}
 	}
-	b.WriteString("offers " + offered(r))
+	b.WriteString("offers " + r.Offered())
 	if !r.Deadline.IsZero() {
 		b.WriteString(" · refused unanswered " + fromNow(r.Deadline.Sub(now)))
 	}
@@ -273,28 +220,4 @@ func writeApprovals(w io.Writer, rs []outofband.Request, now time.Time) {
 		}
 		fmt.Fprintf(w, "approve: wisp approvals approve %s%s · deny: wisp approvals deny %s\n", r.ID, wider, r.ID)
 	})
-}
-
-// narrowed is the widest scope r offers that is no wider than scope, as
-// the gate narrows an answer; ScopeNone when there is none.
-func narrowed(r outofband.Request, scope wisp.Scope) wisp.Scope {
-	out := wisp.ScopeNone
-	for _, s := range r.Scopes {
-		if s <= scope {
-			out = max(out, s)
-		}
-	}
-	return out
-}
-
-// offered lists the answers r offers: "once or session".
-func offered(r outofband.Request) string {
-	names := make([]string, len(r.Scopes))
-	for i, s := range r.Scopes {
-		names[i] = s.String()
-	}
-	if len(names) == 1 {
-		return names[0] + " only"
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -17,11 +17,14 @@ import (
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/conversation"
+	"github.com/wisp-agent/wisp/home"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/mcpserver"
+	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
 func newMCPCmd(env environ) *cobra.Command {
-	var model, addr, tokenFile string
+	f := &mcpFlags{}
 	c := &cobra.Command{
 		Use:   "mcp [--model M] [--http ADDR [--token-file PATH]]",
 		Short: "Serve wisp to another agent over MCP (stdio, or streamable HTTP on loopback)",
@@ -44,129 +47,171 @@ Authorization: Bearer TOKEN, with the token kept in $WISP_HOME/mcp-token (or the
 file --token-file names), which wisp mcp creates, mode 0600, when it is missing.
 A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if addr == "" && tokenFile != "" {
-				return usagef("--token-file is for --http: over stdio only the host that started wisp mcp can reach it")
-			}
-			h, err := openHome(env)
-			if err != nil {
-				return err
-			}
-			var token string
-			if addr != "" {
-				if err := checkLoopback(addr); err != nil {
-					return err
-				}
-				if tokenFile == "" {
-					tokenFile = filepath.Join(h.Dir(), "mcp-token")
-				}
-				if token, err = mcpserver.TokenFile(tokenFile); err != nil {
-					return err
-				}
-			}
-			cfg, err := h.Settings().Load()
-			if err != nil {
-				return err
-			}
-			// The server's own records: answers given in the client's
-			// dialog, recorded before they are filed, and answers on file
-			// that no record vouches for, refused.
-			serverLog, err := h.OpenAudit(nil)
-			if err != nil {
-				return err
-			}
-			defer serverLog.Close()
-			witness := audit.Witness{Log: serverLog}
-			questions := h.Questions(witness)
-			if err := questions.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-			approvals := h.Approvals(witness)
-			if err := approvals.Sweep(cmd.Context()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-			// One conversation per tool list, with the server's faces.
-			opts, err := conversationOptions(env, convOptions{model: model})
-			if err != nil {
-				return err
-			}
-			var convs *conversation.Pool // set once the server's faces are
-			defer func() {
-				if convs != nil {
-					convs.Close()
-				}
-			}()
-			srv := mcpserver.New(&mcpserver.Options{
-				Token:       token,
-				Pending:     questions,
-				Elicitation: cfg.Inquiry.Elicitation,
-				Approvals:   approvals,
-				Events:      serverLog,
-				OutOfBand:   cfg.Approval.OutOfBand,
-				Conversations: mcpserver.ConversationsFunc(func(ctx context.Context, named []string) (wisp.Agent, error) {
-					a, err := convs.Agent(ctx, named)
-					if err != nil {
-						return nil, usageOf(err)
-					}
-					return a, nil
-				}),
-				Threads: h.Threads(nil),
-				Home:    h.Dir(),
-				Audit: func(thread string) ([]byte, error) {
-					recs, err := audit.Read(h.AuditDir(), audit.Filter{Thread: thread})
-					if errors.Is(err, fs.ErrNotExist) {
-						return nil, nil
-					}
-					if err != nil {
-						return nil, err
-					}
-					var b bytes.Buffer
-					enc := json.NewEncoder(&b)
-					enc.SetEscapeHTML(false)
-					for _, r := range recs {
-						if err := enc.Encode(r); err != nil {
-							return nil, err
-						}
-					}
-					return b.Bytes(), nil
-				},
-			})
-			opts.Face, opts.Approver, opts.Notifier = srv.Face(), srv.Approver(), srv.Notifier()
-			convs = conversation.NewPool(opts)
-			defer func() {
-				// The turns still running park their questions and end.
-				ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), closeWait)
-				defer cancel()
-				_ = srv.Close(ctx)
-			}()
-			// Fail early, before a client connects, on a model that will not run.
-			if _, err := convs.Agent(cmd.Context(), nil); err != nil {
-				return usageOf(err)
-			}
-			if addr == "" {
-				return srv.ServeStdio(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
-			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s to requests with Authorization: Bearer and the token in %s\n",
-				ln.Addr(), mcpserver.EndpointPath, tokenFile)
-			hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: readHeaderTimeout}
-			go func() {
-				<-cmd.Context().Done()
-				hs.Close()
-			}()
-			if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd, env, f) },
 	}
-	c.Flags().StringVar(&model, "model", "", "the model, as for chat (default: models.default)")
-	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this loopback address instead of stdio")
-	c.Flags().StringVar(&tokenFile, "token-file", "", "with --http, the file of the bearer token requests must carry (default $WISP_HOME/mcp-token)")
+	c.Flags().StringVar(&f.model, "model", "", "the model, as for chat (default: models.default)")
+	c.Flags().StringVar(&f.addr, "http", "", "serve streamable HTTP on this loopback address instead of stdio")
+	c.Flags().StringVar(&f.tokenFile, "token-file", "", "with --http, the file of the bearer token requests must carry (default $WISP_HOME/mcp-token)")
 	return c
+}
+
+// mcpFlags are wisp mcp's flags.
+type mcpFlags struct {
+	model, addr, tokenFile string
+}
+
+// runMCP serves wisp over MCP until the client goes or ctx ends.
+func runMCP(cmd *cobra.Command, env environ, f *mcpFlags) error {
+	if f.addr == "" && f.tokenFile != "" {
+		return usagef("--token-file is for --http: over stdio only the host that started wisp mcp can reach it")
+	}
+	h, err := openHome(env)
+	if err != nil {
+		return err
+	}
+	token, err := mcpToken(h, f)
+	if err != nil {
+		return err
+	}
+	// The server's own records: answers given in the client's dialog,
+	// recorded before they are filed, and answers on file that no record
+	// vouches for, refused.
+	serverLog, err := h.OpenAudit(nil)
+	if err != nil {
+		return err
+	}
+	defer serverLog.Close()
+	srv, convs, err := newMCPServer(cmd.Context(), env, h, serverLog, token, f.model)
+	if err != nil {
+		return err
+	}
+	defer convs.Close()
+	defer func() {
+		// The turns still running park their questions and end.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), closeWait)
+		defer cancel()
+		_ = srv.Close(ctx)
+	}()
+	// Fail early, before a client connects, on a model that will not run.
+	if _, err := convs.Agent(cmd.Context(), nil); err != nil {
+		return usageOf(err)
+	}
+	if f.addr == "" {
+		return srv.ServeStdio(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
+	}
+	return serveMCPHTTP(cmd, srv, f)
+}
+
+// newMCPServer builds the server over h, with serverLog as its own
+// record, and the pool of conversations (one per tool list) it runs, with
+// the server's faces.
+func newMCPServer(ctx context.Context, env environ, h *home.Home, serverLog *audit.Log, token, model string) (*mcpserver.Server, *conversation.Pool, error) {
+	cfg, err := h.Settings().Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	witness := audit.Witness{Log: serverLog}
+	questions, approvals := h.Questions(witness), h.Approvals(witness)
+	if err := sweepParked(ctx, questions, approvals); err != nil {
+		return nil, nil, err
+	}
+	opts, err := conversationOptions(env, convOptions{model: model})
+	if err != nil {
+		return nil, nil, err
+	}
+	var convs *conversation.Pool // set once the server's faces are
+	srv := mcpserver.New(&mcpserver.Options{
+		Token:       token,
+		Pending:     questions,
+		Elicitation: cfg.Inquiry.Elicitation,
+		Approvals:   approvals,
+		Events:      serverLog,
+		OutOfBand:   cfg.Approval.OutOfBand,
+		Conversations: mcpserver.ConversationsFunc(func(ctx context.Context, named []string) (wisp.Agent, error) {
+			a, err := convs.Agent(ctx, named)
+			if err != nil {
+				return nil, usageOf(err)
+			}
+			return a, nil
+		}),
+		Threads: h.Threads(nil),
+		Home:    h.Dir(),
+		Audit:   threadAudit(h),
+	})
+	opts.Face, opts.Approver, opts.Notifier = srv.Face(), srv.Approver(), srv.Notifier()
+	convs = conversation.NewPool(opts)
+	return srv, convs, nil
+}
+
+// mcpToken returns the bearer token wisp mcp --http requires, from the
+// file --token-file names or $WISP_HOME/mcp-token, made when it is
+// missing; none over stdio. It refuses an address not on loopback.
+func mcpToken(h *home.Home, f *mcpFlags) (string, error) {
+	if f.addr == "" {
+		return "", nil
+	}
+	if err := checkLoopback(f.addr); err != nil {
+		return "", err
+	}
+	if f.tokenFile == "" {
+		f.tokenFile = filepath.Join(h.Dir(), "mcp-token")
+	}
+	return mcpserver.TokenFile(f.tokenFile)
+}
+
+// sweepParked clears out the questions and approval requests no server
+// waits on any more; folders not made yet are nothing to sweep.
+func sweepParked(ctx context.Context, questions pending.Store, approvals outofband.Store) error {
+	if err := questions.Sweep(ctx); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := approvals.Sweep(ctx); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// threadAudit reads a thread's audit records from h as JSON lines, for
+// the resource wisp://threads/{thread_id}/audit; none when no log is
+// kept yet.
+func threadAudit(h *home.Home) func(thread string) ([]byte, error) {
+	return func(thread string) ([]byte, error) {
+		recs, err := audit.Read(h.AuditDir(), audit.Filter{Thread: thread})
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		for _, r := range recs {
+			if err := enc.Encode(r); err != nil {
+				return nil, err
+			}
+		}
+		return b.Bytes(), nil
+	}
+}
+
+// serveMCPHTTP serves srv as streamable HTTP on f.addr until ctx ends.
+func serveMCPHTTP(cmd *cobra.Command, srv *mcpserver.Server, f *mcpFlags) error {
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s to requests with Authorization: Bearer and the token in %s\n",
+		ln.Addr(), mcpserver.EndpointPath, f.tokenFile)
+	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: readHeaderTimeout}
+	go func() {
+		<-cmd.Context().Done()
+		hs.Close()
+	}()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 // checkLoopback refuses an --http address that is not a loopback host
