@@ -9,7 +9,6 @@ import (
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/home"
 	"github.com/wisp-agent/wisp/inquiry/escape"
-	"github.com/wisp-agent/wisp/inquiry/pending"
 )
 
 // What wisp questions and wisp approvals share: each lists what wisp mcp
@@ -104,43 +103,3 @@ func roughly(d time.Duration) string {
 		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
 	}
 }
-
-// questionWatch finds the questions wisp mcp parked that the person has
-// not been told of yet, for a chat that tells them before its prompt (at a
-// terminal, or as JSON lines). A folder it cannot read is reported once
-// for each new error.
-type questionWatch struct {
-	store   pending.Store
-	told    map[string]bool
-	lastErr string
-}
-
-func newQuestionWatch(store pending.Store) *questionWatch {
-	return &questionWatch{store: store, told: map[string]bool{}}
-}
-
-// fresh returns the waiting questions not told yet and marks them told.
-// It returns an error only when the folder cannot be read and the error
-// is not the one it returned last.
-func (w *questionWatch) fresh() ([]pending.Question, error) {
-	qs, err := w.store.List()
-	if err != nil {
-		if msg := oneLine(err.Error()); msg != w.lastErr {
-			w.lastErr = msg
-			return nil, err
-		}
-		return nil, nil
-	}
-	w.lastErr = ""
-	var out []pending.Question
-	for _, q := range qs {
-		if !w.told[q.ID] {
-			w.told[q.ID] = true
-			out = append(out, q)
-		}
-	}
-	return out, nil
-}
-
-// tell marks question id told.
-func (w *questionWatch) tell(id string) { w.told[id] = true }

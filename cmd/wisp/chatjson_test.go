@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -658,39 +657,6 @@ func TestChatJSONCancelRightAfterMessage(t *testing.T) {
 	}
 }
 
-// TestEndLine: the end line of a turn that never started has no turn
-// number (never a turn 0), and is never a success.
-func TestEndLine(t *testing.T) {
-	tests := []struct {
-		name  string
-		reply wisp.Reply
-		err   error
-		want  string
-	}{
-		{"a reply", wisp.Reply{Thread: "t-1", Turn: 3, Text: "Done.", Flags: []string{"f"}}, nil,
-			`{"type":"end","thread":"t-1","turn":3,"reply":"Done.","flags":["f"]}`},
-		{"stopped", wisp.Reply{Thread: "t-1", Turn: 3}, fmt.Errorf("asking: %w", wisp.ErrInterrupted),
-			`{"type":"end","thread":"t-1","turn":3,"error":"the person stopped the turn","stopped":true}`},
-		{"stopped before it started", wisp.Reply{}, wisp.ErrInterrupted,
-			`{"type":"end","thread":"t-1","error":"the person stopped the turn","stopped":true}`},
-		{"failed before it started", wisp.Reply{}, errors.New("loading the thread: disk\nfull"),
-			`{"type":"end","thread":"t-1","error":"loading the thread: disk full"}`},
-		{"no turn and no error", wisp.Reply{Text: "odd"}, nil,
-			`{"type":"end","thread":"t-1","error":"the turn did not start"}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b, err := jsonl.Encode(endLine("t-1", tt.reply, tt.err))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := strings.TrimSuffix(string(b), "\n"); got != tt.want {
-				t.Errorf("end line\n got %s\nwant %s", got, tt.want)
-			}
-		})
-	}
-}
-
 // failingStore is a thread store that cannot be read.
 type failingStore struct{}
 
@@ -716,20 +682,22 @@ func (a agentTurns) Thread() string { return a.thread }
 // says why on stderr, and counts as a failure.
 func TestChatJSONTurnThatNeverStarted(t *testing.T) {
 	var out, stderr bytes.Buffer
-	face := jsonl.NewFace(&out, nil)
-	s := &jsonSession{face: face, ctx: context.Background(), stderr: &stderr,
-		conv: agentTurns{thread: "t-1", agent: agent.New(nil, &agent.Options{Store: failingStore{}})}}
-	if err := s.message("hello"); err != nil {
-		t.Fatal(err)
+	s := jsonl.NewSession(&out, &jsonl.SessionOptions{Log: &stderr})
+	conv := agentTurns{thread: "t-1", agent: agent.New(nil, &agent.Options{Store: failingStore{}})}
+	err := s.Serve(context.Background(), strings.NewReader(`{"type":"message","text":"hello"}`+"\n"), conv, &jsonl.ServeOptions{Hello: jsonl.Hello{Thread: "t-1"}})
+	if !errors.Is(err, jsonl.ErrTurnFailed) {
+		t.Errorf("Serve = %v, want %v", err, jsonl.ErrTurnFailed)
 	}
-	s.turns.Wait()
 	// The agent may say more around the store's error; the shape is fixed.
-	got := out.String()
-	if !strings.HasPrefix(got, `{"type":"end","thread":"t-1","error":"`) || !strings.HasSuffix(got, `the thread cannot be read"}`+"\n") ||
-		strings.Count(got, "\n") != 1 {
+	lines := strings.SplitAfter(out.String(), "\n")
+	if len(lines) != 4 || lines[3] != "" {
+		t.Fatalf("wisp wrote %q, want hello, one end line and bye", out.String())
+	}
+	got := lines[1]
+	if !strings.HasPrefix(got, `{"type":"end","thread":"t-1","error":"`) || !strings.HasSuffix(got, `the thread cannot be read"}`+"\n") {
 		t.Errorf("wisp wrote %q, want one end line with no turn, saying the thread cannot be read", got)
 	}
-	if !s.failed || !strings.Contains(stderr.String(), "the thread cannot be read") {
-		t.Errorf("failed = %v, stderr = %q", s.failed, stderr.String())
+	if !strings.Contains(stderr.String(), "the thread cannot be read") {
+		t.Errorf("stderr = %q, want the failure said", stderr.String())
 	}
 }

@@ -103,22 +103,3 @@ answer: /questions answer 0badcafe · decline: /questions decline 0badcafe
 		})
 	}
 }
-
-func TestCutUTF8(t *testing.T) {
-	tests := []struct {
-		s    string
-		n    int
-		want string
-	}{
-		{"abc", 5, "abc"},
-		{"abc", 2, "ab"},
-		{"aé", 2, "a"},
-		{"aé", 3, "aé"},
-		{"€€", 4, "€"},
-	}
-	for _, tc := range tests {
-		if got := cutUTF8(tc.s, tc.n); got != tc.want {
-			t.Errorf("cutUTF8(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
-		}
-	}
-}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
-	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 // The fixed lines of wisp questions and chat's /questions.
@@ -136,17 +134,12 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 		return err
 	}
 	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
-	p := &parkedAnswerer{
-		store:  h.Questions(nil),
-		out:    stdout,
-		from:   pending.FromTerminal,
-		prefix: "wisp questions",
-		now:    time.Now,
+	p := &pending.Answerer{
+		Store: h.Questions(nil), From: pending.FromTerminal, Commands: "wisp questions",
+		Refuse: func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) },
+		Show:   showParked(stdout), Say: sayParked(stdout),
 	}
-	ctx := cmd.Context() // Ctrl-C ends it, and every prompt of it
-	if !isTerminal(stdin) || !isTerminal(stdout) {
-		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) }
-	} else {
+	if isTerminal(stdin) && isTerminal(stdout) {
 		log, err := openAnswerLog(h)
 		if err != nil {
 			return err
@@ -154,200 +147,40 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 		defer log.Close()
 		// The answer is recorded in a session of its own, with this
 		// terminal's name, before it is filed.
-		p.store.Witness = audit.Witness{Log: log, Session: newID()}
+		p.Store.Witness = audit.Witness{Log: log, Session: newID()}
 		tty := stdin.(*os.File) // a terminal, as isTerminal saw
-		p.terminal = ttyName(tty)
+		p.Terminal = ttyName(tty)
 		in := terminal.NewInput(tty)
-		p.face = terminal.New(in, stdout)
-		p.flush = func() {
+		p.Face = terminal.New(in, stdout)
+		p.Flush = func() {
 			flushInput(tty)
 			in.Discard()
 		}
 	}
-	return p.answer(ctx, id, decline)
-}
-
-// parkedAnswerer shows a parked question to the person and files their
-// answer: wisp questions answer|decline, chat's /questions and chat
-// --json's questions lines share it.
-type parkedAnswerer struct {
-	store pending.Store
-	// out is where a terminal's lines go: the question's heading and the
-	// privacy note before it is answered, and what was filed. nil (chat
-	// --json): the client shows the choice, which names the thread, and
-	// say tells what was filed.
-	out io.Writer
-	// say tells the person one line about question q (what was filed, an
-	// answer cut or holding a credential); nil: the line goes to out.
-	say func(q pending.Question, line string)
-	// face shows the question and reads the answer; nil only when refuse
-	// is set.
-	face wisp.Inquirer
-	// from names the face in the answer file: pending.FromTerminal,
-	// pending.FromChat or pending.FromTUI.
-	from string
-	// terminal names the terminal the person answers at, for
-	// inquiry.answered, which the store's Witness records (set unless
-	// refuse is).
-	terminal string
-	// flush drops keys typed before the prompt appeared; nil: none.
-	flush func()
-	// refuse, when set, refuses verb ("questions answer", "/questions
-	// decline") on question id once the ID and the question have been
-	// checked: no person can answer here.
-	refuse func(verb, id string) error
-	// prefix is how the person runs these commands: "wisp questions" or
-	// "/questions".
-	prefix string
-	now    func() time.Time
-}
-
-// answer shows question id and files the person's answer to it, or a
-// declined answer when decline is set. Nothing is filed when the person
-// stops (Ctrl-C), the input ends, or the question's deadline passes.
-func (p *parkedAnswerer) answer(ctx context.Context, id string, decline bool) error {
-	q, err := p.lookup(id, decline)
-	if err != nil {
-		return err
+	// Ctrl-C ends it, and every prompt of it.
+	err = p.Answer(cmd.Context(), id, decline)
+	if errors.Is(err, pending.ErrBadID) {
+		return usageError{err}
 	}
-	return p.answerQuestion(ctx, q, decline)
+	return err
 }
 
-// lookup returns the waiting question id, or why it cannot be answered
-// here: not an ID, not waiting, already answered, or no person (refuse).
-func (p *parkedAnswerer) lookup(id string, decline bool) (pending.Question, error) {
-	q, err := p.store.Get(id)
-	switch {
-	case errors.Is(err, pending.ErrBadID):
-		return pending.Question{}, usageError{err}
-	case errors.Is(err, pending.ErrAnswered):
-		return pending.Question{}, fmt.Errorf("%w; the first answer wins", err)
-	case err != nil:
-		return pending.Question{}, err
-	}
-	if p.refuse != nil {
-		verb := strings.TrimPrefix(p.prefix, "wisp ") + " answer"
+// showParked shows a parked question on a terminal before it is answered
+// or declined: its heading, the note that the answer is not private, and
+// the question itself when it is declined (an answer's prompt shows it).
+func showParked(out io.Writer) func(pending.Question, bool) {
+	return func(q pending.Question, decline bool) {
+		fmt.Fprintf(out, "%s\n", questionHeading(q, time.Now()))
+		fmt.Fprintf(out, privacyNote+"\n", escape.Terminal(q.Thread))
 		if decline {
-			verb = strings.TrimPrefix(p.prefix, "wisp ") + " decline"
-		}
-		return pending.Question{}, p.refuse(verb, q.ID)
-	}
-	return q, nil
-}
-
-// answerQuestion shows q, which lookup returned, and files the person's
-// answer, or a declined answer when decline is set.
-func (p *parkedAnswerer) answerQuestion(ctx context.Context, q pending.Question, decline bool) error {
-	if p.out != nil {
-		fmt.Fprintf(p.out, "%s\n", questionHeading(q, p.now()))
-		fmt.Fprintf(p.out, privacyNote+"\n", escape.Terminal(q.Thread))
-	}
-
-	a := pending.Answer{ID: q.ID, Digest: q.Digest, Outcome: wisp.OutcomeDeclined, From: p.from, Terminal: p.terminal}
-	if decline {
-		if p.out != nil {
-			writeQuestion(p.out, q)
-		}
-	} else {
-		got, err := p.ask(ctx, q)
-		if err != nil {
-			return err
-		}
-		a.Outcome, a.Text = got.Outcome, got.Text
-		if a.Outcome == wisp.OutcomeAnswered {
-			a.Text = p.fitText(q, a.Text)
+			writeQuestion(out, q)
 		}
 	}
-
-	// Filing waits for the folder's lock; Ctrl-C may still stop it. The
-	// store's Witness records inquiry.answered before the answer appears.
-	switch err := p.store.Answer(ctx, a); {
-	case errors.Is(err, pending.ErrStale):
-		return fmt.Errorf("question %s was filed again while you answered, so your answer to what you were shown was not filed; run %s answer %s to see it as it is now", q.ID, p.prefix, q.ID)
-	case errors.Is(err, pending.ErrAnswered):
-		return fmt.Errorf("%w; the first answer wins, so yours was not filed", err)
-	case errors.Is(err, pending.ErrWithdrawn), errors.Is(err, pending.ErrNoQuestion):
-		return fmt.Errorf("%w; your answer was not filed", err)
-	case err != nil:
-		return err
-	}
-	p.tell(q, fmt.Sprintf("question %s: %s; the thread that asked gets it", q.ID, filedSummary(a)))
-	return nil
 }
 
-// tell says line about q to the person.
-func (p *parkedAnswerer) tell(q pending.Question, line string) {
-	if p.say != nil {
-		p.say(q, line)
-		return
-	}
-	fmt.Fprintln(p.out, line)
-}
-
-// ask shows q through the face and reads the answer. It returns an error
-// when no answer is to be filed.
-func (p *parkedAnswerer) ask(ctx context.Context, q pending.Question) (wisp.Answer, error) {
-	ctx, cancel := withDeadline(ctx, q.Deadline)
-	defer cancel()
-	if p.flush != nil {
-		p.flush()
-	}
-	got, err := p.face.Ask(ctx, wisp.Question{
-		ID: q.ID, Session: q.Session, Thread: q.Thread, Turn: q.Turn,
-		Text: q.Text, Options: q.Options, Deadline: q.Deadline,
-	})
-	switch {
-	case errors.Is(err, wisp.ErrInterrupted), errors.Is(err, context.Canceled):
-		return wisp.Answer{}, fmt.Errorf("stopped; nothing was filed for question %s (%s answer %s asks again)", q.ID, p.prefix, q.ID)
-	case errors.Is(err, context.DeadlineExceeded):
-		return wisp.Answer{}, fmt.Errorf("question %s reached its deadline; nothing was filed, and the thread that asked has given up on it", q.ID)
-	case err != nil:
-		return wisp.Answer{}, err
-	case got.Outcome == wisp.OutcomeNoPerson:
-		return wisp.Answer{}, fmt.Errorf("the input ended; nothing was filed for question %s (%s answer %s asks again)", q.ID, p.prefix, q.ID)
-	}
-	return got, nil
-}
-
-// fitText makes typed text fit what the pending folder files: valid
-// UTF-8 of at most MaxAnswerBytes, and tells the person when a credential
-// will not be passed on.
-func (p *parkedAnswerer) fitText(q pending.Question, s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) > pending.MaxAnswerBytes {
-		n := len(s)
-		s = cutUTF8(s, pending.MaxAnswerBytes)
-		p.tell(q, fmt.Sprintf("! wisp: your answer was %d bytes; its first %d bytes were filed, and the model gets at most 2,000", n, len(s)))
-	}
-	if _, found := secrets.NewRedactor().Redact(s); len(found) > 0 {
-		p.tell(q, "! wisp: your answer looked like it held a credential; it is not passed on: the model and the audit log see a marker in its place")
-	}
-	return s
-}
-
-// cutUTF8 cuts s to at most n bytes on a character boundary.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// filedSummary says what was filed, escaped.
-func filedSummary(a pending.Answer) string {
-	switch a.Outcome {
-	case wisp.OutcomeChose:
-		return "you chose " + escape.Terminal(a.Text)
-	case wisp.OutcomeChoseNone:
-		return "you chose " + inquiry.NoneOfThese
-	case wisp.OutcomeAnswered:
-		return "your answer was filed"
-	default:
-		return "you declined it"
-	}
+// sayParked writes a line about a parked question on a terminal.
+func sayParked(out io.Writer) func(wisp.Question, string) {
+	return func(_ wisp.Question, line string) { fmt.Fprintln(out, line) }
 }
 
 // questionHeading is the line that names a parked question: its id, its
@@ -392,11 +225,10 @@ func writeQuestions(w io.Writer, qs []pending.Question, now time.Time, prefix st
 type chatQuestions struct {
 	store    pending.Store
 	out      io.Writer
-	answerer *parkedAnswerer
+	answerer *pending.Answerer
 	// noting: the chat is at a terminal with a person, so waiting
 	// questions are noted before each prompt.
 	noting bool
-	watch  *questionWatch
 }
 
 // newChatQuestions wires /questions into a chat that reads in (from
@@ -406,31 +238,27 @@ func newChatQuestions(conv *conversation.Conversation, face *terminal.Face, in *
 	// Answers are recorded in the chat's session and taken only when
 	// recorded.
 	store := conv.Questions()
-	p := &parkedAnswerer{
-		store:  store,
-		out:    out,
-		face:   face,
-		from:   pending.FromChat,
-		prefix: "/questions",
-		now:    time.Now,
+	p := &pending.Answerer{
+		Store: store, Face: face, From: pending.FromChat, Commands: "/questions",
+		Show: showParked(out), Say: sayParked(out),
 	}
 	interactive := isTerminal(stdin) && isTerminal(stdout)
 	switch {
 	case yes:
-		p.refuse = func(verb, id string) error {
+		p.Refuse = func(verb, id string) error {
 			return fmt.Errorf("%s needs a person, and this chat runs with --yes, where nobody is asked anything; run wisp %s %s in a terminal", verb, strings.TrimPrefix(verb, "/"), id)
 		}
 	case !interactive:
-		p.refuse = func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) }
+		p.Refuse = func(verb, _ string) error { return terminalRefusal(verb, "a question", stdin, stdout) }
 	default:
 		tty := stdin.(*os.File)
-		p.terminal = ttyName(tty)
-		p.flush = func() {
+		p.Terminal = ttyName(tty)
+		p.Flush = func() {
 			flushInput(tty)
 			in.Discard()
 		}
 	}
-	return &chatQuestions{store: store, out: out, answerer: p, noting: interactive && !yes, watch: newQuestionWatch(store)}
+	return &chatQuestions{store: store, out: out, answerer: p, noting: interactive && !yes}
 }
 
 // noteWaiting says, one line each, which questions wait that the person
@@ -440,7 +268,7 @@ func (c *chatQuestions) noteWaiting() {
 	if !c.noting {
 		return
 	}
-	qs, err := c.watch.fresh()
+	qs, err := c.answerer.Fresh()
 	if err != nil {
 		fmt.Fprintf(c.out, "! wisp: %s\n", escape.Terminal(errorLine(err)))
 		return
@@ -455,17 +283,17 @@ func (c *chatQuestions) noteWaiting() {
 func (c *chatQuestions) slash(ctx context.Context, args []string) error {
 	switch {
 	case len(args) == 0 || len(args) == 1 && args[0] == "list":
-		qs, err := listParkedQuestions(c.out, c.store, c.answerer.now(), "/questions")
+		qs, err := listParkedQuestions(c.out, c.store, time.Now(), "/questions")
 		if err != nil {
 			return err
 		}
 		for _, q := range qs {
-			c.watch.tell(q.ID)
+			c.answerer.Tell(q.ID)
 		}
 		return nil
 	case len(args) == 2 && (args[0] == "answer" || args[0] == "decline"):
-		c.watch.tell(args[1])
-		return c.answerer.answer(ctx, args[1], args[0] == "decline")
+		c.answerer.Tell(args[1])
+		return c.answerer.Answer(ctx, args[1], args[0] == "decline")
 	}
 	return errors.New("/questions takes list, answer ID or decline ID")
 }

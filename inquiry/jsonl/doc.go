@@ -33,6 +33,16 @@
 // does not exist or has settled, an option out of range) gets an [Error]
 // line that says what was wrong; nothing changes and the session goes on.
 //
+// # The session
+//
+// [Session] is the whole wisp side of a session, as wisp chat --json runs
+// it: [Session.Serve] writes hello, runs a turn for each message line
+// while the next lines are read (so that an answer or a cancel reaches
+// it), lists and answers the questions wisp mcp parked, ends each turn
+// with its End line and the session with bye. It knows the conversation
+// only by its turns ([Conversation]) and the parked questions by
+// [Parked], so the same loop serves a pipe, a socket or a websocket.
+//
 // The model's words reach the client exactly as the model wrote them,
 // inside JSON strings: escaping them for a screen is the client's job
 // (package inquiry/escape does it for Go). [Encode] writes every control,

@@ -14,6 +14,10 @@ import (
 	"github.com/wisp-agent/wisp"
 )
 
+// errNoQuestions refuses a questions line in a session that does not
+// take them.
+var errNoQuestions = fmt.Errorf("%w: this session does not take questions lines (its hello does not accept them); answer parked questions with wisp questions answer ID at a terminal", ErrUnknownType)
+
 // ReasonClosed is the reason an approval is refused when the client's
 // input ends while it waits, or before it is asked.
 const ReasonClosed = "the client closed its input, so no person can approve"
@@ -535,7 +539,7 @@ func (f *Face) handle(ctx context.Context, l Line) error {
 		return nil
 	case Questions:
 		if f.opts.Questions == nil {
-			return fmt.Errorf("%w: this session does not take questions lines (its hello does not accept them); answer parked questions with wisp questions answer ID at a terminal", ErrUnknownType)
+			return errNoQuestions
 		}
 		return f.opts.Questions(l)
 	case Choose:

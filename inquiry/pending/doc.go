@@ -113,7 +113,8 @@
 // the audit log, and only then settles it ([Store.Settle]); it withdraws
 // a question it gives up on ([Store.Withdraw]). The faces that answer
 // list ([Store.List]) and show ([Store.Get]) questions and file answers
-// ([Store.Answer]) bound to the digest of what they showed. A question
+// ([Store.Answer]) bound to the digest of what they showed, all through
+// an [Answerer], which holds the rules they share. A question
 // file that cannot be read back is passed over by all of these and named
 // by [Store.Damaged], with the thread it names when that much can be
 // read. [Inbox] is how a thread's next turn, in whichever face runs it,
