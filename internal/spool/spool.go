@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -103,33 +102,14 @@ func Lock(ctx context.Context, dir string) (unlock func() error, err error) {
 // MaxFileBytes. A missing file gives an error that matches
 // fs.ErrNotExist.
 func (s Spool) ReadFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|fsx.OpenNoFollow, 0)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			if fi, lerr := os.Lstat(path); lerr == nil {
-				if cerr := s.CheckFile(path, fi); cerr != nil {
-					return nil, cerr
-				}
-			}
-		}
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if err := s.CheckFile(path, fi); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, int64(s.MaxFileBytes)+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > s.MaxFileBytes {
+	data, err := s.kind().ReadFile(path, int64(s.MaxFileBytes))
+	switch {
+	case errors.Is(err, fsx.ErrTooLarge):
 		return nil, s.Malformed(path, fmt.Errorf("it is larger than %d bytes", s.MaxFileBytes))
+	case errors.Is(err, fsx.ErrUnsafe):
+		return nil, s.unsafe(err.Error())
 	}
-	return data, nil
+	return data, err
 }
 
 // Present reports whether something is at path, refusing it as CheckFile
