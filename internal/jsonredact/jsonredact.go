@@ -61,9 +61,21 @@ func (k Keys) Unique(key string) string {
 // numbers as written, and the other values are kept. A doc that is not
 // one JSON value gives an error.
 func Redact(doc []byte, redact func(string) string) ([]byte, error) {
+	return walk(doc, redact, true)
+}
+
+// Strings is Redact without [Member]: each string, key or value, is
+// passed through redact on its own.
+func Strings(doc []byte, redact func(string) string) ([]byte, error) {
+	return walk(doc, redact, false)
+}
+
+// walk is Redact's and Strings' work; members says whether a string value
+// is redacted together with its key.
+func walk(doc []byte, redact func(string) string, members bool) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
-	out, err := value(dec, make([]byte, 0, len(doc)), "", false, redact)
+	out, err := value(dec, make([]byte, 0, len(doc)), "", members, false, redact)
 	if err != nil {
 		return nil, err
 	}
@@ -74,8 +86,9 @@ func Redact(doc []byte, redact func(string) string) ([]byte, error) {
 }
 
 // value copies the next JSON value from dec to dst with redact applied;
-// when inObject, it is the value of key.
-func value(dec *json.Decoder, dst []byte, key string, inObject bool, redact func(string) string) ([]byte, error) {
+// when inObject, it is the value of key, redacted with it when members is
+// set.
+func value(dec *json.Decoder, dst []byte, key string, members, inObject bool, redact func(string) string) ([]byte, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -88,7 +101,7 @@ func value(dec *json.Decoder, dst []byte, key string, inObject bool, redact func
 				if !first {
 					dst = append(dst, ',')
 				}
-				if dst, err = value(dec, dst, "", false, redact); err != nil {
+				if dst, err = value(dec, dst, "", members, false, redact); err != nil {
 					return nil, err
 				}
 			}
@@ -114,7 +127,7 @@ func value(dec *json.Decoder, dst []byte, key string, inObject bool, redact func
 			k = redact(k)
 			dst = appendString(dst, keys.Unique(k))
 			dst = append(dst, ':')
-			if dst, err = value(dec, dst, k, true, redact); err != nil {
+			if dst, err = value(dec, dst, k, members, true, redact); err != nil {
 				return nil, err
 			}
 		}
@@ -123,7 +136,7 @@ func value(dec *json.Decoder, dst []byte, key string, inObject bool, redact func
 		}
 		return append(dst, '}'), nil
 	case string:
-		if inObject {
+		if members && inObject {
 			return appendString(dst, Member(key, t, redact)), nil
 		}
 		return appendString(dst, redact(t)), nil
