@@ -74,8 +74,10 @@ func (r *Redactor) Redact(text string) (string, []Finding) {
 	var findings []Finding
 	vals := r.unseal()
 	defer wipe(vals)
+	known := newKnownSet(vals)
+	defer known.wipe()
 	for {
-		cands := scan(text, vals)
+		cands := scan(text, known)
 		if len(cands) == 0 {
 			return text, findings
 		}

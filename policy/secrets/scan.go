@@ -1,10 +1,8 @@
 package secrets
 
 import (
-	"bytes"
 	"cmp"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -25,7 +23,11 @@ type Match struct {
 // that overlaps a redaction marker is left out, so scanning redacted text
 // finds nothing new. Scan keeps no state and is safe for concurrent use.
 func Scan(text string) []Match {
-	cands := scan(text, nil)
+	return matches(scan(text, nil))
+}
+
+// matches returns the Matches of candidates that rules found.
+func matches(cands []candidate) []Match {
 	if len(cands) == 0 {
 		return nil
 	}
@@ -52,23 +54,33 @@ const vaultRule = -1
 // maxDecodeDepth bounds how many decodings are applied one after another.
 const maxDecodeDepth = 2
 
+// A searcher reports the values of the rule s in text, given where its
+// anchors start: what engine.search does. Tests pass another to check it.
+type searcher func(text string, s *spec, at []int, emit func(start, end, lead, group int))
+
 // scan finds the candidates in text, the rules' and the known values',
 // and settles their overlaps.
-func scan(text string, vals []known) []candidate {
+func scan(text string, known *knownSet) []candidate {
+	return scanWith(text, known, nil)
+}
+
+// scanWith is scan with the rules run by search, or by an engine when
+// search is nil.
+func scanWith(text string, known *knownSet, search searcher) []candidate {
 	var cands []candidate
-	walk(&view{text: text}, 0, vals, &cands)
+	walk(&view{text: text}, 0, known, search, &cands)
 	return settle(text, cands)
 }
 
 // walk scans v and its copy without invisible characters, then the decoded
 // copies of both, down to maxDecodeDepth decodings.
-func walk(v *view, depth int, vals []known, cands *[]candidate) {
-	scanView(v, cands)
-	findKnown(v, vals, cands)
+func walk(v *view, depth int, known *knownSet, search searcher, cands *[]candidate) {
+	scanView(v, search, cands)
+	known.find(v, cands)
 	views := []*view{v}
 	if s := stripView(v); s != nil {
-		scanView(s, cands)
-		findKnown(s, vals, cands)
+		scanView(s, search, cands)
+		known.find(s, cands)
 		views = append(views, s)
 	}
 	if depth >= maxDecodeDepth {
@@ -77,23 +89,34 @@ func walk(v *view, depth int, vals []known, cands *[]candidate) {
 	for _, w := range views {
 		for _, decode := range decoders {
 			if d := decode(w); d != nil {
-				walk(d, depth+1, vals, cands)
+				walk(d, depth+1, known, search, cands)
 			}
 		}
 	}
 }
 
+// anchors finds the anchors of every rule.
+var anchors = newAnchorSet(ruleTable)
+
 // scanView runs every rule over one view.
-func scanView(v *view, cands *[]candidate) {
-	lower := asciiLower(v.text)
-	at := make([][]int, len(ruleTable))
-	anchors.find(v.text, lower, func(rule, start int) { at[rule] = append(at[rule], start) })
+func scanView(v *view, search searcher, cands *[]candidate) {
+	e := enginePool.Get().(*engine)
+	defer func() {
+		e.text = ""
+		enginePool.Put(e)
+	}()
+	e.text = v.text
+	for i := range e.at {
+		e.at[i] = e.at[i][:0]
+	}
+	anchors.find(v.text, e.at)
 	for i := range ruleTable {
-		if len(at[i]) == 0 {
+		at := e.at[i]
+		if len(at) == 0 {
 			continue
 		}
 		s := ruleTable[i].spec
-		s.search(v.text, at[i], func(start, end, lead, group int) {
+		emit := func(start, end, lead, group int) {
 			value := v.text[start:end]
 			if len(value) < s.minLen {
 				return
@@ -109,92 +132,68 @@ func scanView(v *view, cands *[]candidate) {
 				oend = v.size()
 			}
 			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: stripIgnorable(value)})
-		})
-	}
-}
-
-// findKnown adds a candidate for every occurrence of a known value in v.
-func findKnown(v *view, vals []known, cands *[]candidate) {
-	if len(vals) == 0 {
-		return
-	}
-	// bytes.Index keeps the value in the wipeable slice; strings.Index
-	// would need a string copy of it that nothing can wipe.
-	text := []byte(v.text)
-	for _, k := range vals {
-		if len(k.value) == 0 {
-			continue
 		}
-		for at := 0; at < len(text); {
-			i := bytes.Index(text[at:], k.value)
-			if i < 0 {
-				break
-			}
-			start, end := at+i, at+i+len(k.value)
-			ostart, oend := v.orig(start, end)
-			*cands = append(*cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.name})
-			at = end
+		if search != nil {
+			search(v.text, s, at, emit)
+		} else {
+			e.search(s, at, emit)
 		}
 	}
 }
 
-// anchors finds the anchors of every rule.
-var anchors = newAnchorSet(ruleTable)
+// A knownSet finds the values of a Redactor's Vaults: one pass over a text
+// finds them all, however many there are.
+type knownSet struct {
+	vals []known
+	auto *automaton
+	// which maps the automaton's patterns to vals; last holds, for each
+	// value, where its last occurrence ended.
+	which []int
+	last  []int
+}
 
-// search reports the values of s in text, given where its anchors start.
-// lead is where the whole match starts, and group the capture group that
-// held the value.
-func (s *spec) search(text string, at []int, emit func(start, end, lead, group int)) {
-	if !slices.IsSorted(at) {
-		slices.Sort(at)
+// newKnownSet returns the set of vals, or nil when there are none. Call
+// wipe when done: the automaton spells the values out.
+func newKnownSet(vals []known) *knownSet {
+	var patterns [][]byte
+	var which []int
+	for i, k := range vals {
+		if len(k.value) > 0 {
+			patterns = append(patterns, k.value)
+			which = append(which, i)
+		}
 	}
-	if s.find != nil {
-		s.find(text, at, func(start, end int) { emit(start, end, start, 0) })
+	if len(patterns) == 0 {
+		return nil
+	}
+	return &knownSet{vals: vals, auto: newAutomaton(patterns, false), which: which, last: make([]int, len(vals))}
+}
+
+// wipe clears the automaton.
+func (k *knownSet) wipe() {
+	if k != nil {
+		k.auto.wipe()
+	}
+}
+
+// find adds a candidate for every occurrence of a known value in v: for
+// each value, from the left, each occurrence that does not overlap the
+// one before.
+func (k *knownSet) find(v *view, cands *[]candidate) {
+	if k == nil {
 		return
 	}
-	// Each anchor gets one run of the anchored pattern over the bytes a
-	// match holding it can span, with one byte of context on either side
-	// for \b and the like. Anchors inside the last match are skipped. A
-	// match found may hold an earlier anchor instead; settle drops the copy.
-	done := 0
-	for _, p := range at {
-		if p < done || s.near != nil && !s.near(text, p) {
-			continue
+	clear(k.last)
+	k.auto.each(v.text, func(p, end int) {
+		i := k.which[p]
+		start := end - len(k.vals[i].value)
+		if start < k.last[i] {
+			return
 		}
-		lo := max(0, p-s.before-1)
-		hi := min(len(text), p+s.maxLen+1)
-		re := s.anchored
-		if lo == 0 {
-			re = s.atStart
-		}
-		m := re.FindStringSubmatchIndex(text[lo:hi])
-		if m == nil {
-			continue
-		}
-		// Group 1 is the rule's whole pattern; its own groups follow.
-		start, end, group := m[2], m[3], 0
-		for g := 2; 2*g < len(m); g++ {
-			if m[2*g] >= 0 {
-				start, end, group = m[2*g], m[2*g+1], g-1
-				break
-			}
-		}
-		start, end = start+lo, end+lo
-		if end == hi && hi < len(text) {
-			// The value runs into the cut. Only a rule whose value has no
-			// length bound gets here; let the value run on.
-			if s.extend == nil {
-				continue
-			}
-			for end < len(text) && s.extend(text[end]) {
-				end++
-			}
-		}
-		done = max(done, lo+m[3], end)
-		if start < end {
-			emit(start, end, lo+m[2], group)
-		}
-	}
+		k.last[i] = end
+		ostart, oend := v.orig(start, end)
+		*cands = append(*cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.vals[i].name})
+	})
 }
 
 // entropy returns the Shannon entropy of s in bits per byte.
@@ -217,9 +216,45 @@ func entropy(s string) float64 {
 	return h
 }
 
-// markerPattern matches a redaction marker: a rule's, numbered, or a
-// Vault's, named.
-var markerPattern = regexp.MustCompile(`\[REDACTED:(?:[a-z0-9-]{1,64}#[0-9]{1,19}|session:[A-Z][A-Z0-9_]{0,63})\]`)
+// markerOpen starts every redaction marker.
+const markerOpen = "[REDACTED:"
+
+// markerEnd returns where the redaction marker that starts at i ends, or 0
+// when none does: a rule's, numbered, or a Vault's, named. It reads what
+// \[REDACTED:(?:[a-z0-9-]{1,64}#[0-9]{1,19}|session:[A-Z][A-Z0-9_]{0,63})\]
+// matches.
+func markerEnd(text string, i int) int {
+	i += len(markerOpen)
+	// run returns where the run of bytes that ok accepts, from j, ends, and
+	// its length, reading at most limit+1 bytes.
+	run := func(j, limit int, ok func(c byte) bool) (int, int) {
+		k := j
+		for k < len(text) && k-j <= limit && ok(text[k]) {
+			k++
+		}
+		return k, k - j
+	}
+	closes := func(j int) int {
+		if j < len(text) && text[j] == ']' {
+			return j + 1
+		}
+		return 0
+	}
+	if j, n := run(i, 64, func(c byte) bool { return 'a' <= c && c <= 'z' || isDigit(c) || c == '-' }); n >= 1 && n <= 64 && j < len(text) && text[j] == '#' {
+		if k, n := run(j+1, 19, isDigit); n >= 1 && n <= 19 {
+			return closes(k)
+		}
+		return 0
+	}
+	const ref = RefPrefix
+	if !strings.HasPrefix(text[i:], ref) || i+len(ref) >= len(text) || text[i+len(ref)] < 'A' || text[i+len(ref)] > 'Z' {
+		return 0
+	}
+	if k, n := run(i+len(ref)+1, 63, func(c byte) bool { return 'A' <= c && c <= 'Z' || isDigit(c) || c == '_' }); n <= 63 {
+		return closes(k)
+	}
+	return 0
+}
 
 // settle drops candidates that overlap a marker and resolves overlaps
 // between the rest: a Vault's values first, then provider rules, then the
@@ -231,10 +266,18 @@ func settle(text string, cands []candidate) []candidate {
 		return nil
 	}
 	taken := newBitset(len(text))
-	if strings.Contains(text, "[REDACTED:") {
-		for _, m := range markerPattern.FindAllStringIndex(text, -1) {
-			taken.set(m[0], m[1])
+	for i := 0; ; {
+		j := strings.Index(text[i:], markerOpen)
+		if j < 0 {
+			break
 		}
+		i += j
+		if end := markerEnd(text, i); end > 0 {
+			taken.set(i, end)
+			i = end
+			continue
+		}
+		i++
 	}
 	slices.SortFunc(cands, func(a, b candidate) int {
 		return cmp.Or(

@@ -1,0 +1,464 @@
+package secrets
+
+import "unicode/utf8"
+
+// Matchers for the rules that read a value by its context (a name and an
+// assignment, a URL, a header) rather than by its own shape. Each follows
+// its rule's pattern in rules.go step by step, trying the alternatives in
+// the pattern's order; where a greedy repetition could give bytes back,
+// the comment says why giving them back cannot help.
+
+// sepEnd returns i+1 when the window holds one of "_.-" at i, else i.
+func (e *engine) sepEnd(i int) int {
+	if i < e.hi {
+		switch e.text[i] {
+		case '_', '.', '-':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// quoteEnd returns i+1 when the window holds a byte of quotes at i, else i.
+func (e *engine) quoteEnd(i int, quotes string) int {
+	if i < e.hi {
+		for j := 0; j < len(quotes); j++ {
+			if e.text[i] == quotes[j] {
+				return i + 1
+			}
+		}
+	}
+	return i
+}
+
+// assignEnds returns where the pattern assign, tried at i, can end, in the
+// order it tries them (its alternatives, each greedy first).
+func (e *engine) assignEnds(i int) (ends [4]int, n int) {
+	add := func(end int) {
+		for _, x := range ends[:n] {
+			if x == end {
+				return
+			}
+		}
+		ends[n] = end
+		n++
+	}
+	// ::?:?=
+	if e.is(i, ':') {
+		j := i + 1
+		for k := 0; k < 2 && e.is(j, ':'); k++ {
+			j++
+		}
+		if e.is(j, '=') {
+			add(j + 1)
+		}
+	}
+	// :?=
+	if e.is(i, ':') && e.is(i+1, '=') {
+		add(i + 2)
+	} else if e.is(i, '=') {
+		add(i + 1)
+	}
+	switch {
+	case e.is(i, '?') && e.is(i+1, '='): // \?=
+		add(i + 2)
+	case e.is(i, '=') && e.is(i+1, '>'): // =>
+		add(i + 2)
+	case e.is(i, '-') && e.is(i+1, '>'): // ->
+		add(i + 2)
+	case e.is(i, '|') && e.is(i+1, '|'): // \|\|=?
+		if e.is(i+2, '=') {
+			add(i + 3)
+		}
+		add(i + 2)
+	}
+	if e.is(i, ':') || e.is(i, '>') { // : and >
+		add(i + 1)
+	}
+	return ends, n
+}
+
+// yaml returns where the pattern yamlBlock ends when it matches at i: a
+// block scalar header such as "|" or ">-", the line break after it and the
+// white space before the value. Each of its repetitions is followed by a
+// byte it cannot take, so it matches in one way or not at all.
+func (e *engine) yaml(i int) (int, bool) {
+	if !e.is(i, '|') && !e.is(i, '>') {
+		return 0, false
+	}
+	i++
+	for k := 0; k < 2 && i < e.hi && (isDigit(e.text[i]) || e.text[i] == '-' || e.text[i] == '+'); k++ {
+		i++
+	}
+	for e.is(i, ' ') || e.is(i, '\t') {
+		i++
+	}
+	if e.is(i, '\r') {
+		i++
+	}
+	if !e.is(i, '\n') {
+		return 0, false
+	}
+	return e.run(clsSpace, i+1), true
+}
+
+// tryAWSSecret matches the aws-secret-key rule at s.
+func tryAWSSecret(e *engine, s int) (match, bool) {
+	k, ok := e.awsSecretName(s)
+	if !ok {
+		return match{}, false
+	}
+	k = e.run(clsSpace, e.quoteEnd(k, `"'`))
+	ends, n := e.assignEnds(k)
+	for _, a := range ends[:n] {
+		v := e.run(clsSpace, a)
+		if y, ok := e.yaml(v); ok {
+			if m, ok := e.awsSecretValue(s, y); ok {
+				return m, true
+			}
+		}
+		if m, ok := e.awsSecretValue(s, v); ok {
+			return m, true
+		}
+	}
+	return match{}, false
+}
+
+// awsSecretName returns where the name of an AWS secret key that starts at
+// s ends: aws[_.-]?secret[_.-]?(?:access[_.-]?)?key or
+// secret[_.-]?access[_.-]?key. A separator taken that the next word does
+// not follow leaves that word to start on the separator, which it cannot.
+func (e *engine) awsSecretName(s int) (int, bool) {
+	if e.lit(s, "aws", true) {
+		k := e.sepEnd(s + 3)
+		if e.lit(k, "secret", true) {
+			k = e.sepEnd(k + 6)
+			if e.lit(k, "access", true) {
+				k = e.sepEnd(k + 6)
+			}
+			if e.lit(k, "key", true) {
+				return k + 3, true
+			}
+		}
+	}
+	if e.lit(s, "secret", true) {
+		k := e.sepEnd(s + 6)
+		if e.lit(k, "access", true) {
+			k = e.sepEnd(k + 6)
+			if e.lit(k, "key", true) {
+				return k + 3, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// awsSecretValue matches ["'`]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$) at
+// v, in a match that starts at s.
+func (e *engine) awsSecretValue(s, v int) (match, bool) {
+	q := e.quoteEnd(v, "\"'`")
+	if e.run(clsB64, q)-q < 40 {
+		return match{}, false
+	}
+	end := q + 40
+	mend := end
+	if end < e.hi {
+		if c := e.text[end]; clsB64.in[c] || c == '=' {
+			return match{}, false
+		}
+		mend = e.runeEnd(end)
+	}
+	return match{start: s, end: mend, vstart: q, vend: end, group: 1}, true
+}
+
+// tryURLPassword matches the url-password rule at s:
+// \b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@"'<>`]*:([^\s/"'<>`]{3,})@[^\s/@"'<>`].
+func tryURLPassword(e *engine, s int) (match, bool) {
+	if s >= e.hi || !isLetter(e.text[s]) || !e.boundary(s) {
+		return match{}, false
+	}
+	// The scheme's class holds no ':', so its run must end at "://".
+	r := e.run(clsScheme, s+1)
+	if n := r - (s + 1); n < 1 || n > 20 || !e.lit(r, "://", false) {
+		return match{}, false
+	}
+	// Nor does the user's, so the password starts after the first ':'.
+	u := e.run(clsUser, r+3)
+	if !e.is(u, ':') {
+		return match{}, false
+	}
+	ps := u + 1
+	pe := e.run(clsPassword, ps)
+	// The password's class holds '@': the longest password is the one
+	// that ends at the last '@' of its run that a host byte follows, which
+	// is any byte of the run but '@'.
+	for q := pe - 2; q >= ps; q-- {
+		if e.text[q] == '@' && e.text[q+1] != '@' {
+			if utf8.RuneCountInString(e.text[ps:q]) < 3 {
+				return match{}, false
+			}
+			return match{start: s, end: e.runeEnd(q + 1), vstart: ps, vend: q, group: 1}, true
+		}
+	}
+	return match{}, false
+}
+
+// authSchemes are the words the bearer rule reads between a header's colon
+// and its credential, in the pattern's order.
+var authSchemes = []string{"bearer", "basic", "token", "digest", "bot", "apikey", "sso-key"}
+
+// tryBearer matches the bearer-token rule at s: an Authorization header
+// (group 1) or the word bearer (group 2) and the credential after it.
+func tryBearer(e *engine, s int) (match, bool) {
+	if !e.boundary(s) {
+		return match{}, false
+	}
+	k := -1
+	switch {
+	case e.lit(s, "proxy-authorization", true):
+		k = s + len("proxy-authorization")
+	case e.lit(s, "authorization", true):
+		k = s + len("authorization")
+	}
+	if k >= 0 {
+		k = e.run(clsSpace, e.quoteEnd(k, `"'`))
+		if e.is(k, ':') || e.is(k, '=') {
+			k = e.quoteEnd(e.run(clsSpace, k+1), `"'`)
+			for _, scheme := range authSchemes {
+				if !e.lit(k, scheme, true) {
+					continue
+				}
+				w := k + len(scheme)
+				if v := e.run(clsSpace, w); v > w {
+					if r := e.run(clsHeader, v); r-v >= 12 {
+						return match{start: s, end: r, vstart: v, vend: r, group: 1}, true
+					}
+				}
+				break
+			}
+			if r := e.run(clsHeader, k); r-k >= 12 {
+				return match{start: s, end: r, vstart: k, vend: r, group: 1}, true
+			}
+		}
+	}
+	if e.lit(s, "bearer", true) {
+		v := e.run(clsSpace, s+6)
+		if v > s+6 {
+			if r := e.run(clsHeader, v); r-v >= 16 {
+				return match{start: s, end: r, vstart: v, vend: r, group: 2}, true
+			}
+		}
+	}
+	return match{}, false
+}
+
+// The names of genericPattern, in its order: after "(?:^|[^a-z])", the
+// short words; after a lower-case letter or digit, the capitalised ones;
+// then the words that may start anywhere, and the prefixes of "key".
+var (
+	shortNames   = []string{"pass", "pwd", "auth"}
+	camelNames   = []string{"Pass", "PASS", "Pwd", "PWD", "Auth"}
+	longNames    = []string{"password", "passwd", "passphrase", "passcode", "secret", "token", "credentials", "credential"}
+	keyPrefixes  = []string{"api", "access", "private", "encryption", "signing", "master", "licence", "license", "session", "client", "app", "shared"}
+	namesByFirst [256][]string
+)
+
+func init() {
+	for _, n := range longNames {
+		namesByFirst[n[0]] = append(namesByFirst[n[0]], n)
+		namesByFirst[n[0]-'a'+'A'] = append(namesByFirst[n[0]-'a'+'A'], n)
+	}
+}
+
+// tryGeneric matches the generic rule at s: a name, an assignment or "is",
+// and a value. See genericPattern.
+func tryGeneric(e *engine, s int) (match, bool) {
+	if s >= e.hi {
+		return match{}, false
+	}
+	c := e.text[s]
+	// (?:^|[^a-z])(?:pass|pwd|auth)
+	if s == 0 {
+		if m, ok := e.genericNames(s, s, shortNames, true); ok {
+			return m, true
+		}
+	}
+	if !isLetter(c) {
+		if m, ok := e.genericNames(s, e.runeEnd(s), shortNames, true); ok {
+			return m, true
+		}
+	}
+	// (?-i:[a-z0-9](?:Pass|PASS|Pwd|PWD|Auth))
+	if 'a' <= c && c <= 'z' || isDigit(c) {
+		if m, ok := e.genericNames(s, s+1, camelNames, false); ok {
+			return m, true
+		}
+	}
+	if !isLetter(c) {
+		return match{}, false
+	}
+	// passw(?:or)?d|passphrase|passcode|secret|token|credentials?
+	if m, ok := e.genericNames(s, s, namesByFirst[c], true); ok {
+		return m, true
+	}
+	// (?:api|access|…|shared)[_.-]?key
+	for _, prefix := range keyPrefixes {
+		if !e.lit(s, prefix, true) {
+			continue
+		}
+		k := e.sepEnd(s + len(prefix))
+		if e.lit(k, "key", true) {
+			if m, ok := e.genericRest(s, k+3); ok {
+				return m, true
+			}
+		}
+	}
+	return match{}, false
+}
+
+// genericNames tries each of names at i, in a match that starts at s.
+func (e *engine) genericNames(s, i int, names []string, fold bool) (match, bool) {
+	for _, name := range names {
+		if e.lit(i, name, fold) {
+			if m, ok := e.genericRest(s, i+len(name)); ok {
+				return m, true
+			}
+		}
+	}
+	return match{}, false
+}
+
+// genericRest matches what follows a name that ends at k: a suffix, then an
+// assignment and a value, or "is" and a value.
+func (e *engine) genericRest(s, k int) (match, bool) {
+	t := e.text
+	// (?:[_.-][a-z0-9]+){0,3}[0-9]*: the longest suffix is the only one
+	// that can be followed by what comes next, since every shorter one is
+	// followed by a letter, a digit, or a separator and a letter or digit.
+	for rep := 0; rep < 3; rep++ {
+		if k+1 < e.hi && e.sepEnd(k) == k+1 && isAlnum(t[k+1]) {
+			k = e.run(clsAlnum, k+1)
+			continue
+		}
+		break
+	}
+	k = e.run(clsDigit, k)
+
+	// ["'\]]{0,2}\s*ASSIGN\s*YAML?VALUE
+	q := k
+	for j := 0; j < 2; j++ {
+		q = e.quoteEnd(q, `"']`)
+	}
+	q = e.run(clsSpace, q)
+	ends, n := e.assignEnds(q)
+	for _, a := range ends[:n] {
+		v := e.run(clsSpace, a)
+		if y, ok := e.yaml(v); ok {
+			if m, ok := e.genericValue(s, y); ok {
+				return m, true
+			}
+		}
+		if m, ok := e.genericValue(s, v); ok {
+			return m, true
+		}
+	}
+
+	// \s+(?:is|was)\s*:?\s+["'`]?VALUE
+	w := e.run(clsSpace, k)
+	if w == k {
+		return match{}, false
+	}
+	var after int
+	switch {
+	case e.lit(w, "is", true):
+		after = w + 2
+	case e.lit(w, "was", true):
+		after = w + 3
+	default:
+		return match{}, false
+	}
+	a := e.run(clsSpace, after)
+	if e.is(a, ':') {
+		if b := e.run(clsSpace, a+1); b > a+1 {
+			if m, ok := e.bareValue(s, b, genericProseGroup); ok {
+				return m, true
+			}
+		}
+	}
+	// Without the colon, the white space before it is \s+ and the value
+	// starts where the white space ends.
+	if a > after {
+		return e.bareValue(s, a, genericProseGroup)
+	}
+	return match{}, false
+}
+
+// genericValue matches the value of an assignment at v: a string in double
+// quotes with escapes (group 1), in single quotes (2) or backquotes (3), or
+// a bare word (4).
+func (e *engine) genericValue(s, v int) (match, bool) {
+	if v >= e.hi {
+		return match{}, false
+	}
+	t := e.text
+	switch q := t[v]; q {
+	case '"':
+		j := v + 1
+	quoted:
+		for j < e.hi {
+			switch t[j] {
+			case '"':
+				if j > v+1 {
+					return match{start: s, end: j + 1, vstart: v + 1, vend: j, group: 1}, true
+				}
+				break quoted
+			case '\r', '\n':
+				break quoted
+			case '\\':
+				// \\. takes any character but a line break.
+				if j+1 < e.hi && t[j+1] != '\n' {
+					j += 2
+					continue
+				}
+				break quoted
+			}
+			j++
+		}
+	case '\'', '`':
+		j := v + 1
+		for j < e.hi && t[j] != q && t[j] != '\r' && t[j] != '\n' {
+			j++
+		}
+		if j < e.hi && t[j] == q && j > v+1 {
+			group := 2
+			if q == '`' {
+				group = 3
+			}
+			return match{start: s, end: j + 1, vstart: v + 1, vend: j, group: group}, true
+		}
+	}
+	return e.bareValue(s, v, genericGroupBare)
+}
+
+// bareValue matches ["'`]?([^\s"'`<>]*[^\s"'`<>.,;:!?)\]}]) at v: the run of
+// bytes a bare value may hold, less the punctuation it ends with.
+func (e *engine) bareValue(s, v, group int) (match, bool) {
+	w := e.quoteEnd(v, "\"'`")
+	r := e.run(clsBare, w)
+	for r > w && isClosingPunct(e.text[r-1]) {
+		r--
+	}
+	if r == w {
+		return match{}, false
+	}
+	return match{start: s, end: r, vstart: w, vend: r, group: group}, true
+}
+
+// isClosingPunct reports whether a bare value may not end with c.
+func isClosingPunct(c byte) bool {
+	switch c {
+	case '.', ',', ';', ':', '!', '?', ')', ']', '}':
+		return true
+	}
+	return false
+}

@@ -1,0 +1,198 @@
+package secrets
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
+)
+
+// The rules' matchers must find what the rules' regular expressions find
+// (oracleSearch): every value, at the same offsets, by the same rule, in
+// the text and in every copy the scanner decodes, before overlaps are
+// settled.
+
+// rawFinding is one candidate as a rule reported it, before settling.
+type rawFinding struct {
+	Rule       string
+	Start, End int
+	Value      string
+}
+
+// rawScan returns every candidate that search reports in text and its
+// decoded copies, sorted.
+func rawScan(text string, search searcher) []rawFinding {
+	var cands []candidate
+	walk(&view{text: text}, 0, nil, search, &cands)
+	out := make([]rawFinding, len(cands))
+	for i, c := range cands {
+		out[i] = rawFinding{Rule: ruleTable[c.rule].ID, Start: c.start, End: c.end, Value: c.value}
+	}
+	slices.SortFunc(out, func(a, b rawFinding) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Value, b.Value))
+	})
+	return out
+}
+
+// checkAgrees fails t when the matchers and the regular expressions find
+// different values in text.
+func checkAgrees(t *testing.T, text string) {
+	t.Helper()
+	want := rawScan(text, oracleSearch)
+	got := rawScan(text, nil)
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("matchers and regular expressions differ on %q (-regexp +matchers):\n%s", text, diff)
+	}
+}
+
+// differentialWords are pieces that the generated texts of
+// TestMatchersAgreeGenerated are made of: anchors, the starts of values,
+// names, operators, quotes, white space, invisible and non-ASCII
+// characters, escapes.
+var differentialWords = func() []string {
+	words := strings.Fields(`password passwd PASSWORD Password pwd auth secret token TOKEN credentials credential
+		api_key apikey access-key private.key client_secret app_key licence_key _pass dbPass myAuth x2Pwd
+		aws_secret_access_key AWS_SECRET_KEY secret_access_key SecretAccessKey accountkey AccountKey
+		Authorization authorization: proxy-authorization Bearer bearer basic Token digest bot apikey sso-key
+		is was IS : = := ::= :::= ?= => -> || ||= > | |- >+ |2 " ' ] [ , . ; ! ? ) } ( { < > @ / # % $
+		https:// http:// s3:// a:// git+ssh:// :// user: u:p@ @@ @h x@y ${VAR} {{ $( %VAR% <x> session:GH_TOKEN
+		process.env.X os.environ cfg.Key r.Header( [] map[ func( changeme hunter2 abc123XYZ
+		AKIA ASIA A3T ghp_ gho_ ghu_ ghs_ ghr_ github_pat_ glpat- glptt- gldt- glrt- xoxb- xoxp- xoxa- xapp-
+		hooks.slack.com/services/ sk- sk-proj- sk-ant- sk-ant-api03- sk-ant-oat01- sk_live_ rk_test_ whsec_
+		AIza GOCSPX- hf_ api_org_ npm_ pypi-AgEIcHlwaS5vcmc SG. SK dop_v1_ dapi AGE-SECRET-KEY-1 -----BEGIN
+		-----END PRIVATE KEY----- eyJ ops_eyJ hvs. hvb. shpat_ dp.pt. dp.scim. lin_api_ pul- PMAK- sntryu_
+		sntrys_eyJ glsa_ glc_ gsk_ sk-or-v1- dckr_pat_ T3BlbkFJ AA == = -1 -9 .abcdefghi`)
+	return append(words, "`", " ", "  ", "\t", "\n", "\r\n", "\f", "\v", "\\", `\"`, `\n`, `\u0041`, "%41", "%2F",
+		"\u200b", "\u00ad", "\ufeff", "é", "ſ", "\u212a", "\xff", "\xc3", "日本")
+}()
+
+// differentialAlphabets are the runs the generated texts put values of.
+var differentialAlphabets = []string{alnum, hexLower, b64url, b64std + "=", base32, digits, upper, lower, "ab", "A",
+	"-_.~+/=", "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", alnum + "@:/.", alnum + " \t"}
+
+// generatedText returns a text of about n bytes made of differentialWords,
+// random runs, and fake credentials of every rule, some cut short.
+func generatedText(r *rand.Rand, n int) string {
+	var b strings.Builder
+	ids := secretstest.Rules()
+	for b.Len() < n {
+		switch k := r.IntN(10); {
+		case k < 5:
+			b.WriteString(differentialWords[r.IntN(len(differentialWords))])
+		case k < 8:
+			a := differentialAlphabets[r.IntN(len(differentialAlphabets))]
+			m := []int{1, 2, 3, 8, 9, 10, 12, 16, 20, 22, 24, 32, 35, 36, 40, 43, 48, 58, 64, 82, 90, 93, 138, 300}[r.IntN(24)]
+			b.WriteString(rnd(r, a, m+r.IntN(3)-1))
+		default:
+			f, _ := secretstest.Generate(ids[r.IntN(len(ids))], r)
+			text := f.Text
+			if r.IntN(3) == 0 {
+				text = text[:r.IntN(len(text)+1)]
+			}
+			b.WriteString(text)
+		}
+	}
+	return b.String()
+}
+
+// differentialCorpus returns the texts of the package's other tests.
+func differentialCorpus() []string {
+	var texts []string
+	texts = append(texts, fuzzSeeds()...)
+	for _, c := range ruleCases() {
+		for _, f := range c.tp {
+			texts = append(texts, f.text)
+		}
+		texts = append(texts, c.fp...)
+	}
+	for _, c := range secretstest.Corpus() {
+		texts = append(texts, c.Text, fmt.Sprintf("{%q: %q}", c.Key, c.Value))
+	}
+	r := rand.New(rand.NewPCG(23, 24))
+	for _, rule := range Rules() {
+		f := fakers[rule.ID](r)
+		for _, c := range syntaxContexts {
+			texts = append(texts, c.wrap(f.key, f.secret), c.wrap(f.key, f.text))
+		}
+	}
+	texts = append(texts, negativeCorpus()...)
+	texts = append(texts, answer10KB(), adversarial(16<<10), denseAnchors(16<<10))
+	return texts
+}
+
+// TestMatchersAgreeCorpus checks the matchers against the regular
+// expressions on every text the package's other tests use.
+func TestMatchersAgreeCorpus(t *testing.T) {
+	for _, text := range differentialCorpus() {
+		checkAgrees(t, text)
+	}
+}
+
+// TestMatchersAgreeGenerated checks the matchers against the regular
+// expressions on generated texts dense in anchors, names, operators and
+// runs of token characters.
+func TestMatchersAgreeGenerated(t *testing.T) {
+	n := 3000
+	if raceEnabled || testing.Short() {
+		n = 300
+	}
+	r := rand.New(rand.NewPCG(25, 26))
+	for range n {
+		checkAgrees(t, generatedText(r, 1+r.IntN(600)))
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// TestMarkerEnd checks markerEnd against markerPattern.
+func TestMarkerEnd(t *testing.T) {
+	texts := []string{
+		"[REDACTED:github-pat#1]", "[REDACTED:session:GH_TOKEN]", "[REDACTED:a#1", "[REDACTED:#1]",
+		"[REDACTED:" + strings.Repeat("a", 64) + "#1]", "[REDACTED:" + strings.Repeat("a", 65) + "#1]",
+		"[REDACTED:x#" + strings.Repeat("9", 19) + "]", "[REDACTED:x#" + strings.Repeat("9", 20) + "]",
+		"[REDACTED:session:A" + strings.Repeat("B", 63) + "]", "[REDACTED:session:A" + strings.Repeat("B", 64) + "]",
+		"[REDACTED:session:a]", "[REDACTED:session:]", "[REDACTED:session#1]", "[REDACTED:Session:A]",
+		"x[REDACTED:[REDACTED:jwt#2]]", "[REDACTED:", "[REDACTED:a-b-9#007]y",
+	}
+	for _, text := range texts {
+		var got [][]int
+		for i := 0; ; {
+			j := strings.Index(text[i:], markerOpen)
+			if j < 0 {
+				break
+			}
+			i += j
+			if end := markerEnd(text, i); end > 0 {
+				got = append(got, []int{i, end})
+				i = end
+				continue
+			}
+			i++
+		}
+		if want := markerPattern.FindAllStringIndex(text, -1); !gocmp.Equal(want, got) {
+			t.Errorf("markers of %q = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// FuzzMatchersAgree checks the matchers against the regular expressions on
+// any text.
+func FuzzMatchersAgree(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add(s)
+	}
+	r := rand.New(rand.NewPCG(27, 28))
+	for range 20 {
+		f.Add(generatedText(r, 200))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkAgrees(t, text)
+	})
+}
