@@ -1,6 +1,10 @@
 package secrets
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // An automaton finds every occurrence of a set of byte strings in one pass
 // over a text: an Aho-Corasick automaton, turned into a table of
@@ -167,14 +171,20 @@ type anchorSet struct {
 	rule   []int
 	anchor []string
 	fold   []bool
+	// longest[rule] is the length of the rule's longest anchor, and
+	// longestAll the longest of all.
+	longest    []int
+	longestAll int
 }
 
 // newAnchorSet builds the automaton for the anchors of rules.
 func newAnchorSet(rules []Rule) *anchorSet {
-	a := &anchorSet{}
+	a := &anchorSet{longest: make([]int, len(rules))}
 	var patterns []string
 	for i, r := range rules {
 		for _, anchor := range r.spec.anchors {
+			a.longest[i] = max(a.longest[i], len(anchor))
+			a.longestAll = max(a.longestAll, len(anchor))
 			patterns = append(patterns, strings.ToLower(anchor))
 			a.rule = append(a.rule, i)
 			a.anchor = append(a.anchor, anchor)
@@ -188,20 +198,92 @@ func newAnchorSet(rules []Rule) *anchorSet {
 // find appends the start of every anchor in text to at[rule], for the rule
 // whose anchor it is. Starts come in the order the anchors end.
 func (a *anchorSet) find(text string, at [][]int) {
+	a.findIn(text, 0, len(text), at, nil)
+}
+
+// findIn is find for the anchors that start in text[from:to], reading on
+// past to as far as they reach. When keep is not nil, only the anchors it
+// accepts are appended.
+func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule, start int) bool) {
 	auto := a.auto
 	state := int32(0)
 	delta, class, accept := auto.delta, &auto.class, auto.accept
-	for i := 0; i < len(text); i++ {
+	end := min(len(text), to+a.longestAll-1)
+	for i := from; i < end; i++ {
 		state = delta[state+int32(class[text[i]])]
 		if state < accept {
 			continue
 		}
 		for _, p := range auto.out[(state-accept)/int32(auto.nclass)] {
 			start := i + 1 - auto.lens[p]
-			if a.fold[p] || text[start:i+1] == a.anchor[p] {
-				r := a.rule[p]
+			if start >= to || !a.fold[p] && text[start:i+1] != a.anchor[p] {
+				continue
+			}
+			r := a.rule[p]
+			if keep == nil || keep(r, start) {
 				at[r] = append(at[r], start)
 			}
 		}
 	}
+}
+
+// inView fills v.at with where each rule's anchors start in v. In a copy of
+// a scanned view, an anchor that lies wholly in a piece of bytes the copy
+// holds unchanged is one the parent has, at the same place in the piece;
+// only the rest of the copy is read.
+func (a *anchorSet) inView(v *view) {
+	v.at = make([][]int, len(a.longest))
+	p := v.parent
+	if p == nil || p.at == nil || len(v.pieces) == 0 || !piecesInOrder(v.pieces) {
+		a.find(v.text, v.at)
+		return
+	}
+	pieces := v.pieces
+	// A hit of rule r at c is the parent's when c and the rule's longest
+	// anchor after it fit in one piece.
+	for r, hits := range p.at {
+		if !slices.IsSorted(hits) {
+			slices.Sort(hits)
+		}
+		n := a.longest[r]
+		k := 0
+		for _, h := range hits {
+			for k < len(pieces) && pieces[k].from+pieces[k].n < h+n {
+				k++
+			}
+			if k == len(pieces) {
+				break
+			}
+			if pc := pieces[k]; pc.from <= h {
+				v.at[r] = append(v.at[r], pc.at+h-pc.from)
+			}
+		}
+	}
+	// The rest of the copy: what lies between pieces, and the last bytes
+	// of each, where an anchor may run past it.
+	keep := func(r, c int) bool {
+		k, _ := slices.BinarySearchFunc(pieces, c, func(pc piece, c int) int { return cmp.Compare(pc.at+pc.n, c+1) })
+		return k == len(pieces) || c < pieces[k].at || c+a.longest[r] > pieces[k].at+pieces[k].n
+	}
+	from := 0
+	for _, pc := range pieces {
+		if from < pc.at {
+			a.findIn(v.text, from, pc.at, v.at, keep)
+		}
+		from = max(pc.at, pc.at+pc.n-a.longestAll+1)
+	}
+	if from < len(v.text) {
+		a.findIn(v.text, from, len(v.text), v.at, keep)
+	}
+}
+
+// piecesInOrder reports whether pieces follow each other in the parent as
+// they do in the copy.
+func piecesInOrder(pieces []piece) bool {
+	for i := 1; i < len(pieces); i++ {
+		if pieces[i].from < pieces[i-1].from+pieces[i-1].n || pieces[i].at < pieces[i-1].at+pieces[i-1].n {
+			return false
+		}
+	}
+	return true
 }

@@ -196,3 +196,57 @@ func FuzzMatchersAgree(f *testing.F) {
 		checkAgrees(t, text)
 	})
 }
+
+// TestViewAnchors checks the anchors of every copy the scanner makes of the
+// corpus texts: those it takes from the parent and those it reads around
+// its changes must be all the anchors it holds.
+func TestViewAnchors(t *testing.T) {
+	var check func(v *view, depth int)
+	check = func(v *view, depth int) {
+		anchors.inView(v)
+		want := make([][]int, len(ruleTable))
+		anchors.find(v.text, want)
+		for r := range want {
+			got := slices.Sorted(slices.Values(v.at[r]))
+			slices.Sort(want[r])
+			if !slices.Equal(got, want[r]) {
+				t.Errorf("anchors of rule %s in a copy of %q: %v, want %v", ruleTable[r].ID, v.text, got, want[r])
+			}
+		}
+		views := []*view{v}
+		if s := stripView(v); s != nil {
+			check(s, depth)
+			views = append(views, s)
+		}
+		if depth >= maxDecodeDepth {
+			return
+		}
+		for _, w := range views {
+			for _, decode := range decoders {
+				if d := decode(w); d != nil {
+					check(d, depth+1)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(29, 30))
+	texts := differentialCorpus()
+	// Every anchor split at every byte by an invisible character and by
+	// an escape, which a copy joins again.
+	for _, rule := range Rules() {
+		for _, a := range rule.spec.anchors {
+			for k := 1; k < len(a); k++ {
+				texts = append(texts, "x"+a[:k]+"\u200b"+a[k:]+"x", a[:k]+`\u00`+fmt.Sprintf("%02x", a[k])+a[k+1:])
+			}
+		}
+	}
+	for range 300 {
+		texts = append(texts, generatedText(r, 1+r.IntN(3000)))
+	}
+	for _, text := range texts {
+		check(&view{text: text}, 0)
+		if t.Failed() {
+			return
+		}
+	}
+}

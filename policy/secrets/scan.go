@@ -106,12 +106,9 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 		enginePool.Put(e)
 	}()
 	e.text = v.text
-	for i := range e.at {
-		e.at[i] = e.at[i][:0]
-	}
-	anchors.find(v.text, e.at)
+	anchors.inView(v)
 	for i := range ruleTable {
-		at := e.at[i]
+		at := v.at[i]
 		if len(at) == 0 {
 			continue
 		}

@@ -19,64 +19,153 @@ import (
 // which is scanned already.
 type view struct {
 	text string
-	// lo[i] and hi[i] bound the original bytes that produced byte i of text.
-	// Both are nil for the original text itself.
-	lo, hi []int32
+	// segs map the bytes of a copy onto the original text, in order.
+	segs []seg
 	// origLen is the length of the original text.
 	origLen int
+	// parent is the view a copy was made from (nil for the original text
+	// itself), and pieces the runs of its
+	// bytes that the copy holds unchanged, in order.
+	parent *view
+	pieces []piece
+	// at[rule], once the view is scanned, lists where the rule's anchors
+	// start in text.
+	at [][]int
+}
+
+// A seg is a run of the bytes of a copy, from the copy's offset at to the
+// next seg's: bytes of the original, the k-th of them original byte lo+k
+// (when copied), or bytes that the original bytes [lo, hi) produced, every
+// one of them.
+type seg struct {
+	at, lo, hi int
+	copied     bool
+}
+
+// A piece is a run of n bytes of a copy, from offset at, that are the bytes
+// of its parent from offset from, unchanged.
+type piece struct {
+	at, from, n int
+}
+
+// segAt returns the index of the seg that holds byte i of v, searching from
+// index k on.
+func (v *view) segAt(i, k int) int {
+	segs := v.segs
+	if k < len(segs) && segs[k].at <= i && (k+1 == len(segs) || i < segs[k+1].at) {
+		return k
+	}
+	lo, hi := 0, len(segs)
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		if segs[mid].at <= i {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// origOf returns the original bytes that produced byte i of v.
+func (v *view) origOf(i int) (int, int) {
+	s := v.segs[v.segAt(i, 0)]
+	if s.copied {
+		return s.lo + i - s.at, s.lo + i - s.at + 1
+	}
+	return s.lo, s.hi
 }
 
 // orig maps the byte range [start, end) of v onto the original text.
 func (v *view) orig(start, end int) (int, int) {
-	if v.lo == nil {
+	if v.parent == nil {
 		return start, end
 	}
-	return int(v.lo[start]), int(v.hi[end-1])
+	lo, _ := v.origOf(start)
+	_, hi := v.origOf(end - 1)
+	return lo, hi
 }
 
-// A viewBuilder assembles a copy of a parent view byte by byte.
+// A viewBuilder assembles a copy of a parent view.
 type viewBuilder struct {
 	parent *view
 	buf    []byte
-	lo, hi []int32
+	segs   []seg
+	pieces []piece
+	// k is the parent's seg that the last copy ended in.
+	k int
 }
 
 func newViewBuilder(parent *view) *viewBuilder {
 	return &viewBuilder{parent: parent}
 }
 
+// addSeg appends a seg for n bytes about to be appended to buf, merging it
+// with the last one when it continues it.
+func (b *viewBuilder) addSeg(s seg, n int) {
+	if n == 0 {
+		return
+	}
+	if k := len(b.segs) - 1; k >= 0 {
+		last := b.segs[k]
+		switch {
+		case s.copied && last.copied && s.lo == last.lo+s.at-last.at:
+			return
+		case !s.copied && !last.copied && s.lo == last.lo && s.hi == last.hi:
+			return
+		}
+	}
+	b.segs = append(b.segs, s)
+}
+
 // add appends out, which the parent's bytes [start, end) produced.
 func (b *viewBuilder) add(out string, start, end int) {
 	lo, hi := b.parent.orig(start, end)
-	for i := 0; i < len(out); i++ {
-		b.buf = append(b.buf, out[i])
-		b.lo = append(b.lo, int32(lo))
-		b.hi = append(b.hi, int32(hi))
-	}
+	b.addSeg(seg{at: len(b.buf), lo: lo, hi: hi}, len(out))
+	b.buf = append(b.buf, out...)
 }
 
-// copy appends the parent's bytes [start, end) unchanged, byte for byte.
+// copy appends the parent's bytes [start, end) unchanged.
 func (b *viewBuilder) copy(start, end int) {
-	if b.parent.lo == nil {
-		b.buf = append(b.buf, b.parent.text[start:end]...)
-		for i := start; i < end; i++ {
-			b.lo = append(b.lo, int32(i))
-			b.hi = append(b.hi, int32(i+1))
-		}
+	if start >= end {
 		return
 	}
-	b.buf = append(b.buf, b.parent.text[start:end]...)
-	b.lo = append(b.lo, b.parent.lo[start:end]...)
-	b.hi = append(b.hi, b.parent.hi[start:end]...)
+	p := b.parent
+	if n := len(b.pieces); n > 0 && b.pieces[n-1].at+b.pieces[n-1].n == len(b.buf) && b.pieces[n-1].from+b.pieces[n-1].n == start {
+		b.pieces[n-1].n += end - start
+	} else {
+		b.pieces = append(b.pieces, piece{at: len(b.buf), from: start, n: end - start})
+	}
+	if p.parent == nil {
+		b.addSeg(seg{at: len(b.buf), lo: start, copied: true}, end-start)
+		b.buf = append(b.buf, p.text[start:end]...)
+		return
+	}
+	for i := start; i < end; {
+		b.k = p.segAt(i, b.k)
+		s := p.segs[b.k]
+		next := len(p.text)
+		if b.k+1 < len(p.segs) {
+			next = p.segs[b.k+1].at
+		}
+		j := min(end, next)
+		if s.copied {
+			b.addSeg(seg{at: len(b.buf), lo: s.lo + i - s.at, copied: true}, j-i)
+		} else {
+			b.addSeg(seg{at: len(b.buf), lo: s.lo, hi: s.hi}, j-i)
+		}
+		b.buf = append(b.buf, p.text[i:j]...)
+		i = j
+	}
 }
 
 func (b *viewBuilder) view() *view {
-	return &view{text: string(b.buf), lo: b.lo, hi: b.hi, origLen: b.parent.size()}
+	return &view{text: string(b.buf), segs: b.segs, origLen: b.parent.size(), parent: b.parent, pieces: b.pieces}
 }
 
 // size returns the length of the original text.
 func (v *view) size() int {
-	if v.lo == nil {
+	if v.parent == nil {
 		return len(v.text)
 	}
 	return v.origLen
@@ -128,8 +217,6 @@ func derive(v *view, at []int, slack int, undo func(b *viewBuilder, start, end i
 	}
 	b := newViewBuilder(v)
 	b.buf = make([]byte, 0, n)
-	b.lo = make([]int32, 0, n)
-	b.hi = make([]int32, 0, n)
 	done := 0
 	for _, st := range sts {
 		start := max(st[0], done)
