@@ -23,10 +23,11 @@ type automaton struct {
 	// offsets into delta (the state's index times nclass), so the loop
 	// needs no multiplication.
 	delta []int32
-	// States at or above accept end at least one pattern; out lists the
-	// patterns of each, indexed by (state-accept)/nclass.
+	// States at or above accept end at least one pattern; the patterns
+	// of state are outs[outAt[state-accept]:outAt[state-accept+1]].
 	accept int32
-	out    [][]int32
+	outAt  []int32
+	outs   []int32
 	// lens holds the length of each pattern.
 	lens []int
 }
@@ -118,16 +119,27 @@ func newAutomaton[T string | []byte](patterns []T, fold bool) *automaton {
 	}
 	a.accept = acceptIndex * int32(n)
 	a.delta = make([]int32, len(next)*n)
-	a.out = make([][]int32, len(next)-int(acceptIndex))
+	byOrder := make([][]int32, len(next))
 	for s := range next {
 		row := order[s] * int32(n)
 		for c := range n {
 			a.delta[row+int32(c)] = order[next[s][c]] * int32(n)
 		}
-		if order[s] >= acceptIndex {
-			a.out[order[s]-acceptIndex] = outs[s]
-		}
+		byOrder[order[s]] = outs[s]
 	}
+	// outAt is indexed by state-accept, which steps by nclass from one
+	// state to the next: each state's entry is followed by nclass-1 that
+	// repeat its end, so that outAt[x+1] is always the end of x's list.
+	a.outAt = make([]int32, len(a.delta)-int(a.accept)+1)
+	for st := int(acceptIndex); st < len(next); st++ {
+		x := (st - int(acceptIndex)) * n
+		for i := x; i < x+n; i++ {
+			a.outAt[i] = int32(len(a.outs))
+		}
+		a.outs = append(a.outs, byOrder[st]...)
+		a.outAt[x+1] = int32(len(a.outs))
+	}
+	a.outAt[len(a.outAt)-1] = int32(len(a.outs))
 	if order[0] != 0 {
 		// The root ends no pattern unless one is empty, which callers
 		// never pass.
@@ -144,7 +156,8 @@ func (a *automaton) each(text string, hit func(pattern, end int)) {
 	for i := 0; i < len(text); i++ {
 		state = delta[state+int32(class[text[i]])]
 		if state >= accept {
-			for _, p := range a.out[(state-accept)/int32(a.nclass)] {
+			x := state - accept
+			for _, p := range a.outs[a.outAt[x]:a.outAt[x+1]] {
 				hit(int(p), i+1)
 			}
 		}
@@ -156,25 +169,34 @@ func (a *automaton) wipe() {
 	clear(a.class[:])
 	clear(a.delta)
 	clear(a.lens)
-	for _, o := range a.out {
-		clear(o)
-	}
+	clear(a.outs)
 }
 
 // An anchorSet finds the anchors of every rule.
 type anchorSet struct {
 	auto *automaton
-	// rule, anchor and fold describe each pattern of auto: the rule whose
-	// anchor it is, the anchor as the rule writes it, and whether the
-	// anchor matches whatever the case of the text. An anchor that does
-	// not fold is checked against the text on each hit.
-	rule   []int
-	anchor []string
-	fold   []bool
+	// pats describe the patterns of auto, in its order.
+	pats []anchorPat
 	// longest[rule] is the length of the rule's longest anchor, and
 	// longestAll the longest of all.
 	longest    []int
 	longestAll int
+}
+
+// An anchorPat is one anchor of one rule.
+type anchorPat struct {
+	rule int
+	n    int    // the anchor's length
+	text string // the anchor as the rule writes it
+	// fold says the anchor matches whatever the case of the text; one
+	// that does not is checked against the text on each hit.
+	fold bool
+	// Hits that cannot start a match are dropped as they are found:
+	// wordStart says the rule's match must start at its anchor and after
+	// a byte that is not a word byte; follow, when not nil, holds the
+	// bytes that may come right after the anchor.
+	wordStart bool
+	follow    *[256]bool
 }
 
 // newAnchorSet builds the automaton for the anchors of rules.
@@ -186,9 +208,12 @@ func newAnchorSet(rules []Rule) *anchorSet {
 			a.longest[i] = max(a.longest[i], len(anchor))
 			a.longestAll = max(a.longestAll, len(anchor))
 			patterns = append(patterns, strings.ToLower(anchor))
-			a.rule = append(a.rule, i)
-			a.anchor = append(a.anchor, anchor)
-			a.fold = append(a.fold, r.spec.fold)
+			pat := anchorPat{rule: i, n: len(anchor), text: anchor, fold: r.spec.fold,
+				wordStart: r.spec.before == 0 && r.spec.wordStart}
+			if t, ok := r.spec.match.(*token); ok && r.spec.before == 0 {
+				pat.follow = t.follow(anchor)
+			}
+			a.pats = append(a.pats, pat)
 		}
 	}
 	a.auto = newAutomaton(patterns, true)
@@ -214,14 +239,21 @@ func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule
 		if state < accept {
 			continue
 		}
-		for _, p := range auto.out[(state-accept)/int32(auto.nclass)] {
-			start := i + 1 - auto.lens[p]
-			if start >= to || !a.fold[p] && text[start:i+1] != a.anchor[p] {
+		x := state - accept
+		for _, p := range auto.outs[auto.outAt[x]:auto.outAt[x+1]] {
+			pat := &a.pats[p]
+			start := i + 1 - pat.n
+			// As engine.search would find, a rule that must start at its
+			// anchor cannot after a word byte, nor before a byte that
+			// none of its heads or values takes. Near the start of the
+			// text a match may start before the anchor.
+			if start >= to || start >= 2 && pat.wordStart && isWordByte(text[start-1]) ||
+				pat.follow != nil && i+1 < len(text) && !pat.follow[text[i+1]] ||
+				!pat.fold && text[start:i+1] != pat.text {
 				continue
 			}
-			r := a.rule[p]
-			if keep == nil || keep(r, start) {
-				at[r] = append(at[r], start)
+			if keep == nil || keep(pat.rule, start) {
+				at[pat.rule] = append(at[pat.rule], start)
 			}
 		}
 	}
@@ -233,48 +265,123 @@ func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule
 // only the rest of the copy is read.
 func (a *anchorSet) inView(v *view) {
 	v.at = make([][]int, len(a.longest))
-	p := v.parent
+	p := v.hitsFrom
 	if p == nil || p.at == nil || len(v.pieces) == 0 || !piecesInOrder(v.pieces) {
 		a.find(v.text, v.at)
 		return
 	}
 	pieces := v.pieces
-	// A hit of rule r at c is the parent's when c and the rule's longest
-	// anchor after it fit in one piece.
+	// A text scanned again notes where each anchor came from, so that what
+	// was found there can be reused.
+	track := v.parent == nil
+	if track {
+		v.from = make([][]int32, len(a.longest))
+	}
+	// A hit of rule r at c is the parent's when the byte before c, and the
+	// rule's longest anchor and the byte after it, fit in one piece: the
+	// bytes that decide whether the anchor is a hit.
 	for r, hits := range p.at {
-		if !slices.IsSorted(hits) {
-			slices.Sort(hits)
+		sorted := slices.IsSorted(hits)
+		if !sorted {
+			hits = slices.Sorted(slices.Values(hits))
 		}
-		n := a.longest[r]
+		n := a.longest[r] + 1
 		k := 0
-		for _, h := range hits {
+		for j, h := range hits {
 			for k < len(pieces) && pieces[k].from+pieces[k].n < h+n {
 				k++
 			}
 			if k == len(pieces) {
 				break
 			}
-			if pc := pieces[k]; pc.from <= h {
+			if pc := pieces[k]; pc.from < h {
 				v.at[r] = append(v.at[r], pc.at+h-pc.from)
+				if track {
+					v.from[r] = append(v.from[r], int32(j))
+				}
 			}
 		}
 	}
-	// The rest of the copy: what lies between pieces, and the last bytes
-	// of each, where an anchor may run past it.
+	// The rest of the copy: what lies between pieces, and the first and
+	// last bytes of each.
 	keep := func(r, c int) bool {
 		k, _ := slices.BinarySearchFunc(pieces, c, func(pc piece, c int) int { return cmp.Compare(pc.at+pc.n, c+1) })
-		return k == len(pieces) || c < pieces[k].at || c+a.longest[r] > pieces[k].at+pieces[k].n
+		return k == len(pieces) || c <= pieces[k].at || c+a.longest[r]+1 > pieces[k].at+pieces[k].n
 	}
 	from := 0
 	for _, pc := range pieces {
-		if from < pc.at {
-			a.findIn(v.text, from, pc.at, v.at, keep)
+		if from <= pc.at {
+			a.findIn(v.text, from, pc.at+1, v.at, keep)
 		}
-		from = max(pc.at, pc.at+pc.n-a.longestAll+1)
+		from = max(pc.at+1, pc.at+pc.n-a.longestAll)
 	}
 	if from < len(v.text) {
 		a.findIn(v.text, from, len(v.text), v.at, keep)
 	}
+	if track {
+		// The anchors read here follow those taken from the earlier
+		// scan.
+		for r := range v.at {
+			if !slices.IsSorted(p.at[r]) {
+				v.from[r] = nil // the earlier scan did not search the rule
+			} else {
+				for len(v.from[r]) < len(v.at[r]) {
+					v.from[r] = append(v.from[r], -1)
+				}
+			}
+			sortAnchors(v.at[r], v.from[r])
+		}
+	}
+}
+
+// sortAnchors sorts at, and from along with it when it is not nil. The
+// anchors that inView takes from an earlier scan come first, in order, and
+// those it reads itself, few, after them: the two runs are merged.
+func sortAnchors(at []int, from []int32) {
+	if slices.IsSorted(at) {
+		return
+	}
+	if from == nil {
+		slices.Sort(at)
+		return
+	}
+	k := 1
+	for k < len(at) && at[k-1] <= at[k] {
+		k++
+	}
+	tail := slices.Clone(at[k:])
+	tailFrom := slices.Clone(from[k:])
+	if !slices.IsSorted(tail) {
+		sortAnchorsSlowly(tail, tailFrom)
+	}
+	// Merge from the back, so that at[:k] is read before it is written.
+	i, j, o := k-1, len(tail)-1, len(at)-1
+	for j >= 0 {
+		if i >= 0 && at[i] > tail[j] {
+			at[o], from[o] = at[i], from[i]
+			i--
+		} else {
+			at[o], from[o] = tail[j], tailFrom[j]
+			j--
+		}
+		o--
+	}
+}
+
+// sortAnchorsSlowly sorts at and from by at.
+func sortAnchorsSlowly(at []int, from []int32) {
+	idx := make([]int, len(at))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(at[x], at[y]) })
+	a2 := make([]int, len(at))
+	f2 := make([]int32, len(at))
+	for i, x := range idx {
+		a2[i], f2[i] = at[x], from[x]
+	}
+	copy(at, a2)
+	copy(from, f2)
 }
 
 // piecesInOrder reports whether pieces follow each other in the parent as

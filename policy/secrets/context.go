@@ -10,20 +10,18 @@ import "unicode/utf8"
 
 // sepEnd returns i+1 when the window holds one of "_.-" at i, else i.
 func (e *engine) sepEnd(i int) int {
-	if i < e.hi {
-		switch e.text[i] {
-		case '_', '.', '-':
-			return i + 1
-		}
+	switch c, _ := e.byteAt(i); c {
+	case '_', '.', '-':
+		return i + 1
 	}
 	return i
 }
 
 // quoteEnd returns i+1 when the window holds a byte of quotes at i, else i.
 func (e *engine) quoteEnd(i int, quotes string) int {
-	if i < e.hi {
+	if c, ok := e.byteAt(i); ok {
 		for j := 0; j < len(quotes); j++ {
-			if e.text[i] == quotes[j] {
+			if c == quotes[j] {
 				return i + 1
 			}
 		}
@@ -87,7 +85,10 @@ func (e *engine) yaml(i int) (int, bool) {
 		return 0, false
 	}
 	i++
-	for k := 0; k < 2 && i < e.hi && (isDigit(e.text[i]) || e.text[i] == '-' || e.text[i] == '+'); k++ {
+	for k := 0; k < 2; k++ {
+		if c, ok := e.byteAt(i); !ok || !isDigit(c) && c != '-' && c != '+' {
+			break
+		}
 		i++
 	}
 	for e.is(i, ' ') || e.is(i, '\t') {
@@ -162,8 +163,8 @@ func (e *engine) awsSecretValue(s, v int) (match, bool) {
 	}
 	end := q + 40
 	mend := end
-	if end < e.hi {
-		if c := e.text[end]; clsB64.in[c] || c == '=' {
+	if c, ok := e.byteAt(end); ok {
+		if clsB64.in[c] || c == '=' {
 			return match{}, false
 		}
 		mend = e.runeEnd(end)
@@ -171,10 +172,24 @@ func (e *engine) awsSecretValue(s, v int) (match, bool) {
 	return match{start: s, end: mend, vstart: q, vend: end, group: 1}, true
 }
 
+// urlMayStart reports whether a URL with a password may start at s: a
+// letter at a word boundary.
+func urlMayStart(e *engine, s int) bool {
+	c, ok := e.byteAt(s)
+	return ok && isLetter(c) && (s == 0 || !isWordByte(e.text[s-1]))
+}
+
+// awsSecretMayStart reports whether the name of an AWS secret key may start
+// at s.
+func awsSecretMayStart(e *engine, s int) bool {
+	c, ok := e.byteAt(s)
+	return ok && (c|0x20 == 'a' || c|0x20 == 's')
+}
+
 // tryURLPassword matches the url-password rule at s:
 // \b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@"'<>`]*:([^\s/"'<>`]{3,})@[^\s/@"'<>`].
 func tryURLPassword(e *engine, s int) (match, bool) {
-	if s >= e.hi || !isLetter(e.text[s]) || !e.boundary(s) {
+	if c, ok := e.byteAt(s); !ok || !isLetter(c) || !e.boundary(s) {
 		return match{}, false
 	}
 	// The scheme's class holds no ':', so its run must end at "://".
@@ -263,20 +278,73 @@ var (
 	namesByFirst [256][]string
 )
 
+// keyFirst holds the first letters of keyPrefixes.
+var keyFirst [256]bool
+
 func init() {
+	for _, k := range keyPrefixes {
+		keyFirst[k[0]] = true
+	}
 	for _, n := range longNames {
 		namesByFirst[n[0]] = append(namesByFirst[n[0]], n)
 		namesByFirst[n[0]-'a'+'A'] = append(namesByFirst[n[0]-'a'+'A'], n)
 	}
 }
 
+// genericMayStart reports whether a name of the generic rule may start at
+// s: the first two letters of a name, a lower-case letter or digit before
+// a capital P or A ("dbPass"), or any other character before "pa", "pw"
+// or "au".
+func genericMayStart(e *engine, s int) bool {
+	if s+1 >= e.hi {
+		e.saw(e.hi)
+		return s == 0 && s < e.hi
+	}
+	c, d := e.text[s], e.text[s+1]
+	e.saw(s + 2)
+	if ('a' <= c && c <= 'z' || isDigit(c)) && (d == 'P' || d == 'A') {
+		return true
+	}
+	if isLetter(c) {
+		return isLetter(d) && nameStarts[c|0x20-'a'][d|0x20-'a']
+	}
+	if s == 0 {
+		return true
+	}
+	n := e.runeEnd(s)
+	if n+1 >= e.hi {
+		e.saw(e.hi)
+		return false
+	}
+	e.saw(n + 2)
+	if !isLetter(e.text[n]) || !isLetter(e.text[n+1]) {
+		return false
+	}
+	switch uint16(e.text[n]|0x20)<<8 | uint16(e.text[n+1]|0x20) {
+	case 'p'<<8 | 'a', 'p'<<8 | 'w', 'a'<<8 | 'u':
+		return true
+	}
+	return false
+}
+
+// nameStarts[a][b] says a name of the generic rule that starts at a word
+// may start with the letters 'a'+a and 'a'+b.
+var nameStarts = func() (t [26][26]bool) {
+	for _, names := range [][]string{shortNames, longNames, keyPrefixes} {
+		for _, n := range names {
+			t[n[0]|0x20-'a'][n[1]|0x20-'a'] = true
+		}
+	}
+	return t
+}()
+
 // tryGeneric matches the generic rule at s: a name, an assignment or "is",
 // and a value. See genericPattern.
 func tryGeneric(e *engine, s int) (match, bool) {
-	if s >= e.hi {
+	c, ok := e.byteAt(s)
+	if !ok {
 		return match{}, false
 	}
-	c := e.text[s]
 	// (?:^|[^a-z])(?:pass|pwd|auth)
 	if s == 0 {
 		if m, ok := e.genericNames(s, s, shortNames, true); ok {
@@ -331,12 +399,11 @@ func (e *engine) genericNames(s, i int, names []string, fold bool) (match, bool)
 // genericRest matches what follows a name that ends at k: a suffix, then an
 // assignment and a value, or "is" and a value.
 func (e *engine) genericRest(s, k int) (match, bool) {
-	t := e.text
 	// (?:[_.-][a-z0-9]+){0,3}[0-9]*: the longest suffix is the only one
 	// that can be followed by what comes next, since every shorter one is
 	// followed by a letter, a digit, or a separator and a letter or digit.
 	for rep := 0; rep < 3; rep++ {
-		if k+1 < e.hi && e.sepEnd(k) == k+1 && isAlnum(t[k+1]) {
+		if c, ok := e.byteAt(k + 1); ok && e.sepEnd(k) == k+1 && isAlnum(c) {
 			k = e.run(clsAlnum, k+1)
 			continue
 		}
@@ -397,11 +464,12 @@ func (e *engine) genericRest(s, k int) (match, bool) {
 // quotes with escapes (group 1), in single quotes (2) or backquotes (3), or
 // a bare word (4).
 func (e *engine) genericValue(s, v int) (match, bool) {
-	if v >= e.hi {
+	q0, ok := e.byteAt(v)
+	if !ok {
 		return match{}, false
 	}
 	t := e.text
-	switch q := t[v]; q {
+	switch q := q0; q {
 	case '"':
 		j := v + 1
 	quoted:
@@ -409,6 +477,7 @@ func (e *engine) genericValue(s, v int) (match, bool) {
 			switch t[j] {
 			case '"':
 				if j > v+1 {
+					e.saw(j + 1)
 					return match{start: s, end: j + 1, vstart: v + 1, vend: j, group: 1}, true
 				}
 				break quoted
@@ -424,11 +493,13 @@ func (e *engine) genericValue(s, v int) (match, bool) {
 			}
 			j++
 		}
+		e.saw(min(j+2, e.hi))
 	case '\'', '`':
 		j := v + 1
 		for j < e.hi && t[j] != q && t[j] != '\r' && t[j] != '\n' {
 			j++
 		}
+		e.saw(min(j+1, e.hi))
 		if j < e.hi && t[j] == q && j > v+1 {
 			group := 2
 			if q == '`' {

@@ -54,17 +54,33 @@ func hasIgnorable(s string) bool {
 	return false
 }
 
-// stripIgnorable returns s without its default-ignorable code points.
+// stripIgnorable returns s without its default-ignorable code points. When
+// it has any, bytes that are not UTF-8 become U+FFFD, as strings.Map makes
+// them.
 func stripIgnorable(s string) string {
 	if !hasIgnorable(s) {
 		return s
 	}
-	return strings.Map(func(r rune) rune {
-		if isIgnorable(r) {
-			return -1
+	b := make([]byte, 0, len(s))
+	run := 0 // start of the bytes not yet copied
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
 		}
-		return r
-	}, s)
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case isIgnorable(r):
+			b = append(b, s[run:i]...)
+			run = i + size
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[run:i]...)
+			b = utf8.AppendRune(b, utf8.RuneError)
+			run = i + size
+		}
+		i += size
+	}
+	return string(append(b, s[run:]...))
 }
 
 // homoglyphs maps Cyrillic and Greek letters that look like Latin ones to the

@@ -99,7 +99,11 @@ type engine struct {
 	// expression run at this anchor would see. Matchers read nothing at or
 	// past hi, and read it as the end of the text.
 	lo, hi int
-	memo   []runMemo
+	// touch is the end of the bytes the current evaluation has read, or
+	// hi when it has tested an offset against hi: what its outcome
+	// depends on, past the anchor.
+	touch int
+	memo  []runMemo
 	// at[rule] lists where the rule's anchors start.
 	at [][]int
 }
@@ -119,10 +123,18 @@ var enginePool = sync.Pool{New: func() any {
 // runTo returns where the run of c that starts at i ends, but no further
 // than limit.
 func (e *engine) runTo(c *byteClass, i, limit int) int {
+	j := e.runEnd(c, i)
+	// The run's end was read, or the limit reached.
+	e.saw(min(j+1, limit))
+	return min(j, limit)
+}
+
+// runEnd returns where the run of c that starts at i ends.
+func (e *engine) runEnd(c *byteClass, i int) int {
 	m := &e.memo[c.id]
 	switch {
 	case m.ok && m.from <= i && i <= m.to:
-		return min(m.to, limit)
+		return m.to
 	case m.ok && i < m.from:
 		// Read up to the run already known.
 		j := i
@@ -131,16 +143,33 @@ func (e *engine) runTo(c *byteClass, i, limit int) int {
 		}
 		if j == m.from {
 			m.from = i
-			return min(m.to, limit)
+			return m.to
 		}
-		return min(j, limit)
+		return j
 	}
 	j := i
 	for j < len(e.text) && c.in[e.text[j]] {
 		j++
 	}
 	*m = runMemo{from: i, to: j, ok: true}
-	return min(j, limit)
+	return j
+}
+
+// saw notes that the evaluation read the bytes before i.
+func (e *engine) saw(i int) {
+	if i > e.touch {
+		e.touch = i
+	}
+}
+
+// byteAt returns the byte at i, and false when i is not in the window.
+func (e *engine) byteAt(i int) (byte, bool) {
+	if i >= e.hi {
+		e.saw(e.hi)
+		return 0, false
+	}
+	e.saw(i + 1)
+	return e.text[i], true
 }
 
 // run returns where the run of c that starts at i ends in the window.
@@ -149,8 +178,8 @@ func (e *engine) run(c *byteClass, i int) int { return e.runTo(c, i, e.hi) }
 // boundary reports whether \b holds at i in the window.
 func (e *engine) boundary(i int) bool {
 	before := i > e.lo && isWordByte(e.text[i-1])
-	after := i < e.hi && isWordByte(e.text[i])
-	return before != after
+	c, ok := e.byteAt(i)
+	return before != (ok && isWordByte(c))
 }
 
 // lit reports whether the window holds s at i. With fold, s is lower case
@@ -158,10 +187,12 @@ func (e *engine) boundary(i int) bool {
 // digit.
 func (e *engine) lit(i int, s string, fold bool) bool {
 	if i < 0 || i+len(s) > e.hi {
+		e.saw(e.hi)
 		return false
 	}
 	for j := 0; j < len(s); j++ {
 		c, w := e.text[i+j], s[j]
+		e.saw(i + j + 1)
 		switch {
 		case w == '#':
 			if !isDigit(c) {
@@ -182,17 +213,19 @@ func (e *engine) lit(i int, s string, fold bool) bool {
 }
 
 // is reports whether the byte at i is in the window and is b.
-func (e *engine) is(i int, b byte) bool { return i < e.hi && e.text[i] == b }
-
-// in reports whether the byte at i is in the window and in c.
-func (e *engine) in(i int, c *byteClass) bool { return i < e.hi && c.in[e.text[i]] }
+func (e *engine) is(i int, b byte) bool {
+	c, ok := e.byteAt(i)
+	return ok && c == b
+}
 
 // runeEnd returns where the character at i ends in the window, reading
 // bytes that are not UTF-8 one at a time, as regexp does.
 func (e *engine) runeEnd(i int) int {
 	if e.text[i] < utf8.RuneSelf {
+		e.saw(i + 1)
 		return i + 1
 	}
+	e.saw(min(i+utf8.UTFMax, e.hi))
 	_, w := utf8.DecodeRuneInString(e.text[i:e.hi])
 	return i + w
 }
@@ -206,39 +239,198 @@ func (e *engine) search(s *spec, at []int, emit func(start, end, lead, group int
 	if !slices.IsSorted(at) {
 		slices.Sort(at)
 	}
+	e.searchWith(s, at, nil, nil, func(start, end, lead, group int) (bool, string) {
+		emit(start, end, lead, group)
+		return false, ""
+	}, nil)
+}
+
+// Outcomes of a rule at one anchor, as ruleScan records them.
+const (
+	skipped uint8 = iota // inside the last match, or not recorded
+	missed               // no match
+	matched              // a match: see ruleScan.recs
+)
+
+// A ruleScan records what one rule found at each of its anchors in a text,
+// so that when a value found in it is replaced by its marker, the scan of
+// the new text can reuse what it read in the bytes left as they were.
+type ruleScan struct {
+	kind []uint8 // per anchor: skipped, missed or matched
+	// touch, per anchor, is the end of the bytes the outcome read, from
+	// the anchor on; -1 when it also read where the text ends.
+	touch []int32
+	rec   []int32 // per anchor: for a match, its index in recs
+	recs  []matchRecord
+}
+
+// A matchRecord is a match at one anchor.
+type matchRecord struct {
+	m   match
+	end int // the value's end, past the window when it grew
+	// kept says the value was kept (see searchWith's emit), and value is
+	// then its candidate's value.
+	kept  bool
+	value string
+}
+
+// A reuse is what searchWith may take from an earlier scan of a text whose
+// pieces the engine's text holds unchanged: for the anchor at at[k],
+// from[k] is its index in the earlier scan's anchors of the rule, or -1.
+type reuse struct {
+	from   []int32
+	prev   *ruleScan
+	pieces []piece
+	// cur is the piece the last anchor looked up was in or before: the
+	// anchors come in order.
+	cur int
+}
+
+// searchWith is search over sorted anchors. emit reports whether it kept a
+// value, and the value it kept. When rec is not nil, searchWith records the
+// outcome at each anchor in it. When re is not nil, an anchor whose outcome
+// in the earlier scan read only bytes that one piece holds unchanged gets
+// that outcome again, and add is given a value kept then.
+func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
+	emit func(start, end, lead, group int) (bool, string), add func(start, end int, value string)) {
 	if s.find != nil {
+		if rec != nil {
+			for range at {
+				rec.kind = append(rec.kind, skipped)
+				rec.touch = append(rec.touch, -1)
+				rec.rec = append(rec.rec, -1)
+			}
+		}
 		s.find(e.text, at, func(start, end int) { emit(start, end, start, 0) })
 		return
 	}
 	clear(e.memo)
-	n := len(e.text)
 	done := 0
-	for _, p := range at {
-		if p < done || s.near != nil && !s.near(e, p) {
-			continue
+	for k, p := range at {
+		kind, r, touch := skipped, (*matchRecord)(nil), -1
+		if p >= done {
+			kind, r, touch = e.reused(s, re, k, p)
+			switch {
+			case kind == skipped:
+				kind, r, touch = e.evaluate(s, p, emit)
+			case r != nil && r.kept:
+				add(r.m.vstart, r.end, r.value)
+			}
+			if r != nil {
+				done = max(done, r.m.end, r.end)
+			}
 		}
-		e.lo = max(0, p-s.before-1)
-		e.hi = min(n, p+s.maxLen+1)
-		m, ok := e.first(s, p)
-		if !ok {
-			continue
-		}
-		start, end := m.vstart, m.vend
-		if end == e.hi && e.hi < n {
-			// The value runs into the cut. Only a rule whose value has no
-			// length bound gets here; let the value run on.
-			if s.extend == nil {
+		if rec != nil {
+			rec.kind = append(rec.kind, kind)
+			rec.touch = append(rec.touch, int32(touch))
+			if r == nil {
+				rec.rec = append(rec.rec, -1)
 				continue
 			}
-			for end < n && s.extend(e.text[end]) {
-				end++
-			}
-		}
-		done = max(done, m.end, end)
-		if start < end {
-			emit(start, end, m.start, m.group)
+			rec.rec = append(rec.rec, int32(len(rec.recs)))
+			rec.recs = append(rec.recs, *r)
 		}
 	}
+}
+
+// evaluate runs s at the anchor at p and reports the outcome, emitting the
+// value of a match, and the end of the bytes the outcome depends on, from p
+// on (-1 when that is where the text ends).
+func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int) (bool, string)) (uint8, *matchRecord, int) {
+	n := len(e.text)
+	e.lo = max(0, p-s.before-1)
+	e.hi = min(n, p+s.maxLen+1)
+	e.touch = p + 1
+	touched := func() int {
+		if e.touch >= e.hi && e.hi < p+s.maxLen+1 {
+			return -1 // the end of the text cut the window short
+		}
+		return e.touch - p
+	}
+	if s.near != nil && !s.near(e, p) {
+		return missed, nil, touched()
+	}
+	var m match
+	var ok bool
+	switch {
+	case s.before == 0 && e.lo > 0:
+		// The one character before an ASCII anchor ends right before
+		// it, so the match can only start at the anchor.
+		if s.wordStart && isWordByte(e.text[p-1]) {
+			return missed, nil, touched()
+		}
+		m, ok = s.match.try(e, p)
+	default:
+		m, ok = e.first(s, p)
+	}
+	if !ok {
+		return missed, nil, touched()
+	}
+	end := m.vend
+	if end == e.hi && e.hi < n {
+		// The value runs into the cut. Only a rule whose value has no
+		// length bound gets here; let the value run on.
+		if s.extend == nil {
+			return missed, nil, touched()
+		}
+		for end < n && s.extend(e.text[end]) {
+			end++
+		}
+		if end == n {
+			e.touch = n
+			return matched, e.record(s, m, end, emit), -1
+		}
+		e.saw(end + 1)
+	}
+	return matched, e.record(s, m, end, emit), touched()
+}
+
+// record emits the value of the match m, which grew to end, and returns its
+// record.
+func (e *engine) record(s *spec, m match, end int, emit func(start, end, lead, group int) (bool, string)) *matchRecord {
+	r := &matchRecord{m: m, end: end}
+	if m.vstart < end {
+		r.kept, r.value = emit(m.vstart, end, m.start, m.group)
+	}
+	return r
+}
+
+// reused returns the earlier scan's outcome at the k-th anchor, at p, moved
+// to where the anchor now is, and what it read; or skipped when there is
+// none to reuse.
+func (e *engine) reused(s *spec, re *reuse, k, p int) (uint8, *matchRecord, int) {
+	if re == nil || re.from[k] < 0 {
+		return skipped, nil, -1
+	}
+	j := re.from[k]
+	kind, touch := re.prev.kind[j], int(re.prev.touch[j])
+	if kind == skipped || touch < 0 {
+		return skipped, nil, -1
+	}
+	for re.cur < len(re.pieces) && re.pieces[re.cur].at+re.pieces[re.cur].n <= p {
+		re.cur++
+	}
+	if re.cur == len(re.pieces) || re.pieces[re.cur].at > p {
+		return skipped, nil, -1
+	}
+	pc := re.pieces[re.cur]
+	// What the outcome read, from the window's first byte, must be bytes
+	// of the piece.
+	q := p - pc.at + pc.from // where the anchor was
+	if q-s.before-1 < pc.from || q+touch > pc.from+pc.n {
+		return skipped, nil, -1
+	}
+	if kind == missed {
+		return missed, nil, touch
+	}
+	r := re.prev.recs[re.prev.rec[j]]
+	d := p - q
+	r.m.start += d
+	r.m.end += d
+	r.m.vstart += d
+	r.m.vend += d
+	r.end += d
+	return matched, &r, touch
 }
 
 // first returns the match of s that starts first in the window of the
@@ -247,27 +439,38 @@ func (e *engine) search(s *spec, at []int, emit func(start, end, lead, group int
 // that a lazy run of 1 to before+1 characters reaches (0 to before+1 at
 // the start of the text).
 func (e *engine) first(s *spec, p int) (match, bool) {
-	if s.before == 0 && e.lo > 0 {
-		// The one character before an ASCII anchor ends right before it.
-		return s.try(e, p)
-	}
 	if e.lo == 0 {
-		if m, ok := s.try(e, 0); ok {
+		if m, ok := s.match.try(e, 0); ok {
 			return m, true
 		}
 	}
 	j := e.lo
 	for range s.before + 1 {
 		if j >= e.hi {
+			e.saw(e.hi)
 			break
 		}
 		j = e.runeEnd(j)
-		if m, ok := s.try(e, j); ok {
+		if s.mayStart != nil && !s.mayStart(e, j) {
+			continue
+		}
+		if m, ok := s.match.try(e, j); ok {
 			return m, true
 		}
 	}
 	return match{}, false
 }
+
+// A matcher finds a rule's match that starts at a given offset of the
+// engine's window, if there is one.
+type matcher interface {
+	try(e *engine, s int) (match, bool)
+}
+
+// matchFunc is a matcher written as a function.
+type matchFunc func(e *engine, s int) (match, bool)
+
+func (f matchFunc) try(e *engine, s int) (match, bool) { return f(e, s) }
 
 // Token rules: a fixed head and parts that each read a run of a byte class,
 // a literal or an edge.
@@ -335,23 +538,80 @@ type token struct {
 
 // tok returns the matcher of a token that starts at a word boundary: its
 // first form that matches, in order.
-func tok(forms ...form) func(*engine, int) (match, bool) {
-	return (&token{wordStart: true, forms: forms}).try
+func tok(forms ...form) *token {
+	return &token{wordStart: true, forms: forms}
 }
 
 // tokFold is tok for heads that match whatever the case of their letters.
-func tokFold(forms ...form) func(*engine, int) (match, bool) {
-	return (&token{wordStart: true, fold: true, forms: forms}).try
+func tokFold(forms ...form) *token {
+	return &token{wordStart: true, fold: true, forms: forms}
 }
 
 // tokAnywhere is tok for a token that may start inside a word.
-func tokAnywhere(forms ...form) func(*engine, int) (match, bool) {
-	return (&token{forms: forms}).try
+func tokAnywhere(forms ...form) *token {
+	return &token{forms: forms}
 }
 
 // heads returns a form: one of the space-separated heads, then parts.
 func heads(hs string, parts ...part) form {
 	return form{heads: strings.Fields(hs), parts: parts}
+}
+
+// follow returns the bytes that may come right after anchor in a match of
+// t that starts with anchor, or nil when it cannot tell.
+func (t *token) follow(anchor string) *[256]bool {
+	var set [256]bool
+	add := func(c byte) {
+		switch {
+		case c == '#':
+			for d := byte('0'); d <= '9'; d++ {
+				set[d] = true
+			}
+		case t.fold && 'a' <= c && c <= 'z':
+			set[c], set[c-'a'+'A'] = true, true
+		default:
+			set[c] = true
+		}
+	}
+	// same reports whether a head and the anchor agree on their first n
+	// bytes, as the head would match the anchor's text.
+	same := func(h string, n int) bool {
+		for i := range n {
+			c, w := anchor[i], h[i]
+			if t.fold {
+				c, w = c|0x20, w|0x20
+			}
+			if w != c && !(w == '#' && isDigit(anchor[i])) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, f := range t.forms {
+		for _, h := range f.heads {
+			switch {
+			case len(h) < len(anchor) && same(h, len(h)):
+				return nil // the head ends inside the anchor
+			case len(h) < len(anchor) || !same(h, len(anchor)):
+				continue // the head cannot match where the anchor is
+			}
+			if len(h) > len(anchor) {
+				add(h[len(anchor)])
+				continue
+			}
+			switch p := f.parts[0]; {
+			case p.kind == partLit:
+				add(p.lit[0])
+			case (p.kind == partExact || p.kind == partRun || p.kind == partRange) && p.n > 0:
+				for c := range 256 {
+					set[c] = set[c] || p.set.in[c]
+				}
+			default:
+				return nil
+			}
+		}
+	}
+	return &set
 }
 
 // try returns the match of t that starts at s.
@@ -412,8 +672,8 @@ func (e *engine) parts(ps []part, s, k int) (match, bool) {
 			}
 			continue
 		case partTokenEnd:
-			if k < e.hi {
-				if isBase64URL(e.text[k]) {
+			if c, ok := e.byteAt(k); ok {
+				if isBase64URL(c) {
 					return match{}, false
 				}
 				k = e.runeEnd(k)

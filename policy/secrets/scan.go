@@ -3,8 +3,10 @@ package secrets
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Match is one credential-shaped value found in a text.
@@ -67,9 +69,17 @@ func scan(text string, known *knownSet) []candidate {
 // scanWith is scan with the rules run by search, or by an engine when
 // search is nil.
 func scanWith(text string, known *knownSet, search searcher) []candidate {
+	cands, _ := rescan(&view{text: text}, known, search)
+	return cands
+}
+
+// rescan is scan for the text of root, which may be a text scanned before
+// with values replaced (see view.hitsFrom). It returns the root, scanned,
+// for the next rescan.
+func rescan(root *view, known *knownSet, search searcher) ([]candidate, *view) {
 	var cands []candidate
-	walk(&view{text: text}, 0, known, search, &cands)
-	return settle(text, cands)
+	walk(root, 0, known, search, &cands)
+	return settle(root.text, cands), root
 }
 
 // walk scans v and its copy without invisible characters, then the decoded
@@ -107,34 +117,57 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 	}()
 	e.text = v.text
 	anchors.inView(v)
+	if v.parent == nil {
+		v.scans = make([]ruleScan, len(ruleTable))
+	}
 	for i := range ruleTable {
 		at := v.at[i]
 		if len(at) == 0 {
 			continue
 		}
 		s := ruleTable[i].spec
-		emit := func(start, end, lead, group int) {
+		emit := func(start, end, lead, group int) (bool, string) {
 			value := v.text[start:end]
 			if len(value) < s.minLen {
-				return
+				return false, ""
 			}
 			if s.minEntropy > 0 && entropy(value) < s.minEntropy {
-				return
+				return false, ""
 			}
 			if s.keep != nil && !s.keep(value, v.text[lead:start], group) {
-				return
+				return false, ""
 			}
 			ostart, oend := v.orig(start, end)
 			if s.toEnd && end == len(v.text) {
 				oend = v.size()
 			}
-			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: stripIgnorable(value)})
+			value = stripIgnorable(value)
+			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: value})
+			return true, value
 		}
 		if search != nil {
-			search(v.text, s, at, emit)
-		} else {
-			e.search(s, at, emit)
+			search(v.text, s, at, func(start, end, lead, group int) { emit(start, end, lead, group) })
+			continue
 		}
+		var from []int32
+		if v.from != nil {
+			from = v.from[i]
+		}
+		sortAnchors(at, from)
+		var re *reuse
+		if from != nil && v.hitsFrom.scans != nil {
+			re = &reuse{from: from, prev: &v.hitsFrom.scans[i], pieces: v.pieces}
+		}
+		var rec *ruleScan
+		if v.scans != nil {
+			rec = &v.scans[i]
+		}
+		// A value kept in the earlier scan is kept again: the text is the
+		// original, so its offsets need no mapping.
+		add := func(start, end int, value string) {
+			*cands = append(*cands, candidate{rule: i, start: start, end: end, value: value})
+		}
+		e.searchWith(s, at, re, rec, emit, add)
 	}
 }
 
@@ -193,24 +226,60 @@ func (k *knownSet) find(v *view, cands *[]candidate) {
 	})
 }
 
-// entropy returns the Shannon entropy of s in bits per byte.
+// entropy returns the Shannon entropy of s in bits per byte: the sum, over
+// the bytes it holds in ascending order, of -p·log2(p), p being a byte's
+// share of s.
 func entropy(s string) float64 {
 	if s == "" {
 		return 0
 	}
-	var counts [256]int
+	var counts [256]int32
+	var seen [4]uint64
 	for i := 0; i < len(s); i++ {
-		counts[s[i]]++
+		c := s[i]
+		counts[c]++
+		seen[c/64] |= 1 << (c % 64)
 	}
-	n := float64(len(s))
+	terms := entropyTerms(len(s))
 	h := 0.0
-	for _, c := range counts {
-		if c > 0 {
-			p := float64(c) / n
+	for w, bitsLeft := range seen {
+		for bitsLeft != 0 {
+			c := w*64 + bits.TrailingZeros64(bitsLeft)
+			bitsLeft &= bitsLeft - 1
+			if terms != nil {
+				h -= terms[counts[c]]
+				continue
+			}
+			p := float64(counts[c]) / float64(len(s))
 			h -= p * math.Log2(p)
 		}
 	}
 	return h
+}
+
+// maxEntropyRow is the longest value whose entropy terms are kept.
+const maxEntropyRow = 1024
+
+// entropyRows[n][c] is p·log2(p) for p = c/n, computed as entropy computes
+// it, for the n that have been asked for.
+var entropyRows [maxEntropyRow + 1]atomic.Pointer[[]float64]
+
+// entropyTerms returns entropyRows[n], making it on first use, or nil when
+// n is too large to keep a row for.
+func entropyTerms(n int) []float64 {
+	if n > maxEntropyRow {
+		return nil
+	}
+	if row := entropyRows[n].Load(); row != nil {
+		return *row
+	}
+	row := make([]float64, n+1)
+	for c := 1; c <= n; c++ {
+		p := float64(c) / float64(n)
+		row[c] = p * math.Log2(p)
+	}
+	entropyRows[n].Store(&row)
+	return row
 }
 
 // markerOpen starts every redaction marker.
@@ -315,8 +384,14 @@ type bitset []uint64
 func newBitset(n int) bitset { return make(bitset, n/64+1) }
 
 func (b bitset) set(start, end int) {
-	for i := start; i < end; i++ {
+	for i := start; i < end; {
+		if i%64 == 0 && i+64 <= end {
+			b[i/64] = ^uint64(0)
+			i += 64
+			continue
+		}
 		b[i/64] |= 1 << (i % 64)
+		i++
 	}
 }
 

@@ -24,13 +24,23 @@ type view struct {
 	// origLen is the length of the original text.
 	origLen int
 	// parent is the view a copy was made from (nil for the original text
-	// itself), and pieces the runs of its
-	// bytes that the copy holds unchanged, in order.
+	// itself).
 	parent *view
-	pieces []piece
+	// pieces are the runs of bytes that the view holds unchanged from
+	// hitsFrom, in order: the parent of a copy, or, for a text that
+	// Redact scans again after replacing values, the text as it was.
+	hitsFrom *view
+	pieces   []piece
 	// at[rule], once the view is scanned, lists where the rule's anchors
-	// start in text.
+	// start in text, in order.
 	at [][]int
+	// from[rule][k], for a text scanned again, is the index in
+	// hitsFrom.at[rule] of the anchor at at[rule][k], or -1 for one that
+	// is new; nil for a copy.
+	from [][]int32
+	// scans[rule], for the original text, records what the rule found at
+	// each anchor (see ruleScan).
+	scans []ruleScan
 }
 
 // A seg is a run of the bytes of a copy, from the copy's offset at to the
@@ -160,7 +170,7 @@ func (b *viewBuilder) copy(start, end int) {
 }
 
 func (b *viewBuilder) view() *view {
-	return &view{text: string(b.buf), segs: b.segs, origLen: b.parent.size(), parent: b.parent, pieces: b.pieces}
+	return &view{text: string(b.buf), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces}
 }
 
 // size returns the length of the original text.
@@ -440,12 +450,14 @@ func blobView(v *view) *view {
 	}
 	var b *viewBuilder
 	for i := 0; i < len(s); {
-		if !isBase64Byte(s[i]) {
+		if blobBytes[s[i]] == 0 {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isBase64Byte(s[j]) {
+		var seen uint8
+		for j < len(s) && blobBytes[s[j]] != 0 {
+			seen |= blobBytes[s[j]]
 			j++
 		}
 		end := j
@@ -453,7 +465,7 @@ func blobView(v *view) *view {
 			end++
 		}
 		if j-i >= minBase64Run {
-			if out, ok := decodeBlob(s[i:j]); ok {
+			if out, ok := decodeBlob(s[i:j], seen); ok {
 				if b == nil {
 					b = newViewBuilder(v)
 				}
@@ -469,11 +481,38 @@ func blobView(v *view) *view {
 	return b.view()
 }
 
+// blobBytes classifies the bytes of a run that blobView may decode: 0 for a
+// byte that ends a run, else blobByte and what else the byte is.
+var blobBytes = func() (t [256]uint8) {
+	for c := range 256 {
+		switch b := byte(c); {
+		case !isBase64Byte(b):
+		case b == '-' || b == '_':
+			t[c] = blobByte | blobNotHex | blobURL
+		case b == '+' || b == '/':
+			t[c] = blobByte | blobNotHex | blobStd
+		case isHexByte(b):
+			t[c] = blobByte
+		default:
+			t[c] = blobByte | blobNotHex
+		}
+	}
+	return t
+}()
+
+const (
+	blobByte   = 1 << iota // a byte of a run
+	blobNotHex             // not a hex digit
+	blobURL                // only in the URL alphabet of base64
+	blobStd                // only in the standard alphabet
+)
+
 // decodeBlob decodes a run of hex or base64 (standard or URL alphabet,
-// padding removed) and reports whether the result reads as text. It looks at
-// a short head of the run first, since most runs are not encoded text.
-func decodeBlob(run string) (string, bool) {
-	if len(run) >= minHexRun && len(run)%2 == 0 && isHex(run) {
+// padding removed) and reports whether the result reads as text; seen holds
+// the blobBytes flags of the run's bytes. It looks at a short head of the
+// run first, since most runs are not encoded text.
+func decodeBlob(run string, seen uint8) (string, bool) {
+	if len(run) >= minHexRun && len(run)%2 == 0 && seen&blobNotHex == 0 {
 		if out, err := hex.DecodeString(run[:min(len(run), 64)]); err != nil || !readsAsText(trimRune(out)) {
 			return "", false
 		}
@@ -484,8 +523,8 @@ func decodeBlob(run string) (string, bool) {
 		return "", false
 	}
 	enc := base64.RawStdEncoding
-	if strings.ContainsAny(run, "-_") {
-		if strings.ContainsAny(run, "+/") {
+	if seen&blobURL != 0 {
+		if seen&blobStd != 0 {
 			return "", false
 		}
 		enc = base64.RawURLEncoding
