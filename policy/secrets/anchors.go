@@ -175,18 +175,22 @@ func (a *automaton) wipe() {
 // An anchorSet finds the anchors of every rule.
 type anchorSet struct {
 	auto *automaton
-	// pats describe the patterns of auto, in its order.
-	pats []anchorPat
+	// pats describe the patterns of auto, in its order, and outPats the
+	// patterns of auto.outs, in its order.
+	pats    []anchorPat
+	outPats []anchorPat
 	// longest[rule] is the length of the rule's longest anchor, and
 	// longestAll the longest of all.
 	longest    []int
 	longestAll int
+	// checkFrom is the largest anchorPat.checkFrom.
+	checkFrom int
 }
 
 // An anchorPat is one anchor of one rule.
 type anchorPat struct {
-	rule int
-	n    int    // the anchor's length
+	rule int32
+	n    int32  // the anchor's length
 	text string // the anchor as the rule writes it
 	// fold says the anchor matches whatever the case of the text; one
 	// that does not is checked against the text on each hit.
@@ -194,9 +198,12 @@ type anchorPat struct {
 	// Hits that cannot start a match are dropped as they are found:
 	// wordStart says the rule's match must start at its anchor and after
 	// a byte that is not a word byte; follow, when not nil, holds the
-	// bytes that may come right after the anchor.
+	// bytes that may come right after the anchor. Neither applies to an
+	// anchor that starts before checkFrom, whose window starts with the
+	// text and may hold a match that starts after it.
 	wordStart bool
 	follow    *[256]bool
+	checkFrom int
 }
 
 // newAnchorSet builds the automaton for the anchors of rules.
@@ -208,15 +215,28 @@ func newAnchorSet(rules []Rule) *anchorSet {
 			a.longest[i] = max(a.longest[i], len(anchor))
 			a.longestAll = max(a.longestAll, len(anchor))
 			patterns = append(patterns, strings.ToLower(anchor))
-			pat := anchorPat{rule: i, n: len(anchor), text: anchor, fold: r.spec.fold,
+			pat := anchorPat{rule: int32(i), n: int32(len(anchor)), text: anchor, fold: r.spec.fold,
 				wordStart: r.spec.before == 0 && r.spec.wordStart}
 			if t, ok := r.spec.match.(*token); ok && r.spec.before == 0 {
 				pat.follow = t.follow(anchor)
 			}
+			if r.spec.follow != "" {
+				set := new([256]bool)
+				for i := 0; i < len(r.spec.follow); i++ {
+					set[r.spec.follow[i]] = true
+				}
+				pat.follow = set
+			}
+			pat.checkFrom = r.spec.before + 2
+			a.checkFrom = max(a.checkFrom, pat.checkFrom)
 			a.pats = append(a.pats, pat)
 		}
 	}
 	a.auto = newAutomaton(patterns, true)
+	a.outPats = make([]anchorPat, len(a.auto.outs))
+	for i, p := range a.auto.outs {
+		a.outPats[i] = a.pats[p]
+	}
 	return a
 }
 
@@ -240,19 +260,20 @@ func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule
 			continue
 		}
 		x := state - accept
-		for _, p := range auto.outs[auto.outAt[x]:auto.outAt[x+1]] {
-			pat := &a.pats[p]
-			start := i + 1 - pat.n
+		outs := a.outPats[auto.outAt[x]:auto.outAt[x+1]]
+		for o := range outs {
+			pat := &outs[o]
+			start := i + 1 - int(pat.n)
 			// As engine.search would find, a rule that must start at its
 			// anchor cannot after a word byte, nor before a byte that
 			// none of its heads or values takes. Near the start of the
 			// text a match may start before the anchor.
-			if start >= to || start >= 2 && pat.wordStart && isWordByte(text[start-1]) ||
-				pat.follow != nil && i+1 < len(text) && !pat.follow[text[i+1]] ||
+			if start >= to || start >= pat.checkFrom && (pat.wordStart && isWordByte(text[start-1]) ||
+				pat.follow != nil && i+1 < len(text) && !pat.follow[text[i+1]]) ||
 				!pat.fold && text[start:i+1] != pat.text {
 				continue
 			}
-			if keep == nil || keep(pat.rule, start) {
+			if keep == nil || keep(int(pat.rule), start) {
 				at[pat.rule] = append(at[pat.rule], start)
 			}
 		}
@@ -279,7 +300,10 @@ func (a *anchorSet) inView(v *view) {
 	}
 	// A hit of rule r at c is the parent's when the byte before c, and the
 	// rule's longest anchor and the byte after it, fit in one piece: the
-	// bytes that decide whether the anchor is a hit.
+	// bytes that decide whether the anchor is a hit. Near the start of a
+	// text, where the window of an anchor starts with the text, hits are
+	// decided otherwise (see anchorPat.checkFrom), so those are read again.
+	m := a.checkFrom
 	for r, hits := range p.at {
 		sorted := slices.IsSorted(hits)
 		if !sorted {
@@ -294,7 +318,7 @@ func (a *anchorSet) inView(v *view) {
 			if k == len(pieces) {
 				break
 			}
-			if pc := pieces[k]; pc.from < h {
+			if pc := pieces[k]; pc.from < h && h >= m && pc.at+h-pc.from >= m {
 				v.at[r] = append(v.at[r], pc.at+h-pc.from)
 				if track {
 					v.from[r] = append(v.from[r], int32(j))
@@ -302,21 +326,33 @@ func (a *anchorSet) inView(v *view) {
 			}
 		}
 	}
-	// The rest of the copy: what lies between pieces, and the first and
-	// last bytes of each.
+	// The rest of the copy: what lies between pieces, the first and last
+	// bytes of each, and the bytes near the start of either text.
 	keep := func(r, c int) bool {
 		k, _ := slices.BinarySearchFunc(pieces, c, func(pc piece, c int) int { return cmp.Compare(pc.at+pc.n, c+1) })
-		return k == len(pieces) || c <= pieces[k].at || c+a.longest[r]+1 > pieces[k].at+pieces[k].n
+		if k == len(pieces) || c <= pieces[k].at || c+a.longest[r]+1 > pieces[k].at+pieces[k].n {
+			return true
+		}
+		return c < m || pieces[k].from+c-pieces[k].at < m
 	}
+	regions := [][2]int{{0, m}}
 	from := 0
 	for _, pc := range pieces {
-		if from <= pc.at {
-			a.findIn(v.text, from, pc.at+1, v.at, keep)
+		regions = append(regions, [2]int{from, pc.at + 1})
+		if pc.from < m {
+			regions = append(regions, [2]int{pc.at, pc.at + m - pc.from})
 		}
 		from = max(pc.at+1, pc.at+pc.n-a.longestAll)
 	}
-	if from < len(v.text) {
-		a.findIn(v.text, from, len(v.text), v.at, keep)
+	regions = append(regions, [2]int{from, len(v.text)})
+	slices.SortFunc(regions, func(x, y [2]int) int { return cmp.Compare(x[0], y[0]) })
+	from = 0 // read up to here
+	for _, rg := range regions {
+		lo, hi := max(rg[0], from), min(rg[1], len(v.text))
+		if lo < hi {
+			a.findIn(v.text, lo, hi, v.at, keep)
+			from = hi
+		}
 	}
 	if track {
 		// The anchors read here follow those taken from the earlier

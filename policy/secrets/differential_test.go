@@ -238,6 +238,13 @@ func TestViewAnchors(t *testing.T) {
 			for k := 1; k < len(a); k++ {
 				texts = append(texts, "x"+a[:k]+"\u200b"+a[k:]+"x", a[:k]+`\u00`+fmt.Sprintf("%02x", a[k])+a[k+1:])
 			}
+			// Anchors that a copy moves nearer to the start of the text,
+			// or farther from it.
+			for _, before := range []string{"%41", "%41%41", strings.Repeat("%41", 12), "\u200b", `\u0041\u0041`, strings.Repeat("\u200b", 9)} {
+				for _, after := range []string{"x", "_", "=", " "} {
+					texts = append(texts, before+a+after, "x"+a+after+before+a+after)
+				}
+			}
 		}
 	}
 	for range 300 {

@@ -305,6 +305,11 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 		return
 	}
 	clear(e.memo)
+	if rec != nil {
+		rec.kind = make([]uint8, 0, len(at))
+		rec.touch = make([]int32, 0, len(at))
+		rec.rec = make([]int32, 0, len(at))
+	}
 	done := 0
 	for k, p := range at {
 		kind, r, touch := skipped, (*matchRecord)(nil), -1

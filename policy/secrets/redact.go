@@ -85,7 +85,7 @@ func (r *Redactor) redact(text string, again bool) (string, []Finding) {
 	known := newKnownSet(vals)
 	defer known.wipe()
 	var nb numberer
-	root := &view{text: text}
+	root := &view{text: text, record: true}
 	for {
 		cands, scanned := rescan(root, known, nil)
 		if len(cands) == 0 {
@@ -120,7 +120,7 @@ func (r *Redactor) redact(text string, again bool) (string, []Finding) {
 		}
 		b.WriteString(text[at:])
 		text = b.String()
-		root = &view{text: text}
+		root = &view{text: text, record: true}
 		if again {
 			root.hitsFrom, root.pieces = scanned, pieces
 		}

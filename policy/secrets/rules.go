@@ -58,6 +58,10 @@ type spec struct {
 	// mayStart, when set, must accept an offset before match is tried
 	// there: a cheap test of its first bytes.
 	mayStart func(e *engine, s int) bool
+	// follow, for a rule whose every match holds its anchor where the
+	// anchor was found, lists the bytes that may follow the anchor in a
+	// match; an anchor followed by another one is dropped as it is found.
+	follow string
 	// maxLen is the length of the pattern's longest match, or window when
 	// the pattern has no bound.
 	maxLen int
@@ -369,6 +373,9 @@ var ruleTable = []Rule{
 	{ID: "aws-secret-key", Description: "AWS secret access key, named as one", spec: newSpec(
 		`(?i)(?:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key)["']?\s*`+assign+`\s*`+yamlBlock+`["'`+"`"+`]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
 		spec{match: matchFunc(tryAWSSecret), mayStart: awsSecretMayStart,
+			// "secret" is the anchor, and the name goes on with a
+			// separator, "access" or "key".
+			follow: "_.-aAkK",
 			anchors: []string{"secret"}, fold: true, before: 4, minEntropy: 3.5})},
 	{ID: "github-pat", Description: "GitHub personal access token (ghp_)", spec: newSpec(
 		`\b(ghp_[0-9A-Za-z]{36,})\b`,

@@ -117,7 +117,7 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 	}()
 	e.text = v.text
 	anchors.inView(v)
-	if v.parent == nil {
+	if v.record {
 		v.scans = make([]ruleScan, len(ruleTable))
 	}
 	for i := range ruleTable {

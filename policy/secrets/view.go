@@ -38,9 +38,10 @@ type view struct {
 	// hitsFrom.at[rule] of the anchor at at[rule][k], or -1 for one that
 	// is new; nil for a copy.
 	from [][]int32
-	// scans[rule], for the original text, records what the rule found at
-	// each anchor (see ruleScan).
-	scans []ruleScan
+	// record says to record, in scans[rule], what each rule found at each
+	// of its anchors in the original text (see ruleScan).
+	record bool
+	scans  []ruleScan
 }
 
 // A seg is a run of the bytes of a copy, from the copy's offset at to the
