@@ -375,7 +375,7 @@ var ruleTable = []Rule{
 		spec{match: matchFunc(tryAWSSecret), mayStart: awsSecretMayStart,
 			// "secret" is the anchor, and the name goes on with a
 			// separator, "access" or "key".
-			follow: "_.-aAkK",
+			follow:  "_.-aAkK",
 			anchors: []string{"secret"}, fold: true, before: 4, minEntropy: 3.5})},
 	{ID: "github-pat", Description: "GitHub personal access token (ghp_)", spec: newSpec(
 		`\b(ghp_[0-9A-Za-z]{36,})\b`,
