@@ -132,7 +132,13 @@ func (b *viewBuilder) addSeg(s seg, n int) {
 // add appends out, which the parent's bytes [start, end) produced.
 func (b *viewBuilder) add(out string, start, end int) {
 	lo, hi := b.parent.orig(start, end)
-	b.addSeg(seg{at: len(b.buf), lo: lo, hi: hi}, len(out))
+	if len(out) == 1 && hi == lo+1 {
+		// One byte for one: it maps as a copied byte does, and so goes
+		// in the run of copied bytes around it.
+		b.addSeg(seg{at: len(b.buf), lo: lo, copied: true}, 1)
+	} else {
+		b.addSeg(seg{at: len(b.buf), lo: lo, hi: hi}, len(out))
+	}
 	b.buf = append(b.buf, out...)
 }
 
@@ -327,6 +333,10 @@ func percentView(v *view) *view {
 	return derive(v, at, 3, func(b *viewBuilder, start, end int) int {
 		i, run := start, start
 		for i < end {
+			if s[i] != '%' && s[i] != '+' {
+				i++
+				continue
+			}
 			c, ok := percentAt(s, i)
 			switch {
 			case ok:
