@@ -283,3 +283,63 @@ func TestRedactRescans(t *testing.T) {
 		}
 	}
 }
+
+// knownByIndex is what knownSet.find finds, found value by value as Redact
+// once did: from the left, each occurrence that does not overlap the one
+// before.
+func knownByIndex(v *view, vals []known) []candidate {
+	var cands []candidate
+	for _, k := range vals {
+		if len(k.value) == 0 {
+			continue
+		}
+		for at := 0; ; {
+			i := strings.Index(v.text[at:], string(k.value))
+			if i < 0 {
+				break
+			}
+			start, end := at+i, at+i+len(k.value)
+			ostart, oend := v.orig(start, end)
+			cands = append(cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.name})
+			at = end
+		}
+	}
+	return cands
+}
+
+// TestKnownSet checks that one pass of a Vault's automaton finds every
+// occurrence of every value that a search for each value finds, values that
+// overlap each other or themselves included.
+func TestKnownSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	sortCands := func(c []candidate) {
+		slices.SortFunc(c, func(a, b candidate) int {
+			return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), strings.Compare(a.value, b.value))
+		})
+	}
+	for range 2000 {
+		alphabet := []string{"ab", "abc", alnum, "a\u200b%41"}[r.IntN(4)]
+		var vals []known
+		for i := range 1 + r.IntN(6) {
+			vals = append(vals, known{name: fmt.Sprintf("V%d", i), value: []byte(rnd(r, alphabet, 1+r.IntN(8)))})
+		}
+		text := rnd(r, alphabet, r.IntN(400))
+		for _, v := range vals {
+			text += string(v.value) + rnd(r, alphabet, r.IntN(3))
+		}
+		ks := newKnownSet(vals)
+		v := &view{text: text}
+		var got []candidate
+		ks.find(v, &got)
+		want := knownByIndex(v, vals)
+		sortCands(got)
+		sortCands(want)
+		if diff := gocmp.Diff(want, got, gocmp.AllowUnexported(candidate{})); diff != "" {
+			t.Fatalf("values %q in %q (-by value +one pass):\n%s", vals, text, diff)
+		}
+		ks.wipe()
+		if slices.ContainsFunc(ks.auto.delta, func(d int32) bool { return d != 0 }) || slices.ContainsFunc(ks.auto.class[:], func(c uint8) bool { return c != 0 }) {
+			t.Fatalf("the automaton of %q is not wiped", vals)
+		}
+	}
+}
