@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // An automaton finds every occurrence of a set of byte strings in one pass
@@ -285,7 +286,7 @@ func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule
 // holds unchanged is one the parent has, at the same place in the piece;
 // only the rest of the copy is read.
 func (a *anchorSet) inView(v *view) {
-	v.at = make([][]int, len(a.longest))
+	v.at = takeHitLists()
 	p := v.hitsFrom
 	if p == nil || p.at == nil || len(v.pieces) == 0 || !piecesInOrder(v.pieces) {
 		a.find(v.text, v.at)
@@ -418,6 +419,28 @@ func sortAnchorsSlowly(at []int, from []int32) {
 	}
 	copy(at, a2)
 	copy(from, f2)
+}
+
+// hitLists keeps the lists of anchors of views that are done with, for the
+// views to come: a scan of a large text fills long ones.
+var hitLists = sync.Pool{New: func() any { return make([][]int, len(ruleTable)) }}
+
+// takeHitLists returns empty lists of anchors, one per rule.
+func takeHitLists() [][]int {
+	at := hitLists.Get().([][]int)
+	for i := range at {
+		at[i] = at[i][:0]
+	}
+	return at
+}
+
+// release gives the lists of anchors of v back, once nothing will read
+// them: v and the copies made from it are scanned.
+func (v *view) release() {
+	if v.at != nil {
+		hitLists.Put(v.at)
+		v.at = nil
+	}
 }
 
 // piecesInOrder reports whether pieces follow each other in the parent as

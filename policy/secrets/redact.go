@@ -88,7 +88,11 @@ func (r *Redactor) redact(text string, again bool) (string, []Finding) {
 	root := &view{text: text, record: true}
 	for {
 		cands, scanned := rescan(root, known, nil)
+		if root.hitsFrom != nil {
+			root.hitsFrom.release()
+		}
 		if len(cands) == 0 {
+			root.release()
 			return text, findings
 		}
 		// Every candidate lies outside every marker, so each pass turns
@@ -123,6 +127,8 @@ func (r *Redactor) redact(text string, again bool) (string, []Finding) {
 		root = &view{text: text, record: true}
 		if again {
 			root.hitsFrom, root.pieces = scanned, pieces
+		} else {
+			scanned.release()
 		}
 	}
 }

@@ -69,7 +69,8 @@ func scan(text string, known *knownSet) []candidate {
 // scanWith is scan with the rules run by search, or by an engine when
 // search is nil.
 func scanWith(text string, known *knownSet, search searcher) []candidate {
-	cands, _ := rescan(&view{text: text}, known, search)
+	cands, root := rescan(&view{text: text}, known, search)
+	root.release()
 	return cands
 }
 
@@ -92,6 +93,7 @@ func walk(v *view, depth int, known *knownSet, search searcher, cands *[]candida
 		scanView(s, search, cands)
 		known.find(s, cands)
 		views = append(views, s)
+		defer s.release()
 	}
 	if depth >= maxDecodeDepth {
 		return
@@ -100,6 +102,7 @@ func walk(v *view, depth int, known *knownSet, search searcher, cands *[]candida
 		for _, decode := range decoders {
 			if d := decode(w); d != nil {
 				walk(d, depth+1, known, search, cands)
+				d.release()
 			}
 		}
 	}
