@@ -265,7 +265,7 @@ func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule
 		for o := range outs {
 			pat := &outs[o]
 			start := i + 1 - int(pat.n)
-			// As engine.search would find, a rule that must start at its
+			// As engine.searchWith would find, a rule that must start at its
 			// anchor cannot after a word byte, nor before a byte that
 			// none of its heads or values takes. Near the start of the
 			// text a match may start before the anchor.

@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -78,7 +77,7 @@ var (
 	clsPassword = newClass(func(c byte) bool { return !isSpace(c) && (c >= 0x80 || strings.IndexByte("/\"'<>`", c) < 0) })
 	// clsBare is what an unquoted value may hold.
 	clsBare = newClass(func(c byte) bool { return !isSpace(c) && (c >= 0x80 || strings.IndexByte("\"'`<>", c) < 0) })
-	// clsName is what assignsSoon reads as the rest of a name.
+	// clsName is what nearAssign reads as the rest of a name.
 	clsName = newClass(func(c byte) bool { return isWordByte(c) || c == '.' || c == '-' })
 )
 
@@ -104,8 +103,6 @@ type engine struct {
 	// depends on, past the anchor.
 	touch int
 	memo  []runMemo
-	// at[rule] lists where the rule's anchors start.
-	at [][]int
 }
 
 // A runMemo remembers the run of one byte class from from to to: every
@@ -117,7 +114,7 @@ type runMemo struct {
 }
 
 var enginePool = sync.Pool{New: func() any {
-	return &engine{memo: make([]runMemo, classCount), at: make([][]int, len(ruleTable))}
+	return &engine{memo: make([]runMemo, classCount)}
 }}
 
 // runTo returns where the run of c that starts at i ends, but no further
@@ -230,21 +227,6 @@ func (e *engine) runeEnd(i int) int {
 	return i + w
 }
 
-// search reports the values of the rule s in the engine's text, given where
-// its anchors start: a match holding each anchor, as a regular expression
-// run over the anchor's window would find it, skipping anchors inside the
-// last match. lead is where the whole match starts, and group the capture
-// group that held the value.
-func (e *engine) search(s *spec, at []int, emit func(start, end, lead, group int)) {
-	if !slices.IsSorted(at) {
-		slices.Sort(at)
-	}
-	e.searchWith(s, at, nil, nil, func(start, end, lead, group int) (bool, string) {
-		emit(start, end, lead, group)
-		return false, ""
-	}, nil)
-}
-
 // Outcomes of a rule at one anchor, as ruleScan records them.
 const (
 	skipped uint8 = iota // inside the last match, or not recorded
@@ -286,11 +268,16 @@ type reuse struct {
 	cur int
 }
 
-// searchWith is search over sorted anchors. emit reports whether it kept a
-// value, and the value it kept. When rec is not nil, searchWith records the
-// outcome at each anchor in it. When re is not nil, an anchor whose outcome
-// in the earlier scan read only bytes that one piece holds unchanged gets
-// that outcome again, and add is given a value kept then.
+// searchWith reports the values of the rule s in the engine's text, given
+// where its anchors start, in order: a match holding each anchor, as the
+// rule's regular expression run over the anchor's window would find it,
+// skipping anchors inside the last match. emit is given the value, where the
+// whole match starts (lead) and the capture group that held the value, and
+// reports whether it kept the value and the value it kept. When rec is not
+// nil, searchWith records the outcome at each anchor in it. When re is not
+// nil, an anchor whose outcome in the earlier scan read only bytes that one
+// piece holds unchanged gets that outcome again, and add is given a value
+// kept then.
 func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 	emit func(start, end, lead, group int) (bool, string), add func(start, end int, value string)) {
 	if s.find != nil {

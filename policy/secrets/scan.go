@@ -57,7 +57,7 @@ const vaultRule = -1
 const maxDecodeDepth = 2
 
 // A searcher reports the values of the rule s in text, given where its
-// anchors start: what engine.search does. Tests pass another to check it.
+// anchors start: what engine.searchWith does. Tests pass another to check it.
 type searcher func(text string, s *spec, at []int, emit func(start, end, lead, group int))
 
 // scan finds the candidates in text, the rules' and the known values',
