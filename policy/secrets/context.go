@@ -109,16 +109,22 @@ func tryAWSSecret(e *engine, s int) (match, bool) {
 	if !ok {
 		return match{}, false
 	}
-	k = e.run(clsSpace, e.quoteEnd(k, `"'`))
+	return e.assigned(s, e.run(clsSpace, e.quoteEnd(k, `"'`)), e.awsSecretValue)
+}
+
+// assigned matches, at k, an assignment (see assignEnds), white space, an
+// optional YAML block header and then what value matches, in a match that
+// starts at s. Each way the assignment can end is tried in turn.
+func (e *engine) assigned(s, k int, value func(s, v int) (match, bool)) (match, bool) {
 	ends, n := e.assignEnds(k)
 	for _, a := range ends[:n] {
 		v := e.run(clsSpace, a)
 		if y, ok := e.yaml(v); ok {
-			if m, ok := e.awsSecretValue(s, y); ok {
+			if m, ok := value(s, y); ok {
 				return m, true
 			}
 		}
-		if m, ok := e.awsSecretValue(s, v); ok {
+		if m, ok := value(s, v); ok {
 			return m, true
 		}
 	}
@@ -416,18 +422,8 @@ func (e *engine) genericRest(s, k int) (match, bool) {
 	for j := 0; j < 2; j++ {
 		q = e.quoteEnd(q, `"']`)
 	}
-	q = e.run(clsSpace, q)
-	ends, n := e.assignEnds(q)
-	for _, a := range ends[:n] {
-		v := e.run(clsSpace, a)
-		if y, ok := e.yaml(v); ok {
-			if m, ok := e.genericValue(s, y); ok {
-				return m, true
-			}
-		}
-		if m, ok := e.genericValue(s, v); ok {
-			return m, true
-		}
+	if m, ok := e.assigned(s, e.run(clsSpace, q), e.genericValue); ok {
+		return m, true
 	}
 
 	// \s+(?:is|was)\s*:?\s+["'`]?VALUE

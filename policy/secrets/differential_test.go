@@ -163,19 +163,7 @@ func TestMarkerEnd(t *testing.T) {
 	}
 	for _, text := range texts {
 		var got [][]int
-		for i := 0; ; {
-			j := strings.Index(text[i:], markerOpen)
-			if j < 0 {
-				break
-			}
-			i += j
-			if end := markerEnd(text, i); end > 0 {
-				got = append(got, []int{i, end})
-				i = end
-				continue
-			}
-			i++
-		}
+		eachMarker(text, func(start, end int) { got = append(got, []int{start, end}) })
 		if want := markerPattern.FindAllStringIndex(text, -1); !gocmp.Equal(want, got) {
 			t.Errorf("markers of %q = %v, want %v", text, got, want)
 		}

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -90,29 +89,15 @@ func oracleSearch(text string, s *spec, at []int, emit func(start, end, lead, gr
 	}
 }
 
-// oracleAssignsSoon is nearAssign as it was written before the engine.
+// oracleAssignsSoon is nearAssign without the engine: it reads the name
+// byte by byte.
 func oracleAssignsSoon(text string, p int) bool {
 	i, limit := p, min(len(text), p+96)
 	for i < limit && (isWordByte(text[i]) || text[i] == '.' || text[i] == '-') {
 		i++
 	}
-	for k := 0; k < 2 && i < limit && strings.IndexByte(`"']`, text[i]) >= 0; k++ {
-		i++
-	}
-	name := i
-	for i < limit && (text[i] == ' ' || text[i] == '\t') {
-		i++
-	}
-	if i >= limit {
-		return false
-	}
-	switch text[i] {
-	case '=', ':', '>', '|', '?', '-':
-		return true
-	case 'i', 'I', 'w', 'W':
-		return i > name
-	}
-	return false
+	ok, _ := assignsAfter(text, i, limit)
+	return ok
 }
 
 // oracleScan is Scan with the oracle in place of the matchers.

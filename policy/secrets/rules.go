@@ -630,9 +630,15 @@ var looksLikeCode = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]
 // rule's names are common words, and most of them assign nothing, so this
 // saves running its matcher.
 func nearAssign(e *engine, p int) bool {
-	text := e.text
-	limit := min(len(text), p+96)
-	i := e.runTo(clsName, p, limit)
+	limit := min(len(e.text), p+96)
+	ok, read := assignsAfter(e.text, e.runTo(clsName, p, limit), limit)
+	e.saw(read)
+	return ok
+}
+
+// assignsAfter is nearAssign from i, where the name ends, reading no further
+// than limit; it also returns the end of the bytes it read.
+func assignsAfter(text string, i, limit int) (bool, int) {
 	for k := 0; k < 2 && i < limit && strings.IndexByte(`"']`, text[i]) >= 0; k++ {
 		i++
 	}
@@ -640,18 +646,16 @@ func nearAssign(e *engine, p int) bool {
 	for i < limit && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
-	// What follows read the bytes up to i, or up to the limit.
-	e.saw(min(i+1, limit))
 	if i >= limit {
-		return false
+		return false, limit
 	}
 	switch text[i] {
 	case '=', ':', '>', '|', '?', '-':
-		return true
+		return true, i + 1
 	case 'i', 'I', 'w', 'W':
-		return i > name
+		return i > name, i + 1
 	}
-	return false
+	return false, i + 1
 }
 
 // namesPassword reports whether lead names a password, which people

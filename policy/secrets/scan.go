@@ -288,6 +288,24 @@ func entropyTerms(n int) []float64 {
 // markerOpen starts every redaction marker.
 const markerOpen = "[REDACTED:"
 
+// eachMarker calls f with the start and end of each redaction marker in
+// text, from the left.
+func eachMarker(text string, f func(start, end int)) {
+	for i := 0; ; {
+		j := strings.Index(text[i:], markerOpen)
+		if j < 0 {
+			return
+		}
+		i += j
+		if end := markerEnd(text, i); end > 0 {
+			f(i, end)
+			i = end
+			continue
+		}
+		i++
+	}
+}
+
 // markerEnd returns where the redaction marker that starts at i ends, or 0
 // when none does: a rule's, numbered, or a Vault's, named. It reads what
 // \[REDACTED:(?:[a-z0-9-]{1,64}#[0-9]{1,19}|session:[A-Z][A-Z0-9_]{0,63})\]
@@ -335,19 +353,7 @@ func settle(text string, cands []candidate) []candidate {
 		return nil
 	}
 	taken := newBitset(len(text))
-	for i := 0; ; {
-		j := strings.Index(text[i:], markerOpen)
-		if j < 0 {
-			break
-		}
-		i += j
-		if end := markerEnd(text, i); end > 0 {
-			taken.set(i, end)
-			i = end
-			continue
-		}
-		i++
-	}
+	eachMarker(text, taken.set)
 	slices.SortFunc(cands, func(a, b candidate) int {
 		return cmp.Or(
 			cmp.Compare(rank(a), rank(b)),
