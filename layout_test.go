@@ -29,7 +29,7 @@ var allowed = map[string][]string{
 	"inquiry/facetest":           {"", "inquiry/escape"},
 	"inquiry/jsonl":              {"", "inquiry/escape", "inquiry/unattended", "policy/secrets"},
 	"inquiry/mcpface":            {"", "inquiry", "inquiry/escape", "inquiry/pending", "policy/outofband"},
-	"inquiry/pending":            {"", "agent", "inquiry", "inquiry/escape", "internal/fsx", "internal/spool", "policy/secrets"},
+	"inquiry/pending":            {"", "inquiry", "inquiry/escape", "internal/fsx", "internal/spool", "policy/secrets"},
 	"policy/secrets":             {},
 	"policy/secrets/secretstest": {},
 	"audit":                      {"", "internal/jsonredact"},
