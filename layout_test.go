@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"tools/askuser":              {"", "inquiry", "tools"},
 	"inquiry":                    {"", "policy/secrets"},
 	"inquiry/escape":             {},
-	"inquiry/terminal":           {"", "inquiry", "inquiry/escape"},
+	"inquiry/terminal":           {"", "inquiry", "inquiry/escape", "inquiry/pending", "policy/outofband", "policy/secrets"},
 	"inquiry/unattended":         {""},
 	"inquiry/facetest":           {"", "inquiry/escape"},
 	"inquiry/jsonl":              {"", "inquiry/escape", "inquiry/unattended", "policy/secrets"},

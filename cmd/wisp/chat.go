@@ -145,17 +145,17 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		return err
 	}
 	defer conv.Close()
-	questions := newChatQuestions(conv, chat.Face(), chat.Input(), stdin, stdout, chat.Output(), yes)
+	// Answers to parked questions are recorded in the chat's session and
+	// taken only when recorded.
+	questions := chat.Questions(conv.Questions(), &terminal.QuestionsOptions{Unattended: yes})
 	release := env.ctrlC.take(chat.Interrupt)
 	defer release()
 	err = chat.Run(ctx, conv, &terminal.RunOptions{
-		Tools: conv.Tools().Names(), Dropped: conv.Tools().Dropped(), BeforePrompt: questions.noteWaiting,
+		Tools: conv.Tools().Names(), Dropped: conv.Tools().Dropped(), BeforePrompt: questions.NoteWaiting,
 		Commands: []terminal.Command{
 			{Name: "/models", Usage: commandNames(models.Commands(), func(c models.Command) string { return c.Name }), Run: conv.ModelsCommand},
 			{Name: "/config", Usage: commandNames(config.Commands(), func(c config.Command) string { return c.Name }), Run: conv.ConfigCommand},
-			{Name: "/questions", Usage: "[list]|answer ID|decline ID", Run: func(ctx context.Context, args []string) (string, error) {
-				return "", questions.slash(ctx, args)
-			}},
+			questions.Command(),
 		},
 	})
 	if errors.Is(err, terminal.ErrTurnFailed) {
