@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"inquiry/pending":            {"", "inquiry", "inquiry/escape", "internal/fsx", "internal/spool", "policy/secrets"},
 	"policy/secrets":             {},
 	"policy/secrets/secretstest": {},
-	"audit":                      {"", "internal/jsonredact"},
+	"audit":                      {"", "inquiry/escape", "internal/jsonredact"},
 	"home":                       {"", "agent/threadfile", "audit", "config", "inquiry/pending", "internal/fsx", "policy/outofband", "policy/secrets"},
 	"config":                     {"", "internal/fsx", "policy/secrets"},
 	"internal/fsx":               {},

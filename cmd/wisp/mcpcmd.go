@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -176,22 +175,9 @@ func sweepParked(ctx context.Context, questions pending.Store, approvals outofba
 // kept yet.
 func threadAudit(h *home.Home) func(thread string) ([]byte, error) {
 	return func(thread string) ([]byte, error) {
-		recs, err := audit.Read(h.AuditDir(), audit.Filter{Thread: thread})
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
 		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		for _, r := range recs {
-			if err := enc.Encode(r); err != nil {
-				return nil, err
-			}
-		}
-		return b.Bytes(), nil
+		err := audit.List(&b, h.AuditDir(), &audit.ListOptions{Filter: audit.Filter{Thread: thread}, JSON: true})
+		return b.Bytes(), err
 	}
 }
 
