@@ -148,7 +148,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	// Answers to parked questions are recorded in the chat's session and
 	// taken only when recorded.
 	questions := chat.Questions(conv.Questions(), &terminal.QuestionsOptions{Unattended: yes})
-	release := env.ctrlC.take(chat.Interrupt)
+	release := env.ctrlC.Take(chat.Interrupt)
 	defer release()
 	err = chat.Run(ctx, conv, &terminal.RunOptions{
 		Tools: conv.Tools().Names(), Dropped: conv.Tools().Dropped(), BeforePrompt: questions.NoteWaiting,

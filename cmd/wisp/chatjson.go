@@ -21,7 +21,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	if env.controllingTerminal() {
 		tty = "/dev/tty"
 	}
-	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: tty, Log: stderr, TakeInterrupts: env.ctrlC.take})
+	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: tty, Log: stderr, TakeInterrupts: env.ctrlC.Take})
 	conv, err := newConversation(ctx, env, convOptions{
 		model: model, named: named, face: s.Inquirer(), approve: s.Approver(), notify: s.Notifier(),
 		display: s, onDelta: s.Delta,
