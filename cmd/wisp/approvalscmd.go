@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
@@ -98,19 +97,13 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 		return err
 	}
 	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
-	store := h.Approvals(nil)
-	if terminal.AtTerminal("", "", stdin, stdout) == nil {
-		// The answer is recorded in a session of its own, with this
-		// terminal's name, before it is filed.
-		log, err := openAnswerLog(h)
-		if err != nil {
-			return err
-		}
-		defer log.Close()
-		store.Witness = audit.Witness{Log: log, Session: newID()}
+	w, closeLog, err := answerWitness(h, stdin, stdout)
+	if err != nil {
+		return err
 	}
+	defer closeLog()
 	// Ctrl-C ends it, and every prompt of it.
-	err = terminal.NewApprovals(store, terminal.NewInput(stdin), stdout, nil).Answer(cmd.Context(), id, scope)
+	err = terminal.NewApprovals(h.Approvals(w), terminal.NewInput(stdin), stdout, nil).Answer(cmd.Context(), id, scope)
 	if errors.Is(err, outofband.ErrBadID) || errors.Is(err, outofband.ErrNotOffered) {
 		return usageError{err}
 	}

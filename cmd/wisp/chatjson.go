@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 )
@@ -22,9 +23,9 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		tty = "/dev/tty"
 	}
 	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: tty, Log: stderr, TakeInterrupts: env.ctrlC.Take})
-	conv, err := newConversation(ctx, env, convOptions{
-		model: model, named: named, face: s.Inquirer(), approve: s.Approver(), notify: s.Notifier(),
-		display: s, onDelta: s.Delta,
+	conv, err := newConversation(ctx, env, conversation.Options{
+		ModelName: model, Named: named, Face: s.Inquirer(), Approver: s.Approver(), Notifier: s.Notifier(),
+		Events: s, OnDelta: s.Delta,
 	})
 	if err != nil {
 		// No session: the one line says why, and so does stderr.

@@ -20,7 +20,6 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
-	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
 func main() {
@@ -101,7 +100,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintln(stderr, "wisp: stopped")
 		default:
-			fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+			fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 		}
 		return exitInterrupted
 	}
@@ -114,21 +113,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+		fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 		return 2
 	}
-	fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+	fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 	return 1
-}
-
-// errorLine is the line that says what went wrong: one line, with any
-// credential in it (a value typed on the command line that a message
-// repeats, say) replaced by its marker.
-func errorLine(err error) string {
-	r := secrets.NewRedactor()
-	line, _ := r.Redact(err.Error())
-	line, _ = r.Redact(oneLine(line))
-	return line
 }
 
 // isCobraUsage recognises cobra's own errors about the command line.
@@ -140,11 +129,6 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
-}
-
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer, env environ) *cobra.Command {

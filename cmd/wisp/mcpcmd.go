@@ -121,11 +121,10 @@ func newMCPServer(ctx context.Context, env environ, h *home.Home, serverLog *aud
 	if err := srv.Sweep(ctx); err != nil {
 		return nil, nil, err
 	}
-	opts, err := conversationOptions(env, convOptions{model: model})
-	if err != nil {
+	opts := &conversation.Options{ModelName: model, Face: srv.Face(), Approver: srv.Approver(), Notifier: srv.Notifier()}
+	if err := inHome(env, opts); err != nil {
 		return nil, nil, err
 	}
-	opts.Face, opts.Approver, opts.Notifier = srv.Face(), srv.Approver(), srv.Notifier()
 	convs = conversation.NewPool(opts)
 	return srv, convs, nil
 }

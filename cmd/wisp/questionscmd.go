@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 )
@@ -74,19 +73,13 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 		return err
 	}
 	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
-	store := h.Questions(nil)
-	if terminal.AtTerminal("", "", stdin, stdout) == nil {
-		// The answer is recorded in a session of its own, with this
-		// terminal's name, before it is filed.
-		log, err := openAnswerLog(h)
-		if err != nil {
-			return err
-		}
-		defer log.Close()
-		store.Witness = audit.Witness{Log: log, Session: newID()}
+	w, closeLog, err := answerWitness(h, stdin, stdout)
+	if err != nil {
+		return err
 	}
+	defer closeLog()
 	// Ctrl-C ends it, and every prompt of it.
-	err = terminal.NewQuestions(store, terminal.NewInput(stdin), stdout, nil).Answer(cmd.Context(), id, decline)
+	err = terminal.NewQuestions(h.Questions(w), terminal.NewInput(stdin), stdout, nil).Answer(cmd.Context(), id, decline)
 	if errors.Is(err, pending.ErrBadID) {
 		return usageError{err}
 	}

@@ -82,14 +82,19 @@ func writeBlocks[T any](w io.Writer, items []T, none string, block func(T)) {
 	}
 }
 
-// errorText is err as one line for the terminal: every credential in it
-// as its marker, escaped.
-func errorText(err error) string {
+// ErrorLine is the one line that says what err was, every credential in
+// it (a value typed on the command line that a message repeats, say) as
+// its marker: for a program that says on its standard error why it
+// failed.
+func ErrorLine(err error) string {
 	r := secrets.NewRedactor()
 	line, _ := r.Redact(err.Error())
 	line, _ = r.Redact(strings.Join(strings.Fields(line), " "))
-	return escape.Terminal(line)
+	return line
 }
+
+// errorText is ErrorLine escaped for the terminal.
+func errorText(err error) string { return escape.Terminal(ErrorLine(err)) }
 
 // ago says how long ago something happened, d before now, roughly.
 func ago(d time.Duration) string {

@@ -236,3 +236,12 @@ approve: wisp approvals approve 7f3a2c1d [--scope session] · deny: wisp approva
 		t.Errorf("List (-want +got):\n%s", diff)
 	}
 }
+
+// An error is one line, with a credential in it as its marker.
+func TestErrorLine(t *testing.T) {
+	const secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyz"
+	got := terminal.ErrorLine(errors.New("cannot read\n  the token " + secret + "\tin the file"))
+	if strings.Contains(got, secret) || strings.ContainsAny(got, "\n\t") || !strings.HasPrefix(got, "cannot read the token [REDACTED:") || !strings.HasSuffix(got, " in the file") {
+		t.Errorf("ErrorLine = %q, want one line with the token as its marker", got)
+	}
+}
