@@ -27,7 +27,7 @@ var allowed = map[string][]string{
 	"inquiry/terminal":           {"", "inquiry", "inquiry/escape", "inquiry/pending", "policy/outofband", "policy/secrets"},
 	"inquiry/unattended":         {""},
 	"inquiry/facetest":           {"", "inquiry/escape"},
-	"inquiry/jsonl":              {"", "inquiry/escape", "inquiry/unattended", "policy/secrets"},
+	"inquiry/jsonl":              {"", "inquiry/escape", "inquiry/pending", "inquiry/unattended", "policy/secrets"},
 	"inquiry/mcpface":            {"", "inquiry", "inquiry/escape", "inquiry/pending", "policy/outofband"},
 	"inquiry/pending":            {"", "inquiry", "inquiry/escape", "internal/fsx", "internal/spool", "policy/secrets"},
 	"policy/secrets":             {},
