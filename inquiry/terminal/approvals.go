@@ -73,17 +73,10 @@ func (a *Approvals) List() error {
 	if err != nil {
 		return err
 	}
-	if len(rs) > 0 || len(ds) == 0 {
-		writeApprovals(a.out, rs, a.now())
-	}
-	for i, d := range ds {
-		if i > 0 || len(rs) > 0 {
-			fmt.Fprintln(a.out)
-		}
-		fmt.Fprintf(a.out, "approval %s · damaged\n", d.ID)
-		fmt.Fprintf(a.out, "! %s\n", escape.Terminal(strings.Join(strings.Fields(d.Err.Error()), " ")))
+	writeFiled(a.out, rs, ds, func(rs []outofband.Request) { writeApprovals(a.out, rs, a.now()) }, func(d outofband.Damaged) {
+		fmt.Fprintf(a.out, "approval %s · damaged\n! %s\n", d.ID, escape.Terminal(strings.Join(strings.Fields(d.Err.Error()), " ")))
 		fmt.Fprintln(a.out, "nothing approves it: the request that waits on it is refused")
-	}
+	})
 	return nil
 }
 

@@ -93,6 +93,22 @@ func ErrorLine(err error) string {
 	return line
 }
 
+// writeFiled writes what waits, with list (which says so when nothing
+// does), and after it each file that is damaged, with block, a blank
+// line between two; when files are damaged and nothing waits, only
+// those.
+func writeFiled[T, D any](w io.Writer, waiting []T, damaged []D, list func([]T), block func(D)) {
+	if len(waiting) > 0 || len(damaged) == 0 {
+		list(waiting)
+	}
+	for i, d := range damaged {
+		if i > 0 || len(waiting) > 0 {
+			fmt.Fprintln(w)
+		}
+		block(d)
+	}
+}
+
 // errorText is ErrorLine escaped for the terminal.
 func errorText(err error) string { return escape.Terminal(ErrorLine(err)) }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -243,5 +244,48 @@ func TestErrorLine(t *testing.T) {
 	got := terminal.ErrorLine(errors.New("cannot read\n  the token " + secret + "\tin the file"))
 	if strings.Contains(got, secret) || strings.ContainsAny(got, "\n\t") || !strings.HasPrefix(got, "cannot read the token [REDACTED:") || !strings.HasSuffix(got, " in the file") {
 		t.Errorf("ErrorLine = %q, want one line with the token as its marker", got)
+	}
+}
+
+// A file that cannot be read back is listed after what waits, as
+// damaged, with what is wrong with it and what comes of it; with nothing
+// waiting, it is listed alone.
+func TestListDamaged(t *testing.T) {
+	home := t.TempDir()
+	for _, f := range []string{"pending/0badcafe.question.json", "approvals/0badcafe.request.json"} {
+		path := filepath.Join(home, f)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(`{"version":1,"thread":"t-5","id":`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := terminal.NewInput(strings.NewReader(""))
+	var q, a bytes.Buffer
+	if err := terminal.NewQuestions(pending.Store{Dir: filepath.Join(home, "pending")}, in, &q, nil).List(); err != nil {
+		t.Fatal(err)
+	}
+	if err := terminal.NewApprovals(outofband.Store{Dir: filepath.Join(home, "approvals")}, in, &a, nil).List(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		got  string
+		want []string
+	}{
+		{"questions", q.String(), []string{"question 0badcafe · thread t-5 · damaged", "! ", "it will not be answered; thread t-5 is told so on its next turn"}},
+		{"approvals", a.String(), []string{"approval 0badcafe · damaged", "! ", "nothing approves it: the request that waits on it is refused"}},
+	} {
+		lines := strings.Split(strings.TrimSuffix(tc.got, "\n"), "\n")
+		if len(lines) != len(tc.want) {
+			t.Errorf("%s list = %q, want %d lines", tc.name, tc.got, len(tc.want))
+			continue
+		}
+		for i, w := range tc.want {
+			if !strings.HasPrefix(lines[i], w) {
+				t.Errorf("%s list line %d = %q, want it to start %q", tc.name, i+1, lines[i], w)
+			}
+		}
 	}
 }

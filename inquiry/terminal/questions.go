@@ -113,15 +113,8 @@ func (q *Questions) List() error {
 	if err != nil {
 		return err
 	}
-	if len(qs) > 0 || len(ds) == 0 {
-		writeQuestions(q.out, qs, q.now(), q.commands)
-	}
-	for i, d := range ds {
-		if i > 0 || len(qs) > 0 {
-			fmt.Fprintln(q.out)
-		}
-		writeDamaged(q.out, d)
-	}
+	writeFiled(q.out, qs, ds, func(qs []pending.Question) { writeQuestions(q.out, qs, q.now(), q.commands) },
+		func(d pending.Damaged) { writeDamaged(q.out, d) })
 	for _, p := range qs {
 		q.answerer.Tell(p.ID)
 	}
