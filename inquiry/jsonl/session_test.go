@@ -519,3 +519,18 @@ func TestSessionDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The person's /questions words become the questions line, read as every
+// face reads them.
+func TestQuestionsLine(t *testing.T) {
+	got, err := jsonl.QuestionsLine([]string{"decline", "a1b2c3d4"})
+	if want := (jsonl.Questions{Action: jsonl.ActionDecline, ID: "a1b2c3d4"}); err != nil || got != want {
+		t.Errorf("QuestionsLine(decline a1b2c3d4) = %+v, %v; want %+v", got, err, want)
+	}
+	if got, err := jsonl.QuestionsLine(nil); err != nil || got.Action != jsonl.ActionList {
+		t.Errorf("QuestionsLine() = %+v, %v; want the list", got, err)
+	}
+	if _, err := jsonl.QuestionsLine([]string{"answer"}); err == nil {
+		t.Error("QuestionsLine(answer) = nil error, want what the command takes")
+	}
+}

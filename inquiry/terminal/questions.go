@@ -2,7 +2,6 @@ package terminal
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -149,13 +148,14 @@ func (q *Questions) NoteWaiting() {
 // Command is the chat's /questions [list] | answer ID | decline ID.
 func (q *Questions) Command() Command {
 	return Command{Name: "/questions", Usage: "[list]|answer ID|decline ID", Run: func(ctx context.Context, args []string) (string, error) {
+		command, id, err := pending.ParseCommand(args)
 		switch {
-		case len(args) == 0 || len(args) == 1 && args[0] == "list":
+		case err != nil:
+			return "", err
+		case command == pending.CommandList:
 			return "", q.List()
-		case len(args) == 2 && (args[0] == "answer" || args[0] == "decline"):
-			return "", q.Answer(ctx, args[1], args[0] == "decline")
 		}
-		return "", errors.New("/questions takes list, answer ID or decline ID")
+		return "", q.Answer(ctx, id, command == pending.CommandDecline)
 	}}
 }
 
