@@ -18,7 +18,7 @@ var allowed = map[string][]string{
 	"":                           {},
 	"agent":                      {"", "internal/fsx", "internal/jsonredact", "policy", "tools"},
 	"agent/threadfile":           {"", "agent", "internal/fsx", "internal/jsonredact", "policy/secrets"},
-	"mcpserver":                  {"", "agent", "agent/threadfile", "audit", "home", "inquiry", "inquiry/mcpface", "inquiry/pending", "internal/fsx", "policy/outofband", "tools"},
+	"mcpserver":                  {"", "agent", "agent/threadfile", "audit", "conversation", "home", "inquiry", "inquiry/mcpface", "inquiry/pending", "internal/fsx", "policy/outofband", "tools"},
 	"tools":                      {""},
 	"tools/ask":                  {"", "inquiry", "tools"},
 	"tools/askuser":              {"", "inquiry", "tools"},

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/home"
 )
 
@@ -57,4 +59,34 @@ func (s *Server) Sweep(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// NewInHome returns a server over the wisp home h as wisp mcp runs it
+// (HomeOptions, with log, and token for HTTP), its folders swept (Sweep),
+// whose respond calls run on a pool of conversations, one per tool list,
+// each built from conv (the home, the model and its backends) with the
+// server's faces as its Face, Approver and Notifier. Close the pool once
+// the server has closed.
+func NewInHome(ctx context.Context, h *home.Home, log *audit.Log, token string, conv *conversation.Options) (*Server, *conversation.Pool, error) {
+	o, err := HomeOptions(h, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	var pool *conversation.Pool // set once the server's faces are
+	o.Token = token
+	o.Conversations = ConversationsFunc(func(ctx context.Context, named []string) (wisp.Agent, error) {
+		a, err := pool.Agent(ctx, named)
+		if err != nil {
+			return nil, err
+		}
+		return a, nil
+	})
+	s := New(o)
+	if err := s.Sweep(ctx); err != nil {
+		return nil, nil, err
+	}
+	c := *conv
+	c.Face, c.Approver, c.Notifier = s.Face(), s.Approver(), s.Notifier()
+	pool = conversation.NewPool(&c)
+	return s, pool, nil
 }

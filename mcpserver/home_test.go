@@ -10,10 +10,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/home"
 	"github.com/wisp-agent/wisp/mcpserver"
 )
@@ -151,5 +154,66 @@ func TestSweep(t *testing.T) {
 		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("after Sweep, %s: %v; want it gone", path, err)
 		}
+	}
+}
+
+// NewInHome: a server over a home, as wisp mcp runs it, its folders swept,
+// whose respond calls run the home's conversations, which keep their
+// threads where its resources read them.
+func TestNewInHome(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "home")
+	h, err := home.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leftover := filepath.Join(dir, "pending", ".a1b2c3d4.question.json.tmp-1")
+	if err := os.MkdirAll(filepath.Dir(leftover), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(leftover, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	scriptPath := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(scriptPath, []byte(`{"content":"Hello from home."}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log, err := h.OpenAudit(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	srv, pool, err := mcpserver.NewInHome(t.Context(), h, log, "", &conversation.Options{Home: dir, ModelName: "script:" + scriptPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := os.Lstat(leftover); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("after NewInHome, %s: %v; want it swept", leftover, err)
+	}
+	c, err := client.NewInProcessClient(srv.MCP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var ir mcp.InitializeRequest
+	ir.Params.ClientInfo = mcp.Implementation{Name: "t", Version: "0"}
+	if _, err := c.Initialize(t.Context(), ir); err != nil {
+		t.Fatal(err)
+	}
+	var call mcp.CallToolRequest
+	call.Params.Name = "respond"
+	call.Params.Arguments = map[string]any{"prompt": "hi", "thread_id": "t-home", "tools": []string{}}
+	res, err := c.CallTool(t.Context(), call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc, _ := res.StructuredContent.(map[string]any); sc["reply"] != "Hello from home." {
+		t.Errorf("respond = %+v, want the script's reply", res)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "threads", "t-home.json")); err != nil {
+		t.Errorf("the thread file: %v; want it kept in the home", err)
 	}
 }

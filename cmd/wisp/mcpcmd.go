@@ -8,8 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/home"
 	"github.com/wisp-agent/wisp/mcpserver"
@@ -73,7 +71,11 @@ func runMCP(cmd *cobra.Command, env environ, f *mcpFlags) error {
 		return err
 	}
 	defer serverLog.Close()
-	srv, convs, err := newMCPServer(cmd.Context(), env, h, serverLog, token, f.model)
+	opts := &conversation.Options{ModelName: f.model}
+	if err := inHome(env, opts); err != nil {
+		return err
+	}
+	srv, convs, err := mcpserver.NewInHome(cmd.Context(), h, serverLog, token, opts)
 	if err != nil {
 		return err
 	}
@@ -98,35 +100,6 @@ func runMCP(cmd *cobra.Command, env environ, f *mcpFlags) error {
 	fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s to requests with Authorization: Bearer and the token in %s\n",
 		ln.Addr(), mcpserver.EndpointPath, f.tokenFile)
 	return srv.ServeHTTP(cmd.Context(), ln)
-}
-
-// newMCPServer builds the server over h, with serverLog as its own
-// record, and the pool of conversations (one per tool list) it runs, with
-// the server's faces.
-func newMCPServer(ctx context.Context, env environ, h *home.Home, serverLog *audit.Log, token, model string) (*mcpserver.Server, *conversation.Pool, error) {
-	o, err := mcpserver.HomeOptions(h, serverLog)
-	if err != nil {
-		return nil, nil, err
-	}
-	var convs *conversation.Pool // set once the server's faces are
-	o.Token = token
-	o.Conversations = mcpserver.ConversationsFunc(func(ctx context.Context, named []string) (wisp.Agent, error) {
-		a, err := convs.Agent(ctx, named)
-		if err != nil {
-			return nil, usageOf(err)
-		}
-		return a, nil
-	})
-	srv := mcpserver.New(o)
-	if err := srv.Sweep(ctx); err != nil {
-		return nil, nil, err
-	}
-	opts := &conversation.Options{ModelName: model, Face: srv.Face(), Approver: srv.Approver(), Notifier: srv.Notifier()}
-	if err := inHome(env, opts); err != nil {
-		return nil, nil, err
-	}
-	convs = conversation.NewPool(opts)
-	return srv, convs, nil
 }
 
 // mcpToken returns the bearer token wisp mcp --http requires, from the
