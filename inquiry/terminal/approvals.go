@@ -65,19 +65,13 @@ func NewApprovals(store outofband.Store, in *Input, out io.Writer, opts *Approva
 // List writes the requests that wait, and after them those whose file is
 // damaged, with the commands that answer them.
 func (a *Approvals) List() error {
-	rs, err := a.store.List()
-	if err != nil {
-		return err
-	}
-	ds, err := a.store.Damaged()
-	if err != nil {
-		return err
-	}
-	writeFiled(a.out, rs, ds, func(rs []outofband.Request) { writeApprovals(a.out, rs, a.now()) }, func(d outofband.Damaged) {
-		fmt.Fprintf(a.out, "approval %s · damaged\n! %s\n", d.ID, escape.Terminal(strings.Join(strings.Fields(d.Err.Error()), " ")))
-		fmt.Fprintln(a.out, "nothing approves it: the request that waits on it is refused")
-	})
-	return nil
+	_, err := listFiled(a.out, a.store.List, a.store.Damaged,
+		func(rs []outofband.Request) { writeApprovals(a.out, rs, a.now()) },
+		func(d outofband.Damaged) {
+			fmt.Fprintf(a.out, "approval %s · damaged\n! %s\n", d.ID, escape.Terminal(strings.Join(strings.Fields(d.Err.Error()), " ")))
+			fmt.Fprintln(a.out, "nothing approves it: the request that waits on it is refused")
+		})
+	return err
 }
 
 // Answer shows request id and files the person's answer: an approval of

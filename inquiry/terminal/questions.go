@@ -104,20 +104,13 @@ func newQuestions(store pending.Store, in *Input, face *Face, out, screen io.Wri
 // List writes the questions that wait, and after them those whose file
 // is damaged, with the commands that answer them, and marks each told.
 func (q *Questions) List() error {
-	qs, err := q.store.List()
-	if err != nil {
-		return err
-	}
-	ds, err := q.store.Damaged()
-	if err != nil {
-		return err
-	}
-	writeFiled(q.out, qs, ds, func(qs []pending.Question) { writeQuestions(q.out, qs, q.now(), q.commands) },
+	qs, err := listFiled(q.out, q.store.List, q.store.Damaged,
+		func(qs []pending.Question) { writeQuestions(q.out, qs, q.now(), q.commands) },
 		func(d pending.Damaged) { writeDamaged(q.out, d) })
 	for _, p := range qs {
 		q.answerer.Tell(p.ID)
 	}
-	return nil
+	return err
 }
 
 // Answer puts question id to the person and files the answer, or a
