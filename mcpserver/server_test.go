@@ -18,6 +18,8 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models/script"
 )
@@ -44,6 +46,30 @@ func TestInitialize(t *testing.T) {
 	caps := res.Capabilities
 	if caps.Tools == nil || caps.Resources == nil || caps.Logging == nil {
 		t.Errorf("capabilities = %+v, want tools, resources and logging", caps)
+	}
+}
+
+// Without Options.Name and Version the server names itself wisp, at the
+// version its build recorded: the line wisp --version prints.
+func TestInitializeDefaultInfo(t *testing.T) {
+	srv := mcpserver.New(&mcpserver.Options{Threads: threadfile.Dir{Path: t.TempDir()}})
+	c, err := client.NewInProcessClient(srv.MCP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var ir mcp.InitializeRequest
+	ir.Params.ClientInfo = mcp.Implementation{Name: "t", Version: "0"}
+	res, err := c.Initialize(t.Context(), ir)
+	if err != nil {
+		t.Fatalf("Initialize: %v", err)
+	}
+	want := mcp.Implementation{Name: "wisp", Version: version.String()}
+	if diff := cmp.Diff(want, res.ServerInfo); diff != "" {
+		t.Errorf("server info (-want +got):\n%s", diff)
 	}
 }
 
