@@ -35,7 +35,6 @@ wisp's own model, whose policy refuses every approvals command. Anywhere else th
 refuse with exit status 2, as for any other usage error. The answer is recorded in the
 audit log (approval.answered, with this terminal's name) before it is filed; wisp mcp
 takes only an answer so recorded.`,
-		Args: exactArgs(0, "approvals takes list, approve ID or deny ID"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env) },
 	}
 	list := &cobra.Command{

@@ -27,7 +27,8 @@ func newChatCmd(env environ) *cobra.Command {
 		Short: "Talk with the model; it may ask you questions as it works",
 		Long: `Talk with the model, one message a line. When the model asks you something, the
 question appears under "? the model asks": type a number or your answer, or press
-Enter to decline. Ctrl-C stops the turn; Ctrl-D (the end of the input) leaves.
+Enter to decline. Ctrl-C stops the turn; Ctrl-D (the end of the input) leaves, and
+so does Ctrl-C at the prompt, with exit status 130.
 
 A line that starts with / is your own command, never sent to the model: /models
 (list, show, pull, cancel, enable, disable, check, trust) and /config (get, set,
@@ -71,7 +72,7 @@ goes to standard output; what the model called, and the thread's id, go to stand
 error. --thread ID goes on with a thread kept under $WISP_HOME/threads.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("respond takes one PROMPT, or - to read it from standard input (got %d arguments)", len(args))
+				return usagef("respond takes one PROMPT, or - to read it from standard input (got %s)", argCount(args))
 			}
 			return nil
 		},
@@ -159,8 +160,12 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		Tools: conv.Tools().Names(), Dropped: conv.Tools().Dropped(), BeforePrompt: questions.NoteWaiting,
 		Commands: append(commands, questions.Command()),
 	})
-	if errors.Is(err, terminal.ErrTurnFailed) {
+	switch {
+	case errors.Is(err, terminal.ErrTurnFailed):
 		return exitError{code: 1}
+	case errors.Is(err, wisp.ErrInterrupted):
+		// Ctrl-C at the prompt: the person left, as a shell expects.
+		return exitError{code: exitInterrupted}
 	}
 	return err
 }

@@ -66,8 +66,20 @@ func configErr(err error) error {
 func exactArgs(n int, msg string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s (got %d arguments; see %s --help)", msg, len(args), cmd.CommandPath())
+			return usagef("%s (got %s; see %s --help)", msg, argCount(args), cmd.CommandPath())
 		}
 		return nil
 	}
+}
+
+// argCount says how many arguments args holds: "no arguments", "1
+// argument", "2 arguments".
+func argCount(args []string) string {
+	switch len(args) {
+	case 0:
+		return "no arguments"
+	case 1:
+		return "1 argument"
+	}
+	return fmt.Sprintf("%d arguments", len(args))
 }

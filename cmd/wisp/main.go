@@ -20,6 +20,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/version"
 )
 
 func main() {
@@ -64,6 +65,13 @@ func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// hinted is an error said with a line of its own after it, such as the
+// command the person meant.
+type hinted struct {
+	error
+	hint string
+}
 
 // exitInterrupted is the exit status of a command stopped by Ctrl-C.
 const exitInterrupted = 130
@@ -114,6 +122,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
+		var h hinted
+		if errors.As(err, &h) {
+			fmt.Fprintln(stderr, h.hint)
+		}
 		return 2
 	}
 	fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
@@ -139,8 +151,9 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer, env environ) *cobra.Comm
 middle of a turn (the ask tool) and go on with your answer; a question is never a
 permission. Settings live in $WISP_HOME/config.json (default ~/.wisp), and every
 question, answer and tool call is recorded in a hash-chained audit log.`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		SilenceUsage:       true,
+		SilenceErrors:      true,
+		DisableSuggestions: true, // knownSubcommand suggests
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -148,8 +161,15 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.Version = version.String()
+	root.SetVersionTemplate("wisp {{.Version}}\n")
 	root.AddCommand(
+		&cobra.Command{
+			Use:   "version",
+			Short: "Print wisp's version and the commit it was built from",
+			Args:  exactArgs(0, "version takes no arguments"),
+			Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprintf(cmd.OutOrStdout(), "wisp %s\n", root.Version) },
+		},
 		newChatCmd(env),
 		newRespondCmd(env),
 		newConfigCmd(env),
@@ -159,5 +179,48 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newQuestionsCmd(env),
 		newApprovalsCmd(env),
 	)
+	root.InitDefaultCompletionCmd()
+	conventions(root)
 	return root
+}
+
+// conventions gives c and every command under it what each of wisp's
+// commands keeps: its usage line as written, with no [flags] added; and,
+// on a command made of subcommands, its help when called alone, and a
+// subcommand it does not have refused as a usage error that names the
+// nearest ones it has.
+func conventions(c *cobra.Command) {
+	c.DisableFlagsInUseLine = true
+	if c.HasSubCommands() {
+		c.Args = knownSubcommand
+		c.SuggestionsMinimumDistance = 2
+		if c.RunE == nil && c.Run == nil {
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
+	for _, sub := range c.Commands() {
+		conventions(sub)
+	}
+}
+
+// knownSubcommand refuses an argument to a command made of subcommands:
+// it names none of them.
+func knownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	path := cmd.CommandPath()
+	err := fmt.Errorf("unknown command %q for %q (see %s --help)", args[0], path, path)
+	near := cmd.SuggestionsFor(args[0])
+	if len(near) == 0 {
+		return usageError{err}
+	}
+	for i, n := range near {
+		near[i] = path + " " + n
+	}
+	last := len(near) - 1
+	if last > 0 {
+		near = append(near[:last-1], near[last-1]+" or "+near[last])
+	}
+	return usageError{hinted{err, "Did you mean " + strings.Join(near, ", ") + "?"}}
 }

@@ -30,7 +30,6 @@ that nothing but a person may answer a question; anywhere else they refuse with 
 status 2, as for any other usage error. The answer is recorded in the audit log
 (inquiry.answered, with this terminal's name) before it is filed; the thread takes
 only an answer so recorded. A question whose file is damaged is listed as such.`,
-		Args: exactArgs(0, "questions takes list, answer ID or decline ID"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return listQuestionsCmd(cmd, env) },
 	}
 	list := &cobra.Command{
