@@ -44,7 +44,7 @@ With --yes no person is asked anything: every question ends with "no person can
 answer here".
 
 With --json, wisp speaks JSON lines for a front end such as wisp-tui: one object a
-line each way, nothing else on standard output (docs/jsonl.md).`,
+line each way, nothing else on standard output (docs/jsonl.md).` + environment,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if jsonLines {
@@ -69,7 +69,7 @@ func newRespondCmd(env environ) *cobra.Command {
 		Long: `Run one turn on PROMPT (or on standard input, with -) with no person to answer:
 a question the model asks ends at once with "no person can answer here". The reply
 goes to standard output; what the model called, and the thread's id, go to standard
-error. --thread ID goes on with a thread kept under $WISP_HOME/threads.`,
+error. --thread ID goes on with a thread kept under $WISP_HOME/threads.` + environment,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("respond takes one PROMPT, or - to read it from standard input (got %s)", argCount(args))

@@ -123,3 +123,19 @@ func TestUsageLines(t *testing.T) {
 	}
 	walk(root)
 }
+
+// The help of chat, respond and mcp names what each reads from the
+// environment.
+func TestHelpNamesEnvironment(t *testing.T) {
+	for _, cmd := range []string{"chat", "respond", "mcp"} {
+		code, out, _ := runWisp(t, "", cmd, "--help")
+		if code != 0 {
+			t.Errorf("wisp %s --help = exit %d, want 0", cmd, code)
+		}
+		for _, v := range []string{"WISP_HOME", "OLLAMA_HOST", "WISP_MLX_URL", "HF_ENDPOINT", "HF_TOKEN", "NO_COLOR"} {
+			if !strings.Contains(out, "\n  "+v+" ") {
+				t.Errorf("wisp %s --help does not name %s under Environment:\n%s", cmd, v, out)
+			}
+		}
+	}
+}
