@@ -23,7 +23,8 @@ func Main() {
 	if !isLauncher() {
 		return
 	}
-	os.Exit(launch())
+	// Straight out: nothing of the program's own runs at exit.
+	syscall.Exit(launch())
 }
 
 // isLauncher reports whether this process was started as a launcher.

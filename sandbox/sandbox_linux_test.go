@@ -36,6 +36,10 @@ func needSandbox(t *testing.T) {
 
 const testPath = "PATH=/usr/local/bin:/usr/bin:/bin"
 
+// testEnv is the environment of the tests' commands. A helper built with
+// the race detector would otherwise sleep a second as it exits.
+var testEnv = []string{testPath, "GORACE=atexit_sleep_ms=0"}
+
 // fixture is a workspace and a wisp home outside /tmp, with a config file.
 type fixture struct {
 	ws, home, config string
@@ -43,11 +47,15 @@ type fixture struct {
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	home, err := os.MkdirTemp("/var/tmp", "wisp-home-")
+	parent, err := os.MkdirTemp("/var/tmp", "wisp-test-")
 	if err != nil {
 		t.Skipf("no folder for a wisp home outside /tmp: %v", err)
 	}
-	t.Cleanup(func() { os.RemoveAll(home) })
+	t.Cleanup(func() { os.RemoveAll(parent) })
+	home := filepath.Join(parent, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	f := fixture{ws: t.TempDir(), home: home, config: filepath.Join(home, "config.json")}
 	if err := os.WriteFile(f.config, []byte(`{"secret":"hunter2"}`), 0o600); err != nil {
 		t.Fatal(err)
@@ -72,7 +80,7 @@ func (f fixture) runner(t *testing.T, p sandbox.Policy) *sandbox.Runner {
 
 func run(t *testing.T, r *sandbox.Runner, line string) *sandbox.Result {
 	t.Helper()
-	res, err := r.Run(context.Background(), sandbox.Command{Line: line, Env: []string{testPath}})
+	res, err := r.Run(context.Background(), sandbox.Command{Line: line, Env: testEnv})
 	if err != nil {
 		t.Fatalf("Run(%q): %v", line, err)
 	}
@@ -391,7 +399,7 @@ func TestCancelEndsSetsidChild(t *testing.T) {
 	var once sync.Once
 	res, err := r.Run(ctx, sandbox.Command{
 		Line: "setsid sleep " + marker + " & sleep 0.05; echo started; wait",
-		Env:  []string{testPath},
+		Env:  testEnv,
 		OnOutput: func(s sandbox.Stream, p []byte) {
 			if bytes.Contains(p, []byte("started")) {
 				once.Do(cancel)
@@ -433,7 +441,7 @@ func TestTimeout(t *testing.T) {
 	needSandbox(t)
 	f := newFixture(t)
 	r := f.runner(t, sandbox.Policy{Limits: sandbox.Limits{Grace: 100 * time.Millisecond}})
-	res, err := r.Run(context.Background(), sandbox.Command{Line: "trap '' TERM; sleep 30", Env: []string{testPath}, Timeout: 200 * time.Millisecond})
+	res, err := r.Run(context.Background(), sandbox.Command{Line: "trap '' TERM; sleep 30", Env: testEnv, Timeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +457,7 @@ func TestOutputCutHeadAndTail(t *testing.T) {
 	var streamed int64
 	res, err := r.Run(context.Background(), sandbox.Command{
 		Line:     "echo START; head -c 2000000 /dev/zero | tr '\\0' a; echo; echo END; echo err >&2",
-		Env:      []string{testPath},
+		Env:      testEnv,
 		OnOutput: func(s sandbox.Stream, p []byte) { streamed += int64(len(p)) },
 	})
 	if err != nil {
@@ -491,7 +499,7 @@ func TestProcessLimit(t *testing.T) {
 		t.Errorf("the command started %q processes of 60, want fewer than 24 (stderr %q)", res.Stdout, res.Stderr)
 	}
 
-	bomb, err := r.Run(context.Background(), sandbox.Command{Line: "f() { f | f & }; f; wait", Env: []string{testPath}, Timeout: time.Second})
+	bomb, err := r.Run(context.Background(), sandbox.Command{Line: "f() { f | f & }; f; wait", Env: testEnv, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -552,7 +560,7 @@ func TestModeOff(t *testing.T) {
 		t.Errorf("mode off: stdout %q, mode %q; want the file and off", res.Stdout, res.Mode)
 	}
 	marker := fmt.Sprintf("%d.%d", 800+os.Getpid()%99, time.Now().UnixNano()%1000000)
-	res, err := r.Run(context.Background(), sandbox.Command{Line: "sleep " + marker + " & wait", Env: []string{testPath}, Timeout: 100 * time.Millisecond})
+	res, err := r.Run(context.Background(), sandbox.Command{Line: "sleep " + marker + " & wait", Env: testEnv, Timeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
