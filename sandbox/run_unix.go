@@ -59,6 +59,13 @@ func (r *Runner) Run(ctx context.Context, c Command) (*Result, error) {
 	}
 	if p.Home != "" {
 		sp.Hide = append(sp.Hide, p.Home)
+		// A missing home inside the workspace is made, so that it is
+		// covered: else the command could make it and plant settings.
+		if sp.Confine && within(p.Home, p.Workspace) {
+			if err := os.MkdirAll(p.Home, 0o700); err != nil {
+				return nil, fmt.Errorf("making the wisp home to hide it: %w", err)
+			}
+		}
 	}
 	sp.Hide = append(sp.Hide, p.Hide...)
 	if err := commandArgv(sp, c.Line, c.Env); err != nil {

@@ -221,6 +221,21 @@ func TestHomeUntouchable(t *testing.T) {
 	}
 }
 
+// A wisp home that does not exist yet cannot be made by a command.
+func TestMissingHomeCannotBePlanted(t *testing.T) {
+	needSandbox(t)
+	f := newFixture(t)
+	home := filepath.Join(f.ws, "sub", ".wisp")
+	r := f.runner(t, sandbox.Policy{Home: home})
+	res := run(t, r, "mkdir -p sub/.wisp; echo '{}' > sub/.wisp/config.json")
+	if res.ExitCode == 0 {
+		t.Errorf("planting a config in the missing home succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(home, "config.json")); err == nil {
+		t.Errorf("a config was planted in the wisp home")
+	}
+}
+
 // snapshot lists every file under dir with its mode, time and content.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
