@@ -55,6 +55,7 @@ type Result struct {
 // Runner runs commands under one Policy. It is safe for concurrent use.
 type Runner struct {
 	policy Policy
+	probe  func(context.Context) Support // nil: Probe
 
 	mu      sync.Mutex
 	support *Support
@@ -82,7 +83,11 @@ func (r *Runner) Support(ctx context.Context) Support {
 	if r.support != nil {
 		return *r.support
 	}
-	s := Probe(ctx)
+	probe := r.probe
+	if probe == nil {
+		probe = Probe
+	}
+	s := probe(ctx)
 	if ctx.Err() == nil {
 		r.support = &s
 	}
