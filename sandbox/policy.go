@@ -88,13 +88,22 @@ type Limits struct {
 
 // Defaults and bounds.
 const (
-	DefaultTimeout   = 120 * time.Second
-	MaxTimeout       = 600 * time.Second
-	DefaultOutput    = 128 << 10
+	// DefaultTimeout is a command's timeout when it names none.
+	DefaultTimeout = 120 * time.Second
+	// MaxTimeout is the longest timeout a command may name.
+	MaxTimeout = 600 * time.Second
+	// DefaultOutput is how many bytes of each stream a Result keeps.
+	DefaultOutput = 128 << 10
+	// DefaultProcesses is how many processes and threads a command may
+	// have at once.
 	DefaultProcesses = 512
-	DefaultFileSize  = 4 << 30
+	// DefaultFileSize is the largest file a command may write, in bytes.
+	DefaultFileSize = 4 << 30
+	// DefaultOpenFiles is how many files a process may hold open.
 	DefaultOpenFiles = 1024
-	DefaultGrace     = 2 * time.Second
+	// DefaultGrace is how long a stopped command has between SIGTERM and
+	// SIGKILL.
+	DefaultGrace = 2 * time.Second
 )
 
 func (l Limits) withDefaults() Limits {
