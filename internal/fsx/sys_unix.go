@@ -25,6 +25,20 @@ func SyncDir(dir string) error {
 	return err
 }
 
+// syncDirIn makes a create, rename or removal in dir, inside root,
+// durable.
+func syncDirIn(root *os.Root, dir string) error {
+	d, err := root.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // Owner returns the user id that owns fi; ok is false where the system
 // does not say.
 func Owner(fi fs.FileInfo) (uid int, ok bool) {
