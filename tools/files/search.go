@@ -156,4 +156,3 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
-
