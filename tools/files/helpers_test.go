@@ -186,3 +186,20 @@ func (tr tree) read(t *testing.T, name string) string {
 	}
 	return string(b)
 }
+
+// writeFile writes a file of tr, making its folder.
+func writeFile(t *testing.T, tr tree, name, content string) {
+	t.Helper()
+	p := filepath.Join(tr.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// approvalOf is the approval of act, as the guard gives it.
+func approvalOf(act wisp.Action) wisp.Approval {
+	return wisp.Approval{ID: "a1", Command: act.Command, Diff: act.Diff}
+}

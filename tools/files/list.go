@@ -105,7 +105,7 @@ func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
 	case matched > MaxListed:
 		fmt.Fprintf(&b, "(%d more not shown; narrow the pattern or the path)", matched-MaxListed)
 	default:
-		fmt.Fprintf(&b, "(%d files)", matched)
+		fmt.Fprintf(&b, "(%d %s)", matched, plural(matched, "file", "files"))
 	}
 	if cut {
 		fmt.Fprintf(&b, "\n(the listing stopped after %d files and folders; give a narrower path)", MaxWalked)
