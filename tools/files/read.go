@@ -178,7 +178,7 @@ func (w *Workspace) read(a readArgs) (string, error) {
 		if n == 0 {
 			return fmt.Sprintf("(%s is empty)", a.Path), nil
 		}
-		return "", problemf("offset %d is past the end of %s, which has %d lines", offset, quote(a.Path), n)
+		return "", problemf("offset %d is past the end of %s, which has %s", offset, quote(a.Path), lines(n))
 	}
 
 	first := offset - len(before)
@@ -218,9 +218,9 @@ func (w *Workspace) read(a readArgs) (string, error) {
 	case more:
 		fmt.Fprintf(&b, "(lines %d–%d of %s shown; more follows: read on with offset=%d)", offset, last, a.Path, last+1)
 	case offset == 1:
-		fmt.Fprintf(&b, "(end of %s, %d lines)", a.Path, last)
+		fmt.Fprintf(&b, "(end of %s, %s)", a.Path, lines(last))
 	default:
-		fmt.Fprintf(&b, "(lines %d–%d; end of %s, %d lines)", offset, last, a.Path, last)
+		fmt.Fprintf(&b, "(lines %d–%d; end of %s, %s)", offset, last, a.Path, lines(last))
 	}
 	if cut {
 		fmt.Fprintf(&b, "\n(lines longer than %d bytes are cut, ending in …)", MaxLineBytes)
