@@ -140,7 +140,7 @@ func (w *Workspace) edit(approval wisp.Approval, a editArgs) (string, error) {
 	}
 	switch {
 	case approval.ID == "":
-		return "", problemf("%s was not changed: the file changed after it was judged, so this edit was never approved; read it again and send the edit anew", quote(a.Path))
+		return "", problemf("%s was not changed: this edit was not approved (the file may have changed after it was judged); read it again and send the edit anew", quote(a.Path))
 	case approval.Command != ch.command || approval.Diff != ch.diff:
 		return "", problemf("%s was not changed: it changed while the person read the request, so the change approved is not the one it would make now; read it again and send the edit anew", quote(a.Path))
 	}

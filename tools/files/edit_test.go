@@ -171,7 +171,7 @@ func TestEditUnderApproval(t *testing.T) {
 	act := action(t, edit, args)
 
 	res := call(t, edit, args, wisp.Approval{})
-	if !res.IsError || !strings.Contains(res.Content, "was never approved") {
+	if !res.IsError || !strings.Contains(res.Content, "this edit was not approved") {
 		t.Errorf("edit_file with no approval = %q; want it refused", res.Content)
 	}
 	writeFile(t, tr, "notes.txt", "one\ntwo\nthree\nfour\n")

@@ -90,10 +90,13 @@ func homeWithin(real, home string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("files: wisp home %s: %w", home, err)
 	}
+	// A home not made yet is compared by its folder's real path.
 	if r, err := filepath.EvalSymlinks(h); err == nil {
 		h = r
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("files: wisp home %s: %w", home, err)
+	} else if dir, err := filepath.EvalSymlinks(filepath.Dir(h)); err == nil {
+		h = filepath.Join(dir, filepath.Base(h))
 	}
 	if inside(h, real) {
 		return ".", nil

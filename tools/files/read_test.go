@@ -1,6 +1,7 @@
 package files_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -159,5 +160,28 @@ func TestReadFileRedacts(t *testing.T) {
 	res = call(t, read, map[string]any{"path": "key.pem", "limit": 20}, wisp.Approval{})
 	if strings.Contains(res.Content, body[:20]) || strings.Contains(res.Content, "\t"+strings.Split(key, "\n")[12][:20]) {
 		t.Errorf("read_file(key.pem, limit 20), a window that ends inside the key, shows it: %q", res.Content)
+	}
+}
+
+// A home not made yet is kept out too, however the workspace is named
+// (here through a link to it).
+func TestHomeNotMadeYet(t *testing.T) {
+	tr := newTree(t)
+	alias := filepath.Join(t.TempDir(), "alias")
+	if err := os.Symlink(tr.dir, alias); err != nil {
+		t.Fatal(err)
+	}
+	w, err := files.Open(&files.Options{Workspace: alias, Home: filepath.Join(alias, ".later")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	_, res := approved(t, tool(t, w, files.NameEditFile), map[string]any{"path": ".later/config.json", "mode": "create", "new": "{}"})
+	if !res.IsError || !strings.Contains(res.Content, "wisp's own folder") {
+		t.Errorf("edit_file(create .later/config.json) with the home not made yet = %q; want it refused", res.Content)
+	}
+	res = call(t, tool(t, w, files.NameReadFile), map[string]any{"path": filepath.Join(alias, "notes.txt")}, wisp.Approval{})
+	if res.IsError {
+		t.Errorf("read_file of an absolute path through the workspace's link = %q; want it read", res.Content)
 	}
 }
