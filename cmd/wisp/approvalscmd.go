@@ -200,6 +200,7 @@ func writeApproval(w io.Writer, r outofband.Request, now time.Time) {
 			b.WriteString(terminal.Quote("", strings.TrimSuffix(l, "\r"), width))
 		}
 	}
+	b.WriteString(terminal.Diff(r.Diff, width, false))
 	b.WriteString("offers " + r.Offered())
 	if !r.Deadline.IsZero() {
 		b.WriteString(" · refused unanswered " + fromNow(r.Deadline.Sub(now)))

@@ -74,9 +74,7 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 			b.WriteString(Quote("", strings.TrimSuffix(l, "\r"), w))
 		}
 	}
-	if r.Diff != "" {
-		b.WriteString(diffRows(r.Diff, w, f.color))
-	}
+	b.WriteString(Diff(r.Diff, w, f.color))
 	if !r.Deadline.IsZero() {
 		fmt.Fprintf(&b, "(the request is refused unanswered at %s)\n", r.Deadline.Local().Format(time.TimeOnly))
 	}

@@ -19,14 +19,17 @@ const (
 // tabWidth is how many blanks a tab in a diff stands for.
 const tabWidth = 4
 
-// diffRows shows a request's diff (wisp.ApprovalRequest.Diff), the
-// model's words and the file's, in the approval's frame: each line with
-// its tabs as blanks, escaped and wrapped as Quote does, so that no row
-// starts at the left edge; with color, removed lines red, added lines
-// green, hunk headers cyan and the file names bold. The colours are
-// wisp's own: escaping has taken every control character out of the
-// text.
-func diffRows(diff string, width int, color bool) string {
+// Diff returns a request's diff (wisp.ApprovalRequest.Diff), the
+// model's words and the file's, as the approval's frame shows it: each
+// line with its tabs as blanks, escaped and wrapped to width as Quote
+// does, so that no row starts at the left edge; with color, removed
+// lines red, added lines green, hunk headers cyan and the file names
+// bold. The colours are wisp's own: escaping has taken every control
+// character out of the text. "" for no diff.
+func Diff(diff string, width int, color bool) string {
+	if diff == "" {
+		return ""
+	}
 	var b strings.Builder
 	for line := range strings.SplitSeq(strings.TrimSuffix(diff, "\n"), "\n") {
 		line = strings.TrimSuffix(line, "\r")
