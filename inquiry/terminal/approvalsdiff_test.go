@@ -1,4 +1,4 @@
-package main
+package terminal
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
-// wisp approvals shows a request's diff under its text, escaped and
+// The approvals listing (wisp approvals) shows a request's diff under its text, escaped and
 // indented like the rest.
 func TestApprovalsShowTheDiff(t *testing.T) {
 	now := time.Now()
