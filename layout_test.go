@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"tools":                      {""},
 	"tools/ask":                  {"", "inquiry", "tools"},
 	"tools/askuser":              {"", "inquiry", "tools"},
+	"tools/files":                {"", "internal/fsx", "policy", "policy/secrets", "tools"},
 	"inquiry":                    {"", "policy/secrets"},
 	"inquiry/escape":             {},
 	"inquiry/terminal":           {"", "inquiry", "inquiry/escape", "inquiry/pending", "policy/outofband", "policy/secrets"},
