@@ -1,0 +1,52 @@
+package escape
+
+import "unicode/utf8"
+
+// JSON returns b, JSON text as encoding/json writes it, with every unsafe
+// rune (see [Unsafe]) that the encoder left raw inside a string written
+// as a \u escape (a rune beyond U+FFFF as its UTF-16 surrogate pair), so
+// that the text can be printed on a terminal as it is and still decodes
+// to the same values. encoding/json already escapes the C0 controls,
+// quotes and backslashes, so every rune rewritten is inside a string;
+// a byte that is not valid UTF-8 is written as \ufffd, as the encoder
+// writes it.
+//
+// When b needs no escaping, JSON returns b itself without allocating. It
+// runs in time linear in len(b).
+func JSON(b []byte) []byte {
+	i := 0
+	for i < len(b) {
+		r, n := utf8.DecodeRune(b[i:])
+		if Unsafe(r) {
+			break
+		}
+		i += n
+	}
+	if i == len(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	out = append(out, b[:i]...)
+	for i < len(b) {
+		r, n := utf8.DecodeRune(b[i:])
+		i += n
+		if !Unsafe(r) {
+			out = utf8.AppendRune(out, r)
+			continue
+		}
+		if r >= 0x10000 {
+			r -= 0x10000
+			out = appendU(out, 0xD800+(r>>10))
+			out = appendU(out, 0xDC00+(r&0x3FF))
+			continue
+		}
+		out = appendU(out, r)
+	}
+	return out
+}
+
+// appendU appends the JSON escape \uXXXX of r, a rune below U+10000.
+func appendU(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', hex[r>>12&0xF], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
+}
