@@ -87,7 +87,8 @@ func TestUnknownCommand(t *testing.T) {
 	}
 }
 
-// A wrong count of arguments is said in words that agree with it.
+// A wrong count of arguments is said in words that agree with it, and a
+// flag's bad value as what the flag takes.
 func TestArgumentCount(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -96,6 +97,11 @@ func TestArgumentCount(t *testing.T) {
 		{[]string{"version", "x"}, "wisp: version takes no arguments (got 1 argument; see wisp version --help)\n"},
 		{[]string{"questions", "answer", "a", "b"}, "wisp: questions answer takes one question ID, as wisp questions list shows it (got 2 arguments; see wisp questions answer --help)\n"},
 		{[]string{"respond"}, "wisp: respond takes one PROMPT, or - to read it from standard input (got no arguments)\n"},
+		// A flag's value is said as what it takes, not as the parser's
+		// internals.
+		{[]string{"models", "list", "--page", "x"}, "wisp: --page takes a whole number, not \"x\" (see wisp models list --help)\n"},
+		{[]string{"audit", "--after=1.5"}, "wisp: --after takes a whole number, not \"1.5\" (see wisp audit --help)\n"},
+		{[]string{"chat", "--yes=maybe"}, "wisp: --yes takes true or false, not \"maybe\" (see wisp chat --help)\n"},
 	}
 	for _, tc := range tests {
 		code, _, errs := runWisp(t, "", tc.args...)

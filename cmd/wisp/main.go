@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
@@ -134,6 +135,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 1
 }
 
+// flagTakes says what kind of value f takes.
+func flagTakes(f *pflag.Flag) string {
+	switch t := f.Value.Type(); {
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "a whole number"
+	case t == "bool":
+		return "true or false"
+	case t == "duration":
+		return "a duration such as 30s or 5m"
+	default:
+		return "a " + t
+	}
+}
+
 // isCobraUsage recognises cobra's own errors about the command line.
 func isCobraUsage(err error) bool {
 	s := err.Error()
@@ -161,6 +176,11 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		var bad *pflag.InvalidValueError
+		if errors.As(err, &bad) {
+			// Say what the flag takes, not how parsing it failed.
+			err = fmt.Errorf("--%s takes %s, not %q", bad.GetFlag().Name, flagTakes(bad.GetFlag()), bad.GetValue())
+		}
 		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
 	root.Version = version.String()
