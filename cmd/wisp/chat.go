@@ -16,6 +16,7 @@ import (
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 func newChatCmd(env environ) *cobra.Command {
@@ -72,7 +73,7 @@ goes to standard output; what the model called, and the thread's id, go to stand
 error. --thread ID goes on with a thread kept under $WISP_HOME/threads.` + environment,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("respond takes one PROMPT, or - to read it from standard input (got %s)", argCount(args))
+				return usagef("respond takes one PROMPT, or - to read it from standard input (got %s)", cmdline.Count(args))
 			}
 			return nil
 		},

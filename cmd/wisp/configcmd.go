@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 func newConfigCmd(env environ) *cobra.Command {
@@ -63,23 +64,5 @@ func configErr(err error) error {
 	return err
 }
 
-func exactArgs(n int, msg string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usagef("%s (got %s; see %s --help)", msg, argCount(args), cmd.CommandPath())
-		}
-		return nil
-	}
-}
-
-// argCount says how many arguments args holds: "no arguments", "1
-// argument", "2 arguments".
-func argCount(args []string) string {
-	switch len(args) {
-	case 0:
-		return "no arguments"
-	case 1:
-		return "1 argument"
-	}
-	return fmt.Sprintf("%d arguments", len(args))
-}
+// exactArgs takes exactly n arguments, or says msg (cmdline.ExactArgs).
+var exactArgs = cmdline.ExactArgs

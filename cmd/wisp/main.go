@@ -14,13 +14,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/sandbox"
 )
@@ -69,13 +68,6 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
-// hinted is an error said with a line of its own after it, such as the
-// command the person meant.
-type hinted struct {
-	error
-	hint string
-}
-
 // exitInterrupted is the exit status of a command stopped by Ctrl-C.
 const exitInterrupted = 130
 
@@ -123,41 +115,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return ee.code
 	}
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	if hint, usage := cmdline.Usage(err); usage || errors.As(err, &ue) {
 		fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
-		var h hinted
-		if errors.As(err, &h) {
-			fmt.Fprintln(stderr, h.hint)
+		if hint != "" {
+			fmt.Fprintln(stderr, hint)
 		}
 		return 2
 	}
 	fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 	return 1
-}
-
-// flagTakes says what kind of value f takes.
-func flagTakes(f *pflag.Flag) string {
-	switch t := f.Value.Type(); {
-	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
-		return "a whole number"
-	case t == "bool":
-		return "true or false"
-	case t == "duration":
-		return "a duration such as 30s or 5m"
-	default:
-		return "a " + t
-	}
-}
-
-// isCobraUsage recognises cobra's own errors about the command line.
-func isCobraUsage(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "flag needs an argument", "invalid argument"} {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer, env environ) *cobra.Command {
@@ -168,21 +134,13 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer, env environ) *cobra.Comm
 middle of a turn (the ask tool) and go on with your answer; a question is never a
 permission. Settings live in $WISP_HOME/config.json (default ~/.wisp), and every
 question, answer and tool call is recorded in a hash-chained audit log.`,
-		SilenceUsage:       true,
-		SilenceErrors:      true,
-		DisableSuggestions: true, // knownSubcommand suggests
+		SilenceUsage:  true,
+		SilenceErrors: true,
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		var bad *pflag.InvalidValueError
-		if errors.As(err, &bad) {
-			// Say what the flag takes, not how parsing it failed.
-			err = fmt.Errorf("--%s takes %s, not %q", bad.GetFlag().Name, flagTakes(bad.GetFlag()), bad.GetValue())
-		}
-		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
-	})
+	root.SetFlagErrorFunc(cmdline.FlagError)
 	root.Version = version.String()
 	root.SetVersionTemplate("wisp {{.Version}}\n")
 	root.AddCommand(
@@ -201,48 +159,6 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newQuestionsCmd(env),
 		newApprovalsCmd(env),
 	)
-	root.InitDefaultCompletionCmd()
-	conventions(root)
+	cmdline.Apply(root)
 	return root
-}
-
-// conventions gives c and every command under it what each of wisp's
-// commands keeps: its usage line as written, with no [flags] added; and,
-// on a command made of subcommands, its help when called alone, and a
-// subcommand it does not have refused as a usage error that names the
-// nearest ones it has.
-func conventions(c *cobra.Command) {
-	c.DisableFlagsInUseLine = true
-	if c.HasSubCommands() {
-		c.Args = knownSubcommand
-		c.SuggestionsMinimumDistance = 2
-		if c.RunE == nil && c.Run == nil {
-			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
-		}
-	}
-	for _, sub := range c.Commands() {
-		conventions(sub)
-	}
-}
-
-// knownSubcommand refuses an argument to a command made of subcommands:
-// it names none of them.
-func knownSubcommand(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	path := cmd.CommandPath()
-	err := fmt.Errorf("unknown command %q for %q (see %s --help)", args[0], path, path)
-	near := cmd.SuggestionsFor(args[0])
-	if len(near) == 0 {
-		return usageError{err}
-	}
-	for i, n := range near {
-		near[i] = path + " " + n
-	}
-	last := len(near) - 1
-	if last > 0 {
-		near = append(near[:last-1], near[last-1]+" or "+near[last])
-	}
-	return usageError{hinted{err, "Did you mean " + strings.Join(near, ", ") + "?"}}
 }
