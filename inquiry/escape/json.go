@@ -9,7 +9,9 @@ import "unicode/utf8"
 // to the same values. encoding/json already escapes the C0 controls,
 // quotes and backslashes, so every rune rewritten is inside a string;
 // a byte that is not valid UTF-8 is written as \ufffd, as the encoder
-// writes it.
+// writes it. Tab, newline and carriage return, which valid JSON holds raw
+// only as whitespace between values (the newline an Encoder ends each
+// value with, say), are left as they are.
 //
 // When b needs no escaping, JSON returns b itself without allocating. It
 // runs in time linear in len(b).
@@ -17,7 +19,7 @@ func JSON(b []byte) []byte {
 	i := 0
 	for i < len(b) {
 		r, n := utf8.DecodeRune(b[i:])
-		if Unsafe(r) {
+		if jsonUnsafe(r) {
 			break
 		}
 		i += n
@@ -30,8 +32,8 @@ func JSON(b []byte) []byte {
 	for i < len(b) {
 		r, n := utf8.DecodeRune(b[i:])
 		i += n
-		if !Unsafe(r) {
-			out = utf8.AppendRune(out, r)
+		if !jsonUnsafe(r) {
+			out = append(out, b[i-n:i]...)
 			continue
 		}
 		if r >= 0x10000 {
@@ -43,6 +45,12 @@ func JSON(b []byte) []byte {
 		out = appendU(out, r)
 	}
 	return out
+}
+
+// jsonUnsafe reports whether JSON rewrites r: an unsafe rune, but for the
+// whitespace JSON allows between values.
+func jsonUnsafe(r rune) bool {
+	return Unsafe(r) && r != '\t' && r != '\n' && r != '\r'
 }
 
 // appendU appends the JSON escape \uXXXX of r, a rune below U+10000.

@@ -22,6 +22,10 @@ func TestJSON(t *testing.T) {
 		{"bad \xff byte", `"bad \ufffd byte"`},
 		{map[string]any{"k\u200b": []any{"\u2028", 1}}, `{"k\u200b":["\u2028",1]}`},
 	}
+	// Whitespace between values stays: an Encoder's newline, an indent.
+	if got, want := string(escape.JSON([]byte("{\n\t\"a\": \"\u202e\"\r\n}\n"))), "{\n\t\"a\": \"\\u202e\"\r\n}\n"; got != want {
+		t.Errorf("JSON kept whitespace as %q, want %q", got, want)
+	}
 	for _, tc := range tests {
 		b, err := json.Marshal(tc.in)
 		if err != nil {
@@ -52,6 +56,9 @@ func FuzzJSON(f *testing.F) {
 		}
 		in := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 		out := escape.JSON(in)
+		if again := escape.JSON(buf.Bytes()); !bytes.Equal(again, append(out, '\n')) {
+			t.Fatalf("JSON(%q) = %q, not JSON(%q) and its newline", buf.Bytes(), again, in)
+		}
 		if !escape.Clean(string(out)) {
 			t.Fatalf("JSON(%q) = %q, not clean", in, out)
 		}
