@@ -538,7 +538,8 @@ func checkCommand(k *call, inner []arg) []arg {
 	return inner
 }
 
-// checkFlock: the lock file is made, and -c runs a command line.
+// checkFlock: the lock file is made, and -c (before or after it) runs a
+// command line.
 func checkFlock(k *call, inner []arg) []arg {
 	if len(k.ops) > 0 && !isNumber(k.ops[0].s) {
 		k.raiseBy(k.r.path(k.ops[0], accessWrite))
@@ -546,7 +547,28 @@ func checkFlock(k *call, inner []arg) []arg {
 	for _, c := range k.values("-c", "--command") {
 		k.code(c)
 	}
+	if len(inner) > 0 && !inner[0].dynamic && (inner[0].s == "-c" || inner[0].s == "--command") {
+		if len(inner) > 1 {
+			k.code(inner[1])
+		}
+		return nil
+	}
 	return inner
+}
+
+// checkLn: a link to a file outside the workspace lets later commands
+// reach it through the workspace.
+func checkLn(k *call, _ []arg) []arg {
+	targets := k.ops
+	if len(targets) > 1 && !k.has("-t", "--target-directory") {
+		targets = targets[:len(targets)-1]
+	}
+	for _, a := range targets {
+		if v := k.r.path(a, accessWrite); v.rating >= dangerous || v.personOnly {
+			k.raise(dangerous, "links to a file outside the workspace")
+		}
+	}
+	return nil
 }
 
 // checkXargs returns the command xargs runs, with the words it reads from
@@ -640,7 +662,7 @@ func checkChmod(k *call, _ []arg) []arg {
 		k.raise(dangerous, reasonDynArg)
 	case strings.Contains(mode.s, "s"):
 		k.raise(dangerous, reasonSetuid)
-	case isNumber(mode.s) && len(mode.s) == 4 && strings.IndexByte("0145", mode.s[0]) < 0 || isNumber(mode.s) && len(mode.s) > 4:
+	case isNumber(mode.s) && (len(mode.s) == 4 && strings.IndexByte("01", mode.s[0]) < 0 || len(mode.s) > 4):
 		k.raise(dangerous, reasonSetuid)
 	}
 	return nil

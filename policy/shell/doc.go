@@ -29,7 +29,7 @@
 //
 // A word is known when it runs only if it has no expansion: quotes,
 // $'…' escapes, backslashes and brace expansion are taken out as bash
-// takes them ("r''m", $'\x72m', \rm and {rm,-rf,x} are rm), and ~ is the
+// takes them (r""m, 'r'm, $'\x72m', \rm and {rm,-rf,x} are rm), and ~ is the
 // person's home. A command whose name is a variable, a substitution or a
 // file pattern is dangerous; so is an argument only known when it runs to
 // a command with flags that matter (rm "$x", find . $x). Arithmetic on a

@@ -201,8 +201,8 @@ func token(s string) (tok, rest string, err error) {
 		}
 		tok, _ = strconv.Unquote(q)
 		rest, ok := strings.CutPrefix(s[len(q):], " ")
-		if !ok || tok == "" {
-			return "", "", errors.New("want a value and a space after it")
+		if !ok {
+			return "", "", errors.New("want a space after the quoted value")
 		}
 		return tok, rest, nil
 	}

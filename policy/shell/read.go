@@ -151,7 +151,10 @@ func fold(inv Invocation, parts []Part) *Line {
 		}
 	}
 	if top != nil && !l.PersonOnly {
-		l.Rating, l.Reason = top.Rating, top.Text+": "+top.Reason
+		l.Rating, l.Reason = top.Rating, top.Reason
+		if top.Text != "" {
+			l.Reason = top.Text + ": " + top.Reason
+		}
 	}
 	return l
 }

@@ -241,9 +241,6 @@ func (k *call) judge() {
 	for _, s := range k.seen {
 		k.flag(s)
 	}
-	if k.dyn && (rw.raises() || rw.ops != opRead && rw.ops != opText) {
-		k.raise(policy.Dangerous, reasonDynArg)
-	}
 	ops = k.ops
 	if rw.ops == opCommand {
 		ops = ops[:min(rw.wrap, len(ops))]
@@ -255,6 +252,9 @@ func (k *call) judge() {
 	}
 	if rw.check != nil {
 		inner = rw.check(k, inner)
+	}
+	if k.dyn && (rw.raises() || rw.ops != opRead && rw.ops != opText && rw.ops != opNone && rw.ops != opCommand) {
+		k.raise(policy.Dangerous, reasonDynArg)
 	}
 	p := Part{Text: k.c.text(k.args), Rating: k.rating, Reason: k.reason, Pattern: append(strings.Fields(rw.name), "*")}
 	if k.personOnly != "" {

@@ -39,14 +39,16 @@ type row struct {
 	check func(k *call, inner []arg) []arg
 }
 
-// raises reports whether any flag of the row matters.
+// raises reports whether any flag of the row raises its rating or names
+// a file it writes or runs, so that a word only known when it runs may be
+// one. (A check rates such words itself.)
 func (rw *row) raises() bool {
 	for _, f := range rw.flags {
-		if f.rating > policy.Safe || f.writes || f.value >= valRead {
+		if f.rating > policy.Safe || f.writes || f.value >= valWrite {
 			return true
 		}
 	}
-	return rw.check != nil
+	return false
 }
 
 // operands say what a command's operands are.
@@ -386,7 +388,7 @@ var rows = []row{
 	{name: "cp", rating: moderate, reason: reasonWrites, ops: opLastWrite, flags: flags(vals("-S --suffix --backup"), fl("-t --target-directory", valWrite, moderate, reasonWrites))},
 	{name: "install", rating: moderate, reason: reasonWrites, ops: opLastWrite, flags: flags(vals("-m -o -g -S --mode --owner --group"), fl("-t --target-directory", valWrite, moderate, reasonWrites))},
 	{name: "mv", rating: moderate, reason: reasonWrites, ops: opWrite, flags: flags(vals("-S --suffix --backup"), fl("-t --target-directory", valWrite, moderate, reasonWrites))},
-	{name: "ln", rating: moderate, reason: reasonWrites, ops: opWrite, flags: flags(vals("-S --suffix --backup"), fl("-t --target-directory", valWrite, moderate, reasonWrites))},
+	{name: "ln", rating: moderate, reason: reasonWrites, ops: opLastWrite, check: checkLn, flags: flags(vals("-S --suffix --backup"), fl("-t --target-directory", valWrite, moderate, reasonWrites))},
 	{name: "tee", rating: moderate, reason: reasonWrites, ops: opWrite, flags: vals("--output-error")},
 	{name: "truncate", rating: moderate, reason: reasonWrites, ops: opWrite, flags: flags(vals("-s --size"), fl("-r --reference", valRead, safe, ""))},
 	{name: "mkfifo", rating: moderate, reason: reasonWrites, ops: opWrite, flags: vals("-m --mode")},

@@ -136,8 +136,13 @@ func hasGlob(s string) bool {
 		switch s[i] {
 		case '\\':
 			i++
-		case '*', '?', '[':
+		case '*', '?':
 			return true
+		case '[':
+			// A bracket only makes a pattern when it is closed.
+			if strings.IndexByte(s[i+1:], ']') >= 0 {
+				return true
+			}
 		}
 	}
 	return false
