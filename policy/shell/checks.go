@@ -427,7 +427,6 @@ func checkTrap(k *call, _ []arg) []arg {
 // checkSource: source and . run a script in the shell itself.
 func checkSource(k *call, _ []arg) []arg {
 	if len(k.ops) > 0 {
-		k.r.opaque = true
 		k.raiseBy(k.r.path(k.ops[0], accessRun))
 	}
 	return nil
@@ -445,7 +444,6 @@ func checkShell(k *call, _ []arg) []arg {
 		}
 		k.code(ops[0])
 	case len(ops) > 0 && !k.has("-s"):
-		k.r.opaque = true
 		k.raiseBy(k.r.path(ops[0], accessRun))
 	default:
 		k.input(true)
@@ -464,7 +462,6 @@ func (k *call) input(shell bool) {
 		k.readLater(arg{s: in.text})
 		return
 	case in.kind == inFile:
-		k.r.opaque = true
 		k.raiseBy(k.r.path(in.file, accessRun))
 		return
 	}
@@ -631,7 +628,6 @@ func checkInterpreter(k *call, _ []arg) []arg {
 	}
 	switch {
 	case len(k.ops) > 0:
-		k.r.opaque = true
 		k.raiseBy(k.r.path(k.ops[0], accessRun))
 	case k.has("-V", "--version", "-v", "-h", "--help"):
 		k.rating, k.reason = safe, reasonPrints

@@ -23,3 +23,9 @@ func Orphans() []string {
 	}
 	return out
 }
+
+// Known reports whether the table has rows for a program of that name.
+func Known(name string) bool {
+	_, ok := index(rows).rows[alias(name)]
+	return ok
+}

@@ -1,8 +1,6 @@
 package shell_test
 
 import (
-	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -46,9 +44,6 @@ func checkLines(t *testing.T, j *shell.Judge, tests []lineTest) {
 	for _, tc := range tests {
 		l := j.Line(nil, shell.Invocation{Line: tc.line})
 		got := l.Verdict()
-		if os.Getenv("SHELL_DUMP") != "" {
-			fmt.Printf("%-45q %-9v %s\n", tc.line, got.Rating, got.Reason)
-		}
 		bad := got.Rating != tc.rating || got.PersonOnly != tc.personOnly
 		switch {
 		case tc.personOnly:
@@ -659,5 +654,19 @@ func TestPersonOnly(t *testing.T) {
 		{"touch ~/.wisp/approvals/x", D, "", true},
 		{"cd ~/.wisp && rm config.json", D, "", true},
 		{"bash <<EOF\nwisp approvals approve x\nEOF", D, "", true},
+	})
+}
+
+// Only code in the line that the judge cannot read makes it search the
+// line's text for the person's commands; a program it does not know is
+// dangerous, and asked about, whatever its words say.
+func TestPersonOnlyText(t *testing.T) {
+	checkLines(t, newJudge(t, nil), []lineTest{
+		{`gh issue create --title "wisp chat is slow"`, D, "gh issue create --title \"wisp chat is slow\"", false},
+		{`./notify.sh "wisp questions answered"`, M, "", false},
+		{`echo "see wisp chat" | grep chat`, S, "", false},
+		{`echo "wisp chat" | sh`, D, "", true},
+		{`python3 -c 'print("wisp approvals approve x")'`, D, "", true},
+		{`$CMD wisp chat`, D, "", true},
 	})
 }

@@ -49,8 +49,9 @@ type reader struct {
 	j     *Judge
 	table *policy.Classifier
 	parts []Part
-	// opaque is set when a part runs code the judge cannot read, such as
-	// a shell fed from a pipe: the line is then searched for the
+	// opaque is set when a part runs code that is in the line but that
+	// the judge cannot read: a command named by a variable, a shell fed
+	// from a pipe, inline python. The line is then searched for the
 	// person-only commands as text (policy.Classifier.PersonOnlyText).
 	opaque bool
 	cwd    cwds

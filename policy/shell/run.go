@@ -138,7 +138,6 @@ func (r *reader) run(c ctx, args []arg) {
 			if v.where != "" {
 				p.Pattern = []string{"./" + filepath.ToSlash(v.where), "*"}
 			}
-			r.opaque = true
 			r.add(p)
 			return
 		}
@@ -151,7 +150,6 @@ func (r *reader) run(c ctx, args []arg) {
 	prog = alias(prog)
 	rows := r.j.table.rows[prog]
 	if rows == nil {
-		r.opaque = true
 		r.danger(text, ReasonUnknown)
 		return
 	}
@@ -218,7 +216,6 @@ func (k *call) match(rows []*row) bool {
 		k.r.danger(k.c.text(k.args), reasonDynSub)
 		return false
 	case len(ops) > 0:
-		k.r.opaque = true
 		k.r.danger(k.c.text(k.args), reasonUnknownS)
 		return false
 	default:
