@@ -321,16 +321,25 @@ func (c *Classifier) Covers(pattern, command string, threshold Rating) bool {
 
 // PersonOnly returns the reason words, one command's words as a shell
 // passes them to the program it runs, run a command only the person may
-// run, or "" when they do not. It looks as Classify does at a command
-// with no shell metacharacters: each word as a program's name, in any
-// case, through a path, with flags before each subcommand, and after any
-// word that is wisp (sudo wisp approvals, env X=1 wisp chat). A nil
-// Classifier has the person-only rows alone.
+// run, or "" when they do not. The first word is the program, known in
+// any case and through a path (/usr/local/bin/wisp), and flags may come
+// before each subcommand (wisp --verbose approvals). A program that runs
+// the words after it (sudo wisp chat) is for the caller to look into. A
+// nil Classifier has the person-only rows alone.
 func (c *Classifier) PersonOnly(words []string) string {
 	if c == nil {
 		c = plain
 	}
-	return c.named(words)
+	if len(words) == 0 {
+		return ""
+	}
+	name := commandName(words[0])
+	for _, r := range c.personOnly {
+		if name == r.words[0] && runs(words[1:], r.words[1:]) {
+			return r.Reason
+		}
+	}
+	return ""
 }
 
 // PersonOnlyText returns the reason text, in which a command may be

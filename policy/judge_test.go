@@ -97,8 +97,11 @@ func TestPersonOnlyWords(t *testing.T) {
 	}{
 		{[]string{"wisp", "approvals", "approve", "x"}, policy.ReasonPersonsAlone, policy.ReasonPersonsAlone},
 		{[]string{"/usr/local/bin/wisp", "--verbose", "config", "set", "a", "b"}, policy.ReasonSettingsAlone, policy.ReasonSettingsAlone},
-		{[]string{"sudo", "wisp", "chat"}, policy.ReasonPersonsAlone, policy.ReasonPersonsAlone},
-		{[]string{"nohup", "wisp-tui"}, policy.ReasonPersonsAlone, policy.ReasonPersonsAlone},
+		{[]string{"WISP", "chat"}, policy.ReasonPersonsAlone, policy.ReasonPersonsAlone},
+		{[]string{"./wisp-tui.exe", "--model", "x"}, policy.ReasonPersonsAlone, policy.ReasonPersonsAlone},
+		{[]string{"sudo", "wisp", "chat"}, "", ""},
+		{[]string{"go", "test", "./cmd/wisp-tui"}, "", ""},
+		{[]string{"questions", "answer", "x"}, "", ""},
 		{[]string{"deploy", "prod"}, "", "deploys"},
 		{[]string{"grep", "wisp chat", "docs"}, "", ""},
 		{[]string{"wisp", "audit"}, "", ""},

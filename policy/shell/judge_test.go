@@ -668,5 +668,15 @@ func TestPersonOnlyText(t *testing.T) {
 		{`echo "wisp chat" | sh`, D, "", true},
 		{`python3 -c 'print("wisp approvals approve x")'`, D, "", true},
 		{`$CMD wisp chat`, D, "", true},
+		{"go test ./cmd/wisp-tui", M, "", false},
+		{"grep -rn wisp-tui .", S, "", false},
+		{"ls cmd/wisp-tui cmd/wisp", S, "", false},
+		{"go build -o bin/wisp ./cmd/wisp", M, "", false},
+		{"frobnicate wisp approvals approve x", D, "", true},
+		{"watch wisp chat", D, "", true},
+		{"strace -f wisp chat", D, "", true},
+		{"doas -u p wisp config set approval.threshold safe", D, "", true},
+		{"./run.sh wisp questions answer a1", D, "", true},
+		{"git frob wisp-tui", D, "", true},
 	})
 }

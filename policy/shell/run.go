@@ -138,7 +138,9 @@ func (r *reader) run(c ctx, args []arg) {
 			if v.where != "" {
 				p.Pattern = []string{"./" + filepath.ToSlash(v.where), "*"}
 			}
-			r.add(p)
+			if !r.runsPersonOnly(text, args) {
+				r.add(p)
+			}
 			return
 		}
 		prog = filepath.Base(prog)
@@ -150,7 +152,9 @@ func (r *reader) run(c ctx, args []arg) {
 	prog = alias(prog)
 	rows := r.j.table.rows[prog]
 	if rows == nil {
-		r.danger(text, ReasonUnknown)
+		if !r.runsPersonOnly(text, args) {
+			r.danger(text, ReasonUnknown)
+		}
 		return
 	}
 	k := &call{r: r, c: c, args: args}
@@ -158,6 +162,20 @@ func (r *reader) run(c ctx, args []arg) {
 		return
 	}
 	k.judge()
+}
+
+// runsPersonOnly looks for a command only the person may run among the
+// words of a program that may run them (sudo, watch, a program wisp does
+// not know) and records it; it reports whether it found one.
+func (r *reader) runsPersonOnly(text string, args []arg) bool {
+	words := statics(args)
+	for i := 1; i < len(words); i++ {
+		if reason := r.table.PersonOnly(words[i:]); reason != "" {
+			r.add(Part{Text: text, Rating: policy.Dangerous, Reason: reason, PersonOnly: true})
+			return true
+		}
+	}
+	return false
 }
 
 func containsDir(list []string, dir string) bool {
@@ -216,7 +234,9 @@ func (k *call) match(rows []*row) bool {
 		k.r.danger(k.c.text(k.args), reasonDynSub)
 		return false
 	case len(ops) > 0:
-		k.r.danger(k.c.text(k.args), reasonUnknownS)
+		if !k.r.runsPersonOnly(k.c.text(k.args), k.args) {
+			k.r.danger(k.c.text(k.args), reasonUnknownS)
+		}
 		return false
 	default:
 		k.row, k.rest = top, nil
@@ -252,6 +272,10 @@ func (k *call) judge() {
 	}
 	if k.dyn && (rw.raises() || rw.ops != opRead && rw.ops != opText && rw.ops != opNone && rw.ops != opCommand) {
 		k.raise(policy.Dangerous, reasonDynArg)
+	}
+	if rw.rating >= policy.Dangerous && k.r.runsPersonOnly(k.c.text(k.args), k.args) {
+		// sudo wisp chat: the person's alone, which outranks the rest.
+		return
 	}
 	p := Part{Text: k.c.text(k.args), Rating: k.rating, Reason: k.reason, Pattern: append(strings.Fields(rw.name), "*")}
 	if k.personOnly != "" {
