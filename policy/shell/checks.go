@@ -424,12 +424,16 @@ func checkTrap(k *call, _ []arg) []arg {
 	return nil
 }
 
-// checkSource: source and . run a script in the shell itself.
-func checkSource(k *call, _ []arg) []arg {
-	if len(k.ops) > 0 {
-		k.raiseBy(k.r.path(k.ops[0], accessRun))
+// checkFirst returns the check of a command whose first operand it
+// accesses so: source and . run a script in the shell itself, zip
+// writes its archive.
+func checkFirst(how access) func(*call, []arg) []arg {
+	return func(k *call, _ []arg) []arg {
+		if len(k.ops) > 0 {
+			k.raiseBy(k.r.path(k.ops[0], how))
+		}
+		return nil
 	}
-	return nil
 }
 
 // checkShell reads what a shell runs: the command line after -c, a
@@ -697,14 +701,6 @@ func checkTar(k *call, _ []arg) []arg {
 		if f.s != "-" {
 			k.raiseBy(k.r.path(f, how))
 		}
-	}
-	return nil
-}
-
-// checkZip: the first operand is the archive it writes.
-func checkZip(k *call, _ []arg) []arg {
-	if len(k.ops) > 0 {
-		k.raiseBy(k.r.path(k.ops[0], accessWrite))
 	}
 	return nil
 }
