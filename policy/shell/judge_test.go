@@ -678,5 +678,24 @@ func TestPersonOnlyText(t *testing.T) {
 		{"doas -u p wisp config set approval.threshold safe", D, "", true},
 		{"./run.sh wisp questions answer a1", D, "", true},
 		{"git frob wisp-tui", D, "", true},
+		{strings.Repeat("true; ", 600) + "wisp approvals approve x", D, "", true},
+	})
+	l := newJudge(t, nil).Line(nil, shell.Invocation{Line: strings.Repeat("true; ", 600)})
+	if l.Rating != D || !strings.Contains(l.Reason, "too many parts") {
+		t.Errorf("Line(600 commands) = %v %q, want dangerous, too many parts", l.Rating, l.Reason)
+	}
+}
+
+// Brace expansion past any use is bounded: a word that expands to too
+// many words is only known when it runs, and a command with too many
+// words is dangerous.
+func TestBraceExpansionBounded(t *testing.T) {
+	j := newJudge(t, nil)
+	braces := strings.Repeat("{a,b}", 14)
+	checkLines(t, j, []lineTest{
+		{"cat " + braces, S, "", false},
+		{"rm " + braces, D, "", false},
+		{"rm {1..99999999999}", D, "", false},
+		{"echo " + strings.Repeat("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b} ", 10), D, "", false},
 	})
 }

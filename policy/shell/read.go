@@ -19,6 +19,8 @@ const (
 	maxDepth = 3        // strings read again as command lines, one inside another
 	maxParts = 512      // parts of a line
 	maxText  = 80       // runes of a part's text
+	maxWords = 4096     // words of a command, after brace expansion
+	maxField = 1024     // words one word expands to
 )
 
 // Reasons of the judge's own, for what the table's rows do not say.
@@ -160,12 +162,14 @@ func fold(inv Invocation, parts []Part) *Line {
 	return l
 }
 
-// add records a part. Past maxParts, the line is dangerous.
+// add records a part. Past maxParts, the line is dangerous, and only the
+// parts only the person may run are recorded still.
 func (r *reader) add(p Part) {
-	if len(r.parts) == maxParts {
+	switch {
+	case p.PersonOnly:
+	case len(r.parts) == maxParts:
 		p = Part{Text: p.Text, Rating: policy.Dangerous, Reason: reasonMany}
-	}
-	if len(r.parts) > maxParts {
+	case len(r.parts) > maxParts:
 		return
 	}
 	if p.Rating >= policy.Dangerous || p.PersonOnly {
@@ -333,7 +337,10 @@ func (r *reader) call(c ctx, x *syntax.CallExpr) {
 		r.assign(c, as)
 	}
 	args := r.words(c, x.Args)
-	if len(args) > 0 {
+	switch {
+	case len(args) > maxWords:
+		r.danger(c.source(x), "expands to too many words to read")
+	case len(args) > 0:
 		r.run(c, args)
 	}
 }

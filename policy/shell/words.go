@@ -54,7 +54,9 @@ func (r *reader) word(c ctx, w *syntax.Word) []arg {
 		return []arg{{dynamic: true, w: w}}
 	}
 	fields, ok := fields(expanded)
-	if !ok {
+	if !ok || len(fields) > maxField {
+		// Brace expansion past any use: judged as a word only known
+		// when the command runs.
 		return []arg{{dynamic: true, w: w}}
 	}
 	out := make([]arg, len(fields))
