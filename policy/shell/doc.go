@@ -64,10 +64,13 @@
 //
 // The commands only the person may run are the classifier's person-only
 // rows (wisp approvals, wisp questions, wisp config set, …), which the
-// Judge is given at each call: any command of the line they name makes
-// the line the person's alone, and so does a line with code the judge
-// cannot read (a shell fed from a pipe, a command named by a variable)
-// whose text names one.
+// Judge is given at each call. Any command of the line they name makes
+// the line the person's alone: a command of its own, one a wrapper runs,
+// one read again from a string, or one among the words of a program that
+// may run them (sudo, watch, a program wisp does not know). So does
+// changing anything in wisp's folder, and a line with code in it the
+// judge cannot read (a shell fed from a pipe, a command named by a
+// variable, inline python) whose text names one.
 //
 // # The classifier's shape
 //

@@ -23,11 +23,12 @@ const (
 	maxField = 1024     // words one word expands to
 )
 
+// ReasonWispHome is the reason a line that changes anything in wisp's
+// own folder is the person's alone.
+const ReasonWispHome = "changing wisp's own files is the person's alone"
+
 // Reasons of the judge's own, for what the table's rows do not say.
 const (
-	ReasonControl   = policy.ReasonControl
-	ReasonUnknown   = policy.ReasonUnknown
-	ReasonWispHome  = "changing wisp's own files is the person's alone"
 	reasonEmpty     = "runs nothing: the line is empty"
 	reasonNothing   = "runs nothing"
 	reasonLong      = "is too long to read"
@@ -70,10 +71,9 @@ type ctx struct {
 // input is what a command's standard input is, when code may be read
 // from it.
 type input struct {
-	kind   inputKind
-	text   string // inText: what it reads
-	file   arg    // inFile: the file
-	source string // what it is, as written
+	kind inputKind
+	text string // inText: what it reads
+	file arg    // inFile: the file
 }
 
 type inputKind int
@@ -219,7 +219,7 @@ func (r *reader) text(c ctx, s string) {
 	}
 	for _, ch := range s {
 		if ch != '\t' && ch != '\n' && policy.Hidden(ch) {
-			r.danger(s, ReasonControl)
+			r.danger(s, policy.ReasonControl)
 			return
 		}
 	}
@@ -268,7 +268,7 @@ func (r *reader) command(c ctx, cmd syntax.Command) {
 	case *syntax.BinaryCmd:
 		r.stmt(c, x.X)
 		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
-			c.stdin = input{kind: inPipe, source: c.source(x.X)}
+			c.stdin = input{kind: inPipe}
 		}
 		r.stmt(c, x.Y)
 	case *syntax.Block:
@@ -417,7 +417,7 @@ func (r *reader) redirect(c ctx, rd *syntax.Redirect) (input, bool) {
 			return input{}, false
 		}
 		if rd.Hdoc == nil {
-			return input{kind: inText, source: text}, true
+			return input{kind: inText}, true
 		}
 		if quotedDelimiter(rd.Word) {
 			var b strings.Builder
@@ -426,21 +426,21 @@ func (r *reader) redirect(c ctx, rd *syntax.Redirect) (input, bool) {
 					b.WriteString(l.Value)
 				}
 			}
-			return input{kind: inText, text: b.String(), source: text}, true
+			return input{kind: inText, text: b.String()}, true
 		}
 		if s, ok := r.document(c, rd.Hdoc); ok {
-			return input{kind: inText, text: s, source: text}, true
+			return input{kind: inText, text: s}, true
 		}
-		return input{kind: inDynamic, source: text}, true
+		return input{kind: inDynamic}, true
 	case syntax.WordHdoc:
 		args := r.word(c, rd.Word)
 		if !stdin {
 			return input{}, false
 		}
 		if len(args) != 1 || args[0].dynamic {
-			return input{kind: inDynamic, source: text}, true
+			return input{kind: inDynamic}, true
 		}
-		return input{kind: inText, text: args[0].s + "\n", source: text}, true
+		return input{kind: inText, text: args[0].s + "\n"}, true
 	}
 	args := r.word(c, rd.Word)
 	if len(args) != 1 {
@@ -451,7 +451,7 @@ func (r *reader) redirect(c ctx, rd *syntax.Redirect) (input, bool) {
 	switch rd.Op {
 	case syntax.RdrIn:
 		r.target(a, accessRead, text)
-		return input{kind: inFile, file: a, source: text}, stdin
+		return input{kind: inFile, file: a}, stdin
 	case syntax.DplIn, syntax.DplOut:
 		if a.dynamic || a.s == "-" || isNumber(a.s) {
 			if a.dynamic {

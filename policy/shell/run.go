@@ -153,7 +153,7 @@ func (r *reader) run(c ctx, args []arg) {
 	rows := r.j.table.rows[prog]
 	if rows == nil {
 		if !r.runsPersonOnly(text, args) {
-			r.danger(text, ReasonUnknown)
+			r.danger(text, policy.ReasonUnknown)
 		}
 		return
 	}
