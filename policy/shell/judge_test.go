@@ -157,6 +157,8 @@ func TestSafe(t *testing.T) {
 		{"bash <<'EOF'\nls\nEOF", S, "", false},
 		{"dd if=a.bin bs=1 count=4", S, "", false},
 		{"echo $((1+2))", S, "", false},
+		{"echo $((16#ff + 2#101))", S, "", false},
+		{"goimports -l .", S, "", false},
 		{"for i in 1 2; do echo $i; done", S, "", false},
 		{"exec 2>/dev/null", S, "", false},
 	})
@@ -234,6 +236,8 @@ func TestModerate(t *testing.T) {
 		{"go test ./... > /tmp/w/out.txt", M, "", false},
 		{"mktemp", M, "", false},
 		{"cp a.txt /tmp/w/", M, "", false},
+		{"golangci-lint run ./...", M, "", false},
+		{"go vet ./... && staticcheck ./...", M, "", false},
 		{"ln -s target link", M, "", false},
 		{"find . -name x -fprint out.txt", M, "", false},
 		{"sort -o sorted.txt data.txt", M, "", false},

@@ -548,6 +548,12 @@ func (r *reader) test(c ctx, e syntax.TestExpr, text string) {
 func numberWord(w *syntax.Word) bool {
 	s := w.Lit()
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if base, digits, ok := strings.Cut(s, "#"); ok {
+		// BASE#DIGITS, such as 16#ff or 2#101.
+		return isNumber(base) && digits != "" && strings.IndexFunc(digits, func(r rune) bool {
+			return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '@' || r == '_')
+		}) < 0
+	}
 	return isNumber(s) || len(s) > 2 && strings.HasPrefix(strings.ToLower(s), "0x") && isHex(s[2:])
 }
 

@@ -52,9 +52,14 @@ func (k *call) raise(rating policy.Rating, reason string) {
 	}
 }
 
+// raiseBy applies a path's verdict; at the row's own rating, its reason
+// says better than the row's where the command writes.
 func (k *call) raiseBy(v verdict) {
 	if v.personOnly && k.personOnly == "" {
 		k.personOnly = v.reason
+	}
+	if v.rating == k.rating && v.rating > policy.Safe && k.reason == k.row.reason {
+		k.reason = v.reason
 	}
 	k.raise(v.rating, v.reason)
 }

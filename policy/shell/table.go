@@ -524,6 +524,9 @@ var rows = []row{
 	{name: "go install", rating: dangerous, reason: reasonInstall, ops: opText},
 	{name: "go get", rating: dangerous, reason: reasonInstall, ops: opText},
 	{name: "gofmt", rating: safe, reason: reasonReads, flags: writer("-w", valNone, reasonFormats)},
+	{name: "goimports", rating: safe, reason: reasonReads, flags: writer("-w", valNone, reasonFormats)},
+	{name: "golangci-lint", rating: moderate, reason: reasonBuilds, ops: opText, flags: fl("-c --config", valRun, moderate, reasonBuilds)},
+	{name: "staticcheck", rating: moderate, reason: reasonBuilds, ops: opText},
 
 	// Other builds and tests.
 	{name: "make", rating: moderate, reason: reasonBuilds, ops: opText, flags: flags(
