@@ -447,7 +447,7 @@ func checkShell(k *call, _ []arg) []arg {
 			return nil
 		}
 		k.code(ops[0])
-	case len(ops) > 0 && !k.has("-s"):
+	case len(ops) > 0 && !k.has("-s") && !stdinOperand(ops[0]):
 		k.raiseBy(k.r.path(ops[0], accessRun))
 	default:
 		k.input(true)
@@ -472,6 +472,9 @@ func (k *call) input(shell bool) {
 	k.r.opaque = true
 	k.raise(dangerous, reasonCodeInput)
 }
+
+// stdinOperand reports whether an operand is "-", the standard input.
+func stdinOperand(a arg) bool { return !a.dynamic && a.s == "-" }
 
 // checkEnv reads env's NAME=VALUE operands, and -S, whose string env
 // splits into words, then returns the command env runs.
@@ -631,9 +634,9 @@ func checkInterpreter(k *call, _ []arg) []arg {
 		return nil
 	}
 	switch {
-	case len(k.ops) > 0:
+	case len(k.ops) > 0 && !stdinOperand(k.ops[0]):
 		k.raiseBy(k.r.path(k.ops[0], accessRun))
-	case k.has("-V", "--version", "-v", "-h", "--help"):
+	case len(k.ops) == 0 && k.has("-V", "--version", "-v", "-h", "--help"):
 		k.rating, k.reason = safe, reasonPrints
 	default:
 		k.input(false)
