@@ -107,13 +107,9 @@ func checkFind(k *call, _ []arg) []arg {
 	return nil
 }
 
-// checkJQ reads jq's filter (its first operand) and the files it reads or,
-// with -i, writes.
-func checkJQ(k *call, _ []arg) []arg {
-	ops := k.ops
-	if len(ops) > 0 && !k.has("-f", "--from-file") {
-		ops = ops[1:]
-	}
+// files rates the files a command names: read, or written when a flag
+// made them so (sed -i, yq -i).
+func (k *call) files(ops []arg) {
 	how := accessRead
 	if k.writes {
 		how = accessWrite
@@ -121,6 +117,16 @@ func checkJQ(k *call, _ []arg) []arg {
 	for _, a := range ops {
 		k.raiseBy(k.r.path(a, how))
 	}
+}
+
+// checkJQ reads jq's filter (its first operand) and the files it reads or,
+// with -i, writes.
+func checkJQ(k *call, _ []arg) []arg {
+	ops := k.ops
+	if len(ops) > 0 && !k.has("-f", "--from-file") {
+		ops = ops[1:]
+	}
+	k.files(ops)
 	return nil
 }
 
@@ -140,13 +146,7 @@ func checkSed(k *call, _ []arg) []arg {
 			k.raise(dangerous, reasonScriptOpts)
 		}
 	}
-	how := accessRead
-	if k.writes {
-		how = accessWrite
-	}
-	for _, a := range ops {
-		k.raiseBy(k.r.path(a, how))
-	}
+	k.files(ops)
 	return nil
 }
 
@@ -305,9 +305,7 @@ func checkAwk(k *call, _ []arg) []arg {
 			k.raise(dangerous, "its program can write files or run commands")
 		}
 	}
-	for _, a := range ops {
-		k.raiseBy(k.r.path(a, accessRead))
-	}
+	k.files(ops)
 	return nil
 }
 
