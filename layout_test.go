@@ -49,6 +49,7 @@ var allowed = map[string][]string{
 	"models/modeltest":           {"", "models"},
 	"policy":                     {""},
 	"policy/outofband":           {"", "policy", "internal/fsx", "internal/spool", "policy/secrets"},
+	"policy/shell":               {"", "policy"},
 	"tools/modelstool":           {"", "models", "tools"},
 	"tools/requestapproval":      {"", "policy", "tools"},
 	"models/script":              {""},
