@@ -34,6 +34,8 @@ const (
 	KindModelVerified     = "model.verified"       // ModelVerifiedData
 	KindModelPublisher    = "model.publisher"      // ModelPublisherData
 	KindModelPull         = "model.pull"           // ModelPullData
+	KindCommandStarted    = "command.started"      // CommandStartedData: a command the model asked for starts, under its approval
+	KindCommandEnded      = "command.ended"        // CommandEndedData
 )
 
 // Sources of events: who caused what an event records.
