@@ -50,6 +50,7 @@ var allowed = map[string][]string{
 	"policy/outofband":           {"", "policy", "internal/fsx", "internal/spool", "policy/secrets"},
 	"tools/modelstool":           {"", "models", "tools"},
 	"tools/requestapproval":      {"", "policy", "tools"},
+	"tools/runcommand":           {"", "policy", "policy/secrets", "tools"},
 	"models/script":              {""},
 	"models/ollama":              {"", "models", "internal/neterr"},
 	"models/ollama/ollamatest":   {},
