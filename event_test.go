@@ -98,6 +98,9 @@ var eventExamples = []wisp.EventData{
 
 	wisp.ApprovalRefusedData{Command: "models pull org/model", FileSHA256: "5e1f", From: "terminal", ID: "7f3a2c1d", Reason: "no approval.answered record vouches for the decision on file", Scope: "once"},
 
+	wisp.ApprovalRevokedData{ApprovalID: "7f3a2c1d", Pattern: "run_command git commit *", Project: "/home/ana/src/wisp", Scope: "project"},
+	wisp.ApprovalRevokedData{ApprovalID: "7f3a2c1e", Pattern: "run_command go test *", Scope: "always"},
+
 	wisp.ConfigChangeData{Added: "ollama:llama3", Key: "models.enabled"},
 	wisp.ConfigChangeData{Key: "models.enabled", Removed: "ollama:llama3"},
 	wisp.ConfigChangeData{From: "on", Key: "tools.ask", To: "off"},

@@ -361,6 +361,20 @@ type ApprovalRefusedData struct {
 	Scope      string `json:"scope"`
 }
 
+// ApprovalRevokedData is the payload of KindApprovalRevoked: the person
+// revoked an answer of scope project or always that the gate kept, so it
+// covers nothing from now on.
+type ApprovalRevokedData struct {
+	// ApprovalID is the kept answer's: the approval.decided that kept it.
+	ApprovalID string `json:"approvalID"`
+	Pattern    string `json:"pattern"`
+	// Project is the workspace a project answer held in; empty for one
+	// of always.
+	Project string `json:"project,omitempty"`
+	// Scope is "project" or "always".
+	Scope string `json:"scope"`
+}
+
 // ConfigChangeData is the payload of KindConfigChange: a security setting
 // changes. A list's change names one item Added or Removed; any other
 // setting's has its value From and To.
@@ -531,6 +545,9 @@ func (ApprovalAnsweredData) EventKind() string { return KindApprovalAnswered }
 
 // EventKind returns KindApprovalRefused.
 func (ApprovalRefusedData) EventKind() string { return KindApprovalRefused }
+
+// EventKind returns KindApprovalRevoked.
+func (ApprovalRevokedData) EventKind() string { return KindApprovalRevoked }
 
 // EventKind returns KindConfigChange.
 func (ConfigChangeData) EventKind() string { return KindConfigChange }
