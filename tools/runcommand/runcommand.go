@@ -4,13 +4,15 @@
 //
 // Every guard stands between the model and the command. The tool is a
 // wisp.Guarded: before a call runs it says what the call would do, as the
-// command "run_command LINE" (Action.Command), which the classifier rates
-// and the approval gate puts to the person unless the rating is below
+// command "run_command LINE" ("run_command -C DIR -e NAME -- LINE" with a
+// folder or secrets; Invocation.Command), which the classifier rates and
+// the approval gate puts to the person unless the rating is below
 // approval.threshold or an earlier answer covers it; the person reads the
 // folder, the sandbox it will run in, its rating and the reason, and the
-// secrets it is given. The tool gives the gate no pattern of its own: the
-// classifier, which parses the line, says what an answer may cover. A
-// Runner that confines nothing (see Confiner) has every command asked.
+// secrets it is given. The tool makes no pattern of the raw line: a
+// Describer from the classifier that parses it says what an answer may
+// cover, and without one only once is offered. A Runner that confines
+// nothing (see Confiner) has every command asked.
 //
 // Only once approved does the command run, through the Runner the program
 // gives (the sandbox): in a folder inside the workspace, links resolved;
@@ -87,6 +89,60 @@ type Judge interface {
 	Classify(command string) policy.Verdict
 }
 
+// An Invocation is one call as the approval gate is asked about it.
+type Invocation struct {
+	// Line is the command line.
+	Line string
+	// Dir is the folder it runs in, relative to the workspace, every link
+	// resolved; "" for the workspace itself.
+	Dir string
+	// Env names the variables set from the session's secrets, sorted.
+	Env []string
+}
+
+// A Describer says what the approval gate is asked about an invocation:
+// the command the classifier judges and the person reads, the pattern an
+// answer wider than once covers (empty: none, so only once is offered),
+// and the scopes an answer may have (nil: every scope, for the gate to
+// narrow to what the rating allows). A classifier that reads shell lines
+// gives one, so that the pattern is one over the parsed line; the
+// default is Command with no pattern.
+type Describer interface {
+	Describe(inv Invocation) (command, pattern string, scopes []wisp.Scope)
+}
+
+// Command returns inv as the classifier judges it by default and the
+// person reads it: "run_command LINE", or, with a folder or secrets,
+// "run_command -C DIR -e NAME -- LINE", DIR and NAME bare when they are
+// plain and in Go's double quotes otherwise; a line that starts with "-"
+// always follows "--".
+func (inv Invocation) Command() string {
+	if inv.Dir == "" && len(inv.Env) == 0 && !strings.HasPrefix(inv.Line, "-") {
+		return CommandPrefix + inv.Line
+	}
+	var b strings.Builder
+	b.WriteString(CommandPrefix)
+	if inv.Dir != "" {
+		b.WriteString("-C " + token(inv.Dir) + " ")
+	}
+	for _, name := range inv.Env {
+		b.WriteString("-e " + token(name) + " ")
+	}
+	b.WriteString("-- " + inv.Line)
+	return b.String()
+}
+
+// token writes s bare when it is plain, and Go-quoted otherwise.
+func token(s string) string {
+	plain := s != "" && s[0] != '-' && strings.IndexFunc(s, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("._/+,:@%=-", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
 // Options configure the tool. Workspace and Runner are required; every
 // other field may be left zero, and its comment says what zero means.
 type Options struct {
@@ -118,6 +174,10 @@ type Options struct {
 	// Judge rates each command for the text of its approval request;
 	// give the gate's classifier. nil: the request says no rating.
 	Judge Judge
+	// Describer says what the gate is asked about each call: the command,
+	// the pattern and the scopes. nil: Invocation.Command, no pattern,
+	// every scope.
+	Describer Describer
 	// Events receives command.started and command.ended; nil drops them.
 	Events wisp.EventSink
 	// Session names the session in events.
@@ -267,7 +327,7 @@ func (t *tool) action(ctx context.Context, c wisp.Call) (wisp.Action, error) {
 		return wisp.Action{NoApproval: true}, nil
 	}
 	sb := t.sandbox()
-	command := CommandPrefix + a.Command
+	command, pattern, scopes := t.describe(p)
 	var text []string
 	if p.rel == "." {
 		text = append(text, "runs in the workspace")
@@ -288,14 +348,29 @@ func (t *tool) action(ctx context.Context, c wisp.Call) (wisp.Action, error) {
 	}
 	text = append(text, fmt.Sprintf("ended after %d s", int(p.timeout/time.Second)))
 	return wisp.Action{
-		Kind:    Kind,
-		Command: command,
-		Text:    strings.Join(text, "\n"),
-		// The widest the tool allows; the gate narrows it to what the
-		// command's rating allows, over the pattern its classifier gives.
-		Scopes:    []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession, wisp.ScopeProject, wisp.ScopeAlways},
+		Kind: Kind, Command: command, Pattern: pattern, Text: strings.Join(text, "\n"), Scopes: scopes,
 		AlwaysAsk: !sb.Confined(),
 	}, nil
+}
+
+// describe returns what the gate is asked about a call: its command, the
+// pattern and the scopes, as the Describer says (see Options.Describer).
+func (t *tool) describe(p plan) (command, pattern string, scopes []wisp.Scope) {
+	inv := Invocation{Line: p.command, Env: p.names}
+	if p.rel != "." {
+		inv.Dir = p.rel
+	}
+	if t.opts.Describer != nil {
+		command, pattern, scopes = t.opts.Describer.Describe(inv)
+	} else {
+		command = inv.Command()
+	}
+	if scopes == nil {
+		// The widest the tool allows; the gate narrows it to what the
+		// command's rating allows.
+		scopes = []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession, wisp.ScopeProject, wisp.ScopeAlways}
+	}
+	return command, pattern, scopes
 }
 
 // sandboxText says what the sandbox lets a command do, for the person.
@@ -337,7 +412,7 @@ func (t *tool) call(ctx context.Context, c wisp.Call, a args) (wisp.Result, erro
 	if problem != "" {
 		return wisp.ErrorResult(problem), nil
 	}
-	if c.Approval.ID == "" || c.Approval.Command != CommandPrefix+a.Command {
+	if command, _, _ := t.describe(p); c.Approval.ID == "" || c.Approval.Command != command {
 		return wisp.ErrorResult(policy.LineNotApproved + "run_command runs a command only under the person's approval of exactly that command"), nil
 	}
 	var env []string

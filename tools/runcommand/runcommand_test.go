@@ -223,7 +223,7 @@ func TestAction(t *testing.T) {
 		{
 			"workspace-write", confined{&fakeRunner{}, runcommand.Sandbox{Mode: runcommand.ModeWorkspaceWrite}},
 			`{"command":"git commit -m 'x\ny'","cwd":"src","timeoutSeconds":30,"env":{"GH_TOKEN":"session:GH_TOKEN"}}`,
-			policy.Request{Thread: "t1", Turn: 1, Kind: "command", Command: "run_command git commit -m 'x\ny'", Scopes: all,
+			policy.Request{Thread: "t1", Turn: 1, Kind: "command", Command: "run_command -C src -e GH_TOKEN -- git commit -m 'x\ny'", Scopes: all,
 				Text: "runs in \"src\" of the workspace\nsandbox: workspace-write (writes only in the workspace and a private temp folder; network off)\n" +
 					"rated moderate: writes in the workspace\nsecrets in its environment: GH_TOKEN from session:GH_TOKEN\nended after 30 s"},
 		},
@@ -286,7 +286,7 @@ func TestRunsOnlyApproved(t *testing.T) {
 	f := newFixture(t)
 	r := &fakeRunner{}
 	tl := f.tool(t, r, nil)
-	for _, a := range []wisp.Approval{{}, {ID: "1", Command: "run_command ls -a"}, {ID: "1", Command: "ls"}} {
+	for _, a := range []wisp.Approval{{}, {ID: "1", Command: "run_command ls -a"}, {ID: "1", Command: "ls"}, {Command: "run_command ls"}} {
 		res, err := tl.Call(context.Background(), wisp.Call{Name: runcommand.Name, Arguments: json.RawMessage(`{"command":"ls"}`), Approval: a})
 		if err != nil || !res.IsError || !strings.HasPrefix(res.Content, policy.LineNotApproved) {
 			t.Errorf("call under approval %+v = %+v, %v; want %q…", a, res, err, policy.LineNotApproved)
