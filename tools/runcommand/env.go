@@ -1,7 +1,6 @@
 package runcommand
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -30,20 +29,6 @@ func DefaultEnv() []string { return slices.Clone(defaultEnv) }
 // PAGER=cat and TERM=dumb.
 func FixedEnv() []string { return slices.Clone(fixedEnv) }
 
-// CheckAllowed reports whether name may be allowed into commands'
-// environment (Options.Allow, commands.env): an environment variable's
-// name (a letter or _, then letters, digits or _), and never one of
-// wisp's own (WISP_*), which say where its home is and how it runs.
-func CheckAllowed(name string) error {
-	switch {
-	case !envName(name):
-		return fmt.Errorf("%q is not an environment variable's name: use letters, digits and _, not starting with a digit", name)
-	case strings.HasPrefix(strings.ToUpper(name), "WISP_"):
-		return fmt.Errorf("%s is wisp's own and never reaches a command; allow another name", name)
-	}
-	return nil
-}
-
 // environ returns a command's environment: the entries of from whose
 // names are in defaultEnv or allow (the last entry of a name wins, as in
 // a shell), the fixed ones, then secrets, which replace any entry of the
@@ -69,18 +54,4 @@ func environ(from, allow, secrets []string) []string {
 	}
 	slices.Sort(env)
 	return env
-}
-
-// envName reports whether s is an environment variable's name.
-func envName(s string) bool {
-	if s == "" || len(s) > 128 || '0' <= s[0] && s[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
 }

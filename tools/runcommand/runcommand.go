@@ -169,7 +169,8 @@ type Options struct {
 	Environ []string
 	// Allow names more variables of Environ that commands get
 	// (commands.env), such as a token the person wants every command to
-	// have. A WISP_* name is refused (CheckAllowed).
+	// have. A WISP_* variable never reaches a command, whatever Allow
+	// says.
 	Allow []string
 	// Judge rates each command for the text of its approval request;
 	// give the gate's classifier. nil: the request says no rating.
@@ -187,8 +188,7 @@ type Options struct {
 }
 
 // New returns the tool. It refuses, with one line, options it cannot run
-// with: no workspace, or one that is not a folder; no Runner; an Allow
-// name that is not one.
+// with: no workspace, or one that is not a folder; no Runner.
 func New(opts *Options) (wisp.Tool, error) {
 	var o Options
 	if opts != nil {
@@ -200,11 +200,6 @@ func New(opts *Options) (wisp.Tool, error) {
 	}
 	if o.Runner == nil {
 		return nil, errors.New("run_command needs a Runner to run commands with (the sandbox)")
-	}
-	for _, name := range o.Allow {
-		if err := CheckAllowed(name); err != nil {
-			return nil, err
-		}
 	}
 	if o.Redact == nil {
 		o.Redact = secrets.NewRedactor().Replace

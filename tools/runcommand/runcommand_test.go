@@ -62,8 +62,6 @@ func TestNewRefuses(t *testing.T) {
 		{"missing workspace", runcommand.Options{Workspace: filepath.Join(ws, "none"), Runner: &fakeRunner{}}, "cannot be used"},
 		{"file", runcommand.Options{Workspace: file, Runner: &fakeRunner{}}, "is not a folder"},
 		{"no runner", runcommand.Options{Workspace: ws}, "needs a Runner"},
-		{"wisp's own", runcommand.Options{Workspace: ws, Runner: &fakeRunner{}, Allow: []string{"WISP_HOME"}}, "wisp's own"},
-		{"not a name", runcommand.Options{Workspace: ws, Runner: &fakeRunner{}, Allow: []string{"A-B"}}, "not an environment variable's name"},
 	} {
 		_, err := runcommand.New(&tc.o)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
@@ -139,10 +137,10 @@ func TestEnvironment(t *testing.T) {
 	f := newFixture(t)
 	from := []string{
 		"PATH=/usr/bin", "HOME=/home/ana", "LANG=C.UTF-8", "WISP_HOME=/home/ana/.wisp", "AWS_SECRET_ACCESS_KEY=abc",
-		"NPM_TOKEN=npm", "PAGER=less", "TERM=xterm", "OLLAMA_HOST=x", "WISP_MLX_URL=y", "noequals",
+		"NPM_TOKEN=npm", "PAGER=less", "TERM=xterm", "OLLAMA_HOST=x", "WISP_MLX_URL=y", "wisp_mlx_url=z", "noequals",
 	}
 	r := &fakeRunner{}
-	tl := f.tool(t, r, &runcommand.Options{Environ: from, Allow: []string{"NPM_TOKEN"}})
+	tl := f.tool(t, r, &runcommand.Options{Environ: from, Allow: []string{"NPM_TOKEN", "WISP_HOME", "wisp_mlx_url"}})
 	if _, err := run(t, tl, &approving{}, `{"command":"env","env":{"GITHUB_TOKEN":"session:GH_TOKEN"}}`, nil); err != nil {
 		t.Fatal(err)
 	}
