@@ -192,10 +192,10 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 	pattern, scopes := g.reach(r, v)
 	r.Pattern = pattern
 
-	earlier, ok := g.covering(pattern, scopes)
+	earlier, ok := g.covering(r, scopes)
 	var keptErr error
 	if !ok {
-		earlier, ok, keptErr = g.kept(ctx, pattern, scopes)
+		earlier, ok, keptErr = g.kept(ctx, r, scopes)
 	}
 	if ok {
 		out := Outcome{Approved: true, ID: earlier.id, Scope: min(earlier.scope, scopes[len(scopes)-1]), Covered: true}
@@ -280,19 +280,27 @@ func (g *Gate) reach(r Request, v Verdict) (string, []wisp.Scope) {
 	return r.Pattern, out
 }
 
-// kept returns the answer the Keeper kept that covers pattern here, if
-// the request allows an answer as wide as it.
-func (g *Gate) kept(ctx context.Context, pattern string, scopes []wisp.Scope) (remembered, bool, error) {
+// kept returns the widest answer the Keeper kept that covers r here, no
+// wider than r allows.
+func (g *Gate) kept(ctx context.Context, r Request, scopes []wisp.Scope) (remembered, bool, error) {
 	widest := scopes[len(scopes)-1]
-	if g.opts.Keeper == nil || pattern == "" || widest < wisp.ScopeProject {
+	if g.opts.Keeper == nil || r.Pattern == "" || widest < wisp.ScopeProject {
 		return remembered{}, false, nil
 	}
-	k, ok, err := g.opts.Keeper.Find(ctx, pattern, g.opts.Project)
-	if err != nil || !ok || k.Scope > widest || k.Scope < wisp.ScopeProject ||
-		k.Scope == wisp.ScopeProject && (g.opts.Project == "" || k.Project != g.opts.Project) {
+	ks, err := g.opts.Keeper.Kept(ctx, g.opts.Project)
+	if err != nil {
 		return remembered{}, false, err
 	}
-	return remembered{id: k.ID, scope: k.Scope}, true, nil
+	var found remembered
+	ok := false
+	for _, k := range ks {
+		here := k.Scope == wisp.ScopeAlways && k.Project == "" ||
+			k.Scope == wisp.ScopeProject && g.opts.Project != "" && k.Project == g.opts.Project
+		if here && k.Scope <= widest && (!ok || k.Scope > found.scope) && covers(k.Pattern, r) {
+			found, ok = remembered{id: k.ID, scope: k.Scope}, true
+		}
+	}
+	return found, ok, nil
 }
 
 // keep keeps an approval of scope project or always. One that cannot be
@@ -388,17 +396,29 @@ func (g *Gate) decide(ctx, askCtx context.Context, req wisp.ApprovalRequest) (Ou
 	return out, source, nil
 }
 
-// covering returns the earlier answer that covers pattern, if the request
-// allows an answer that could have covered it.
-func (g *Gate) covering(pattern string, scopes []wisp.Scope) (remembered, bool) {
-	if pattern == "" || scopes[len(scopes)-1] < wisp.ScopeSession {
+// covering returns the widest earlier answer of the session that covers
+// r, if r allows an answer that could have covered it.
+func (g *Gate) covering(r Request, scopes []wisp.Scope) (remembered, bool) {
+	if r.Pattern == "" || scopes[len(scopes)-1] < wisp.ScopeSession {
 		return remembered{}, false
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	m, ok := g.session[pattern]
-	return m, ok
+	var found remembered
+	ok := false
+	for p, m := range g.session {
+		if (!ok || m.scope > found.scope) && covers(p, r) {
+			found, ok = m, true
+		}
+	}
+	return found, ok
 }
+
+// covers reports whether an earlier answer given for pattern covers r:
+// when r's pattern is the same. It is the one place the gate compares
+// patterns; a classifier that parses commands is where a finer cover
+// (every part of the command that needs one, covered) will come from.
+func covers(pattern string, r Request) bool { return r.Pattern != "" && pattern == r.Pattern }
 
 func (g *Gate) remember(pattern string, m remembered) {
 	g.mu.Lock()

@@ -889,20 +889,19 @@ type memKeeper struct {
 	err  error
 }
 
-func (m *memKeeper) Find(ctx context.Context, pattern, project string) (policy.Kept, bool, error) {
+func (m *memKeeper) Kept(ctx context.Context, project string) ([]policy.Kept, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.err != nil {
-		return policy.Kept{}, false, m.err
+		return nil, m.err
 	}
-	var found policy.Kept
-	ok := false
+	var out []policy.Kept
 	for _, k := range m.kept {
-		if k.Pattern == pattern && (k.Scope == wisp.ScopeAlways || k.Project == project) && (!ok || k.Scope > found.Scope) {
-			found, ok = k, true
+		if k.Scope == wisp.ScopeAlways || project != "" && k.Project == project {
+			out = append(out, k)
 		}
 	}
-	return found, ok, nil
+	return out, nil
 }
 
 func (m *memKeeper) Keep(ctx context.Context, k policy.Kept) error {

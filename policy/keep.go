@@ -34,12 +34,11 @@ type Kept struct {
 // home, is one. It must be safe for concurrent use, and fail closed: an
 // answer it cannot vouch for is no answer.
 type Keeper interface {
-	// Find returns the kept answer of pattern that holds in project: one
-	// of ScopeAlways, or of ScopeProject kept for project; the widest
-	// when there are both. ok is false when there is none. An error
-	// (kept answers that cannot be read, or are not the person's own)
-	// covers nothing.
-	Find(ctx context.Context, pattern, project string) (k Kept, ok bool, err error)
+	// Kept returns the kept answers that hold in project: those of
+	// ScopeAlways, and those of ScopeProject kept for project (none when
+	// project is empty). An error (kept answers that cannot be read, or
+	// are not the person's own) covers nothing.
+	Kept(ctx context.Context, project string) ([]Kept, error)
 	// Keep keeps k, in place of any kept answer of the same pattern,
 	// scope and project.
 	Keep(ctx context.Context, k Kept) error

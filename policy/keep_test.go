@@ -200,3 +200,27 @@ func TestGateUnattended(t *testing.T) {
 		}
 	}
 }
+
+// Of the kept answers that cover a request, the widest it allows covers
+// it: one of always does not keep one of project from covering a request
+// that allows no more than the project.
+func TestGateKeptWidestAllowed(t *testing.T) {
+	keeper := &memKeeper{kept: []policy.Kept{
+		{ID: "always", Pattern: "make *", Scope: wisp.ScopeAlways},
+		{ID: "here", Pattern: "make *", Scope: wisp.ScopeProject, Project: "/w"},
+		{ID: "elsewhere", Pattern: "make *", Scope: wisp.ScopeProject, Project: "/x"},
+	}}
+	for _, tc := range []struct {
+		scopes []wisp.Scope
+		want   policy.Outcome
+	}{
+		{allScopes, policy.Outcome{Approved: true, ID: "always", Scope: wisp.ScopeAlways, Covered: true}},
+		{[]wisp.Scope{wisp.ScopeOnce, wisp.ScopeProject}, policy.Outcome{Approved: true, ID: "here", Scope: wisp.ScopeProject, Covered: true}},
+	} {
+		r := command("make all", "make *")
+		r.Scopes = tc.scopes
+		if diff := cmp.Diff(tc.want, ask(t, gateFor(t, nil, keeper, "/w", &recorder{}), r)); diff != "" {
+			t.Errorf("scopes %v (-want +got):\n%s", tc.scopes, diff)
+		}
+	}
+}

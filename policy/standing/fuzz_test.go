@@ -24,9 +24,9 @@ func FuzzFile(f *testing.F) {
 			t.Fatal(err)
 		}
 		entries, err := s.List()
-		_, _, ferr := s.Find(context.Background(), "make *", "/w")
-		if (err == nil) != (ferr == nil) {
-			t.Fatalf("List = %v but Find = %v", err, ferr)
+		_, kerr := s.Kept(context.Background(), "/w")
+		if (err == nil) != (kerr == nil) {
+			t.Fatalf("List = %v but Kept = %v", err, kerr)
 		}
 		for _, e := range entries {
 			words := strings.Fields(e.Pattern)

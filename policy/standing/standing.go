@@ -116,28 +116,22 @@ type Entry struct {
 	Gone bool
 }
 
-// Find returns the kept answer of pattern that holds in project: one of
-// always, or one of project kept for that folder (the same folder, not
-// only the same name); the one of always when there are both. A missing
-// file keeps nothing. A file that cannot be obeyed is an error matching
-// ErrBadFile, and covers nothing.
-func (s Store) Find(ctx context.Context, pattern, project string) (policy.Kept, bool, error) {
+// Kept returns the kept answers that hold in project: those of always,
+// and those of project kept for that folder (the same folder, not only
+// the same name). A missing file keeps nothing. A file that cannot be
+// obeyed is an error matching ErrBadFile, and covers nothing.
+func (s Store) Kept(ctx context.Context, project string) ([]policy.Kept, error) {
 	f, err := s.load()
 	if err != nil {
-		return policy.Kept{}, false, err
+		return nil, err
 	}
-	var found policy.Kept
-	ok := false
+	var out []policy.Kept
 	for _, r := range f.Rules {
-		if r.Pattern != pattern || ok && found.Scope >= scopeOf(r.Scope) {
-			continue
+		if r.Scope == "always" || project != "" && r.Project == project && sameFolder(r) {
+			out = append(out, r.kept())
 		}
-		if r.Scope == "project" && (project == "" || r.Project != project || !sameFolder(r)) {
-			continue
-		}
-		found, ok = r.kept(), true
 	}
-	return found, ok, nil
+	return out, nil
 }
 
 // Keep keeps k, in place of any kept answer of the same pattern, scope

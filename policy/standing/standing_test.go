@@ -265,9 +265,9 @@ func TestBadFile(t *testing.T) {
 		if err := os.Chmod(s.Path, tc.mode); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := s.Find(context.Background(), "make *", ws)
+		_, err := s.Kept(context.Background(), ws)
 		if !errors.Is(err, standing.ErrBadFile) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: Find = %v; want one line with %q, matching ErrBadFile", tc.name, err, tc.want)
+			t.Errorf("%s: Kept = %v; want one line with %q, matching ErrBadFile", tc.name, err, tc.want)
 		}
 		f := &face{scope: wisp.ScopeAlways}
 		out := ask(t, gate(s, f, ws), request("make all", "make *"))
@@ -290,8 +290,8 @@ func TestBadFile(t *testing.T) {
 	if err := os.Symlink(target, s.Path); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Find(context.Background(), "make *", ws); !errors.Is(err, standing.ErrBadFile) || !strings.Contains(err.Error(), "symbolic link") {
-		t.Errorf("a link: Find = %v; want ErrBadFile", err)
+	if _, err := s.Kept(context.Background(), ws); !errors.Is(err, standing.ErrBadFile) || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a link: Kept = %v; want ErrBadFile", err)
 	}
 }
 
