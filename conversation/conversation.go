@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wisp-agent/wisp"
@@ -26,6 +28,7 @@ import (
 	"github.com/wisp-agent/wisp/tools/askuser"
 	"github.com/wisp-agent/wisp/tools/modelstool"
 	"github.com/wisp-agent/wisp/tools/requestapproval"
+	"github.com/wisp-agent/wisp/tools/runcommand"
 )
 
 // Options configure a conversation. Home and a model are required; every
@@ -71,6 +74,23 @@ type Options struct {
 	// them). nil: every tool the settings allow; empty: none.
 	Named []string
 
+	// Workspace is the folder run_command's commands run in, or below
+	// (the folder wisp was started in, or --workspace DIR), and the
+	// project the person's answers of "project" hold in. "": no
+	// run_command, and no answer of project is offered.
+	Workspace string
+	// NewRunner makes the Runner that runs run_command's commands, from
+	// the workspace (links resolved) and the sandbox settings the
+	// conversation read (sandbox.mode, sandbox.network): the program's
+	// sandbox. It is called once, by New, when the conversation gets
+	// run_command. nil: no run_command, and naming it is an OptionError.
+	NewRunner func(workspace string, sandbox config.Sandbox) (runcommand.Runner, error)
+	// Environ is the program's own environment ("NAME=value", as
+	// os.Environ gives it), from which run_command's commands get the
+	// variables runcommand.DefaultEnv names and commands.env allows; nil:
+	// none of it.
+	Environ []string
+
 	// Face puts the model's questions to the person. nil: nobody can
 	// answer (inquiry/unattended).
 	Face wisp.Inquirer
@@ -89,6 +109,10 @@ type Options struct {
 	// OnDelta receives pieces of the model's replies as they stream; nil
 	// streams nothing.
 	OnDelta func(thread string, d wisp.ChatDelta)
+	// OnOutput receives what tool calls print as they run, redacted,
+	// such as a command's output (wisp.Call.Output); nil shows nothing
+	// until each call's result.
+	OnOutput func(wisp.ToolOutput)
 
 	// Thread is the thread to go on with, as an earlier conversation's
 	// Thread returned it. "": a new thread.
@@ -108,8 +132,8 @@ var ErrNoModel = errors.New("no model given: set Options.Model or Options.ModelN
 // Its text is Err's, which says what is wrong and how to mend it; a
 // command-line program reports it as a mistake in how it was called.
 type OptionError struct {
-	// Option is the field at fault: "Home", "Model", "Named", "Rules",
-	// "Thread", "Tools".
+	// Option is the field at fault: "Home", "Model", "Named", "NewRunner",
+	// "Rules", "Thread", "Tools", "Workspace".
 	Option string
 	// Err says why; it wraps the sentinel callers branch on
 	// (ErrNoModel, models.ErrDisabled, tools.ErrUnknownTool,
@@ -213,16 +237,23 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if o.Events != nil {
 		sink = append(sink, o.Events)
 	}
+	// Secrets the person gives an ask_user secret question live here,
+	// sealed, for this conversation only; the redactor knows their values,
+	// and run_command resolves them into a command's environment.
+	vault := secrets.NewVault(c.redactor)
 	desk := inquiry.NewDesk(o.Face, &inquiry.Options{
 		Session:  c.session,
 		Timeout:  cfg.Timeout(),
 		Events:   sink,
 		Redactor: c.redactor,
-		// Secrets the person gives an ask_user secret question live here,
-		// sealed, for this conversation only; the redactor knows their
-		// values.
-		Vault: secrets.NewVault(c.redactor),
+		Vault:    vault,
 	})
+	var workspace string
+	if o.Workspace != "" {
+		if workspace, err = runcommand.Workspace(o.Workspace); err != nil {
+			return nil, &OptionError{Option: "Workspace", Err: err}
+		}
+	}
 	gate := policy.NewGate(&policy.GateOptions{
 		Approver:   o.Approver,
 		Events:     sink,
@@ -230,6 +261,11 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Threshold:  threshold,
 		Timeout:    cfg.Timeout(),
 		Classifier: classifier,
+		// Answers of project and always are kept in the home, where
+		// commands cannot reach them; project answers hold in the
+		// workspace.
+		Keeper:  h.ApprovalRules(),
+		Project: workspace,
 	})
 	var a *agent.Agent // set below; a pull ends long after it starts
 	mo := &models.Options{Backends: o.Backends, Settings: h.Settings(), Events: sink, Session: c.session, Current: ref}
@@ -249,7 +285,11 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		return nil, err
 	}
 	c.model = info.Name
-	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name)
+	run, err := c.runCommand(o, cfg, workspace, vault, classifier, sink)
+	if err != nil {
+		return nil, err
+	}
+	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name, run)
 	if err != nil {
 		return nil, err
 	}
@@ -261,6 +301,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Events:        sink,
 		Notifier:      o.Notifier,
 		OnDelta:       o.OnDelta,
+		OnOutput:      o.OnOutput,
 		Session:       c.session,
 		Home:          h.Dir(),
 		ContextTokens: info.Context,
@@ -297,12 +338,49 @@ func (c *Conversation) openModel(ctx context.Context, model wisp.Model, ref stri
 	return m, info, nil
 }
 
+// runCommand returns the run_command tool when the conversation may get
+// it (NewRunner and a workspace given, and the settings or Named asking
+// for it), or nil. Named naming it without a NewRunner or a workspace is
+// an OptionError.
+func (c *Conversation) runCommand(o Options, cfg config.Config, workspace string, vault *secrets.Vault, classifier *policy.Classifier, sink wisp.EventSink) (wisp.Tool, error) {
+	named := slices.Contains(o.Named, runcommand.Name)
+	switch {
+	case o.Named != nil && !named, o.Named == nil && !cfg.Tools.RunCommand:
+		return nil, nil
+	case slices.Contains(cfg.Tools.Disabled, runcommand.Name):
+		// Never run: tools.disabled drops it, and the set says so.
+		return wisp.ToolFunc{Spec: wisp.ToolSpec{Name: runcommand.Name, Schema: json.RawMessage(`{"type":"object"}`)}}, nil
+	case o.NewRunner == nil:
+		if !named {
+			return nil, nil
+		}
+		return nil, &OptionError{Option: "NewRunner", Err: errors.New("run_command needs a sandbox to run commands in: set Options.NewRunner")}
+	case workspace == "":
+		if !named {
+			return nil, nil
+		}
+		return nil, &OptionError{Option: "Workspace", Err: errors.New("run_command needs a workspace to run commands in: set Options.Workspace (the folder wisp was started in, or --workspace DIR)")}
+	}
+	runner, err := o.NewRunner(workspace, cfg.Sandbox)
+	if err != nil {
+		return nil, &OptionError{Option: "NewRunner", Err: err}
+	}
+	return runcommand.New(&runcommand.Options{
+		Workspace: workspace, Runner: runner, Vault: vault, Redact: c.redactor.Replace,
+		Environ: o.Environ, Allow: cfg.Commands.Env, Judge: classifier, Events: sink, Session: c.session,
+	})
+}
+
 // selectTools registers wisp's tools and the embedder's and selects the
 // conversation's: wisp's only when the settings turn them on or Named
-// names them.
-func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string) (*tools.Set, error) {
+// names them; run_command only when run is not nil.
+func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string, run wisp.Tool) (*tools.Set, error) {
 	reg := tools.NewRegistry()
-	for _, t := range []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model)} {
+	own := []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model)}
+	if run != nil {
+		own = append(own, run)
+	}
+	for _, t := range own {
 		if err := reg.AddOptIn(t); err != nil {
 			return nil, err
 		}
@@ -315,7 +393,7 @@ func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.
 	set, err := reg.Select(tools.Selection{
 		Named: o.Named,
 		Enabled: map[string]bool{ask.Name: cfg.Tools.Ask, modelstool.Name: cfg.Tools.Models,
-			askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval},
+			askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval, runcommand.Name: cfg.Tools.RunCommand},
 		Disabled: cfg.Tools.Disabled,
 	})
 	if err != nil {
