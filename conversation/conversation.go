@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -162,6 +163,7 @@ type Conversation struct {
 	model    string
 	agent    *agent.Agent
 	tools    *tools.Set
+	known    []string // the tools there are: wisp's own and Options.Tools
 	log      *audit.Log
 	actions  *models.Actions
 	redactor *secrets.Redactor
@@ -293,6 +295,11 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if err != nil {
 		return nil, err
 	}
+	c.known = ToolNames()
+	for _, t := range o.Tools {
+		c.known = append(c.known, t.Name())
+	}
+	slices.Sort(c.known)
 	a = agent.New(model, &agent.Options{
 		Redact:        c.redactor.Replace,
 		Inbox:         pending.Inbox(c.Questions(), desk),
@@ -390,17 +397,24 @@ func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.
 			return nil, &OptionError{Option: "Tools", Err: err}
 		}
 	}
-	set, err := reg.Select(tools.Selection{
-		Named: o.Named,
-		Enabled: map[string]bool{ask.Name: cfg.Tools.Ask, modelstool.Name: cfg.Tools.Models,
-			askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval, runcommand.Name: cfg.Tools.RunCommand},
-		Disabled: cfg.Tools.Disabled,
-	})
+	set, err := reg.Select(tools.Selection{Named: o.Named, Enabled: optIn(cfg), Disabled: cfg.Tools.Disabled})
 	if err != nil {
 		return nil, &OptionError{Option: "Named", Err: err}
 	}
 	return set, nil
 }
+
+// optIn says, for each of wisp's own tools, whether the settings give it
+// to a conversation that names no tools.
+func optIn(cfg config.Config) map[string]bool {
+	return map[string]bool{ask.Name: cfg.Tools.Ask, askuser.Name: cfg.Tools.AskUser, modelstool.Name: cfg.Tools.Models,
+		requestapproval.Name: cfg.Tools.RequestApproval, runcommand.Name: cfg.Tools.RunCommand}
+}
+
+// ToolNames returns the names of wisp's own tools, sorted: those a
+// conversation has besides Options.Tools, and so the names
+// tools.disabled may hold (config.SetOptions.Tools).
+func ToolNames() []string { return slices.Sorted(maps.Keys(optIn(config.Config{}))) }
 
 // Respond runs one turn of the conversation's thread on the person's
 // input and returns the reply, as agent.Agent.Respond does.

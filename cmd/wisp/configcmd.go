@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
@@ -42,7 +43,7 @@ when it cannot be recorded, nothing is changed.`,
 				// A change to a security setting is recorded in a
 				// session of its own before it is saved.
 				text, err := config.RunCommand(cmd.Context(), h.Settings(), append([]string{cc.Name}, args...),
-					&config.SetOptions{Events: h.Events(), Session: newID()})
+					&config.SetOptions{Events: h.Events(), Session: newID(), Tools: conversation.ToolNames()})
 				if err != nil {
 					return configErr(err)
 				}
