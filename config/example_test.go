@@ -34,6 +34,7 @@ func ExampleKeys() {
 	// approval.threshold (enum, default "moderate")
 	// inquiry.elicitation (bool, default "false")
 	// inquiry.timeoutSeconds (int, default "0")
+	// models.contextLength (int, default "0")
 	// models.default (string, default "")
 	// models.enabled (list, default "")
 	// models.trusted (list, default "")
