@@ -57,6 +57,9 @@ func (m *model) goneLine() string {
 // chat template, tool calls.
 func (m *model) inspect() inspection {
 	info := wisp.ModelInfo{Name: m.name, Runtime: runtime, Repo: m.repo}
+	if m.repo != "" {
+		info.Digest = filepath.Base(m.dir) // the snapshot's commit
+	}
 	if m.gone {
 		line := m.goneLine()
 		info.Why = line
@@ -74,6 +77,7 @@ func (m *model) inspect() inspection {
 	} else {
 		found = append(found, pass("config.json parses"))
 		info.Context = contextLength(cfg)
+		info.RunContext = info.Context // an MLX server runs it with all it takes
 		info.Quantization = quantization(cfg)
 	}
 
