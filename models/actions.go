@@ -649,42 +649,43 @@ func (a *Actions) Check(ctx context.Context, name string, by wisp.Actor) (wisp.C
 	return c, nil
 }
 
-// CheckEnabled checks every model models.enabled names, in its order, as
-// Check does, one after another. It returns every check's lines; when
-// any model failed, or could not be checked, it returns them with an
-// error wrapping ErrCheckFailed that names how many.
-func (a *Actions) CheckEnabled(ctx context.Context, by wisp.Actor) ([]wisp.Change, error) {
+// CheckEnabled checks every model models.enabled names, in its order,
+// one after another, as Check does, and returns their lines together. When
+// any failed its check or could not be checked, it returns a *CheckError
+// holding every line and, last, how many failed.
+func (a *Actions) CheckEnabled(ctx context.Context, by wisp.Actor) (wisp.Change, error) {
 	cfg, err := a.settings()
 	if err != nil {
-		return nil, err
+		return wisp.Change{}, err
 	}
-	var changes []wisp.Change
+	entries := enablements(cfg)
+	if len(entries) == 0 {
+		return wisp.Change{Lines: []string{"no model is enabled; wisp models enable NAME checks one and turns it on"}}, nil
+	}
+	var all wisp.Change
 	failed := 0
-	for _, e := range enablements(cfg) {
+	for _, e := range entries {
 		c, err := a.Check(ctx, e.name, by)
 		var ce *CheckError
 		switch {
 		case ctx.Err() != nil:
-			return changes, context.Cause(ctx)
+			return wisp.Change{}, context.Cause(ctx)
 		case errors.As(err, &ce):
 			c = ce.Change
 			failed++
+		case errors.Is(err, wisp.ErrNotRecorded), errors.Is(err, ErrNotSaved), errors.Is(err, wisp.ErrNotApproved):
+			return wisp.Change{}, err
 		case err != nil:
-			if errors.Is(err, wisp.ErrNotRecorded) || errors.Is(err, ErrNotSaved) {
-				return changes, err
-			}
-			c = wisp.Change{Name: e.name, Lines: []string{e.name + " could not be checked: " + oneLine(err.Error())}}
+			c = wisp.Change{Lines: []string{e.name + " could not be checked: " + oneLine(err.Error())}}
 			failed++
 		}
-		changes = append(changes, c)
-	}
-	if len(changes) == 0 {
-		return []wisp.Change{{Lines: []string{"no model is enabled; wisp models enable NAME checks one and turns it on"}}}, nil
+		all.Lines = append(all.Lines, c.Lines...)
 	}
 	if failed > 0 {
-		return changes, fmt.Errorf("%d of %d enabled models %w", failed, len(changes), ErrCheckFailed)
+		all.Lines = append(all.Lines, fmt.Sprintf("%d of %d enabled models failed", failed, len(entries)))
+		return wisp.Change{}, &CheckError{all}
 	}
-	return changes, nil
+	return all, nil
 }
 
 // unfit says why a checked model cannot serve the agent, or "".

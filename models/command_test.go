@@ -63,7 +63,7 @@ func TestRunCommand(t *testing.T) {
 
 func TestRunCommandRefusals(t *testing.T) {
 	f := newFixture(t)
-	usage := "list [PAGE], show NAME, pull ORGANISATION/NAME, cancel ORGANISATION/NAME, enable NAME, disable NAME, check NAME or trust PUBLISHER"
+	usage := "list [PAGE], show NAME, pull ORGANISATION/NAME, cancel ORGANISATION/NAME, enable NAME, disable NAME, check [NAME] or trust PUBLISHER"
 	tests := []struct {
 		args    []string
 		want    string

@@ -452,7 +452,7 @@ func TestCheckLoadFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "the model does not answer (1-token probe): ollama at " + b.URL() +
-		" failed on /api/chat (500 Internal Server Error: llama runner process has terminated: error loading model: missing tensor 'blk.0.ffn_up.weight'); see the ollama server log"
+		" failed on /api/chat (500 Internal Server Error: llama runner process has terminated: error loading model: missing tensor 'blk.0.ffn_up.weight' llama_model_load_from_file_impl: failed to load model); see the ollama server log"
 	if got.OK || got.Why != want || got.Info.Why != want {
 		t.Errorf("Check() = OK %v, Why %q\nwant not OK, Why %q", got.OK, got.Why, want)
 	}

@@ -86,7 +86,7 @@ type Model struct {
 
 // LineMissingTensor is what Ollama 0.17 says when a model's file lacks a
 // tensor it needs, for Model.LoadError.
-const LineMissingTensor = "llama runner process has terminated: error loading model: missing tensor 'blk.0.ffn_up.weight'"
+const LineMissingTensor = "llama runner process has terminated: error loading model: missing tensor 'blk.0.ffn_up.weight'\nllama_model_load_from_file_impl: failed to load model"
 
 // DefaultContext is the context the fake loads a model with when a
 // request asks for none, as Ollama does without OLLAMA_CONTEXT_LENGTH on
