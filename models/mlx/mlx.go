@@ -78,6 +78,22 @@ func (c sizedChat) Chat(ctx context.Context, req wisp.ChatRequest, stream func(w
 // the agent to condense a thread to (agent.ContextSizer).
 func (c sizedChat) ContextTokens(context.Context) int { return c.tokens }
 
+// Inspect says what the model whose files are in the folder dir can do,
+// from its configuration and chat template alone, by the rules Check and
+// Show apply to a pulled model: a pull's plan reads them this way before
+// it asks to fetch the weights (models.Inspector).
+func (b *Backend) Inspect(dir string) models.Verdict {
+	cfg, _ := readObject(filepath.Join(dir, "config.json"))
+	caps, found := abilities(dir, cfg, "pull it again")
+	v := models.Verdict{Capabilities: caps}
+	for _, f := range found {
+		v.Findings = append(v.Findings, f.line)
+	}
+	return v
+}
+
+var _ models.Inspector = (*Backend)(nil)
+
 // Runtime returns "mlx".
 func (b *Backend) Runtime() string { return runtime }
 
