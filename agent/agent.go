@@ -90,34 +90,7 @@ type Options struct {
 	// arrived for the thread while no turn ran, such as the answer to a
 	// question that waited beyond its turn (wisp mcp). nil: nothing
 	// arrives that way.
-	Inbox Inbox
-}
-
-// A Mail is something that arrived for a thread between turns: a notice
-// the model reads before the person's input, and the facts it brings.
-type Mail struct {
-	// Text is the notice, wisp's word to the model.
-	Text string
-	// Facts become the thread's, as a tool result's do; their IDs are
-	// assigned by the thread.
-	Facts []wisp.Fact
-	// Key lets the Inbox tell its mail apart in Delivered; the agent does
-	// not read it.
-	Key string
-}
-
-// An Inbox holds mail for threads. Take is called at the start of a turn,
-// after the thread is loaded; the mail is posted as notices, in order,
-// before the person's input. Delivered is called with the same mail once
-// the thread has been saved with it, whatever the turn's end, so the
-// Inbox can forget it. A crash between the two delivers the mail again
-// on the next turn rather than losing it.
-//
-// An error from Take ends the turn before the model is asked. Inboxes must
-// be safe for concurrent use.
-type Inbox interface {
-	Take(ctx context.Context, thread string, turn int) ([]Mail, error)
-	Delivered(ctx context.Context, thread string, mail []Mail)
+	Inbox wisp.Inbox
 }
 
 // ThreadState is what a thread keeps between turns.
@@ -517,7 +490,7 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 		return wisp.Reply{}, err
 	}
 	before := t.state()
-	var taken []Mail
+	var taken []wisp.Mail
 	if a.opts.Inbox != nil {
 		var err error
 		if taken, err = a.opts.Inbox.Take(ctx, threadID, t.turn+1); err != nil {
@@ -544,13 +517,13 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 type turnEnd struct {
 	before ThreadState // the thread as the turn found it
 	notes  []notice    // the notices the turn took
-	mail   []Mail      // what the inbox brought
+	mail   []wisp.Mail // what the inbox brought
 	steps  int         // model steps taken
 }
 
 // run runs the turn's steps and records all but its end. It returns the
 // steps taken and the notices it took into the thread.
-func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp.Reply, input string, taken []Mail) (int, []notice, error) {
+func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp.Reply, input string, taken []wisp.Mail) (int, []notice, error) {
 	turn := reply.Turn
 	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
 		Data: wisp.TurnStartedData{Input: input}}); err != nil {

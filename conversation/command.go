@@ -3,10 +3,34 @@ package conversation
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/models"
 )
+
+// A Command is one of the person's commands a conversation runs
+// (Conversation.Command), as a face lists it.
+type Command struct {
+	// Name is the command's name: "models", "config".
+	Name string
+	// Usage is what it takes, its actions: "list|show|pull|…".
+	Usage string
+}
+
+// Commands returns the person's commands a conversation runs, in the
+// order a face lists them, each with the actions of models.Commands and
+// config.Commands.
+func Commands() []Command {
+	var ms, cs []string
+	for _, m := range models.Commands() {
+		ms = append(ms, m.Name)
+	}
+	for _, c := range config.Commands() {
+		cs = append(cs, c.Name)
+	}
+	return []Command{{"models", strings.Join(ms, "|")}, {"config", strings.Join(cs, "|")}}
+}
 
 // ModelsCommand runs one of the person's models commands in the
 // conversation (a chat's /models; args are the words after it), as

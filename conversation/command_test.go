@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
@@ -77,5 +79,17 @@ func TestCommandByName(t *testing.T) {
 		if !strings.HasPrefix(got, tc.want) {
 			t.Errorf("Command(%q, %q) = %q, want %q", tc.name, tc.args, got, tc.want)
 		}
+	}
+}
+
+// The person's commands, as a face lists them: each with the actions of
+// the table it runs.
+func TestCommandList(t *testing.T) {
+	want := []conversation.Command{
+		{Name: "models", Usage: "list|show|pull|cancel|enable|disable|check|trust"},
+		{Name: "config", Usage: "get|set|list"},
+	}
+	if diff := cmp.Diff(want, conversation.Commands()); diff != "" {
+		t.Errorf("Commands() (-want +got):\n%s", diff)
 	}
 }

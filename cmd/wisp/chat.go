@@ -13,10 +13,9 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
-	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
-	"github.com/wisp-agent/wisp/models"
 )
 
 func newChatCmd(env environ) *cobra.Command {
@@ -120,8 +119,8 @@ func toolList(cmd *cobra.Command, named []string) []string {
 
 func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, thread, prompt string) error {
 	r := terminal.NewResponder(stdout, stderr)
-	conv, err := newConversation(ctx, env, convOptions{
-		model: model, named: named, face: unattended.Face{}, thread: thread, display: r, notify: r,
+	conv, err := newConversation(ctx, env, conversation.Options{
+		ModelName: model, Named: named, Face: unattended.Face{}, Thread: thread, Events: r, Notifier: r,
 	})
 	if err != nil {
 		return err
@@ -137,41 +136,33 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	if yes {
 		asker, approver = unattended.Face{}, nil
 	}
-	conv, err := newConversation(ctx, env, convOptions{
-		model: model, named: named, face: asker, approve: approver, notify: chat.Face(),
-		display: chat, onDelta: chat.Delta,
+	conv, err := newConversation(ctx, env, conversation.Options{
+		ModelName: model, Named: named, Face: asker, Approver: approver, Notifier: chat.Face(),
+		Events: chat, OnDelta: chat.Delta,
 	})
 	if err != nil {
 		return err
 	}
 	defer conv.Close()
-	questions := newChatQuestions(conv, chat.Face(), chat.Input(), stdin, stdout, chat.Output(), yes)
-	release := env.ctrlC.take(chat.Interrupt)
+	// Answers to parked questions are recorded in the chat's session and
+	// taken only when recorded.
+	questions := chat.Questions(conv.Questions(), &terminal.QuestionsOptions{Unattended: yes})
+	release := env.ctrlC.Take(chat.Interrupt)
 	defer release()
+	var commands []terminal.Command
+	for _, c := range conversation.Commands() {
+		commands = append(commands, terminal.Command{Name: "/" + c.Name, Usage: c.Usage, Run: func(ctx context.Context, args []string) (string, error) {
+			return conv.Command(ctx, c.Name, args)
+		}})
+	}
 	err = chat.Run(ctx, conv, &terminal.RunOptions{
-		Tools: conv.Tools().Names(), Dropped: conv.Tools().Dropped(), BeforePrompt: questions.noteWaiting,
-		Commands: []terminal.Command{
-			{Name: "/models", Usage: commandNames(models.Commands(), func(c models.Command) string { return c.Name }), Run: conv.ModelsCommand},
-			{Name: "/config", Usage: commandNames(config.Commands(), func(c config.Command) string { return c.Name }), Run: conv.ConfigCommand},
-			{Name: "/questions", Usage: "[list]|answer ID|decline ID", Run: func(ctx context.Context, args []string) (string, error) {
-				return "", questions.slash(ctx, args)
-			}},
-		},
+		Tools: conv.Tools().Names(), Dropped: conv.Tools().Dropped(), BeforePrompt: questions.NoteWaiting,
+		Commands: append(commands, questions.Command()),
 	})
 	if errors.Is(err, terminal.ErrTurnFailed) {
 		return exitError{code: 1}
 	}
 	return err
-}
-
-// commandNames joins the names of cs with |, for the line that names a
-// chat's commands.
-func commandNames[C any](cs []C, name func(C) string) string {
-	names := make([]string, len(cs))
-	for i, c := range cs {
-		names[i] = name(c)
-	}
-	return strings.Join(names, "|")
 }
 
 func isTerminal(v any) bool {

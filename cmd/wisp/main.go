@@ -14,14 +14,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/policy/secrets"
+	"github.com/wisp-agent/wisp/inquiry/terminal"
 )
 
 func main() {
@@ -38,7 +36,7 @@ type environ struct {
 	// SIGINT.
 	interrupts <-chan os.Signal
 	// ctrlC routes each Ctrl-C from interrupts; run sets it.
-	ctrlC *ctrlC
+	ctrlC *terminal.Interrupts
 	// hasTerminal, if not nil, says whether wisp runs with a controlling
 	// terminal; nil: whether /dev/tty opens.
 	hasTerminal func() bool
@@ -57,49 +55,6 @@ func (e environ) controllingTerminal() bool {
 	}
 	f.Close()
 	return true
-}
-
-// ctrlC routes the person's Ctrl-C as it comes: to the part of the command
-// that took it (chat stops a turn with it), or else it stops the command,
-// which exits with status 130. A Ctrl-C is never kept for later, so none
-// can stop work the person approves afterwards.
-type ctrlC struct {
-	stop func() // stops the command
-
-	mu     sync.Mutex
-	takers []*func()
-}
-
-// take hands each Ctrl-C to f until release is called; the last taker
-// gets it.
-func (c *ctrlC) take(f func()) (release func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	p := &f
-	c.takers = append(c.takers, p)
-	return func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		c.takers = slices.DeleteFunc(c.takers, func(q *func()) bool { return q == p })
-	}
-}
-
-// route handles each Ctrl-C from ch until done is closed.
-func (c *ctrlC) route(ch <-chan os.Signal, done <-chan struct{}) {
-	for {
-		select {
-		case <-ch:
-			c.mu.Lock()
-			f := c.stop
-			if n := len(c.takers); n > 0 {
-				f = *c.takers[n-1]
-			}
-			c.mu.Unlock()
-			f()
-		case <-done:
-			return
-		}
-	}
 }
 
 // usageError marks an error in how wisp was called: exit status 2.
@@ -127,12 +82,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		env.interrupts = ch
 	}
 	// Ctrl-C stops the command, unless a part of it takes Ctrl-C.
+	routing, stopRouting := context.WithCancel(ctx)
+	defer stopRouting()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	env.ctrlC = &ctrlC{stop: func() { cancel(wisp.ErrInterrupted) }}
-	done := make(chan struct{})
-	defer close(done)
-	go env.ctrlC.route(env.interrupts, done)
+	env.ctrlC = terminal.NewInterrupts(func() { cancel(wisp.ErrInterrupted) })
+	go env.ctrlC.Route(routing, env.interrupts)
 
 	root := newRoot(stdin, stdout, stderr, env)
 	root.SetArgs(args)
@@ -145,7 +100,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintln(stderr, "wisp: stopped")
 		default:
-			fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+			fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 		}
 		return exitInterrupted
 	}
@@ -158,21 +113,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+		fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 		return 2
 	}
-	fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+	fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 	return 1
-}
-
-// errorLine is the line that says what went wrong: one line, with any
-// credential in it (a value typed on the command line that a message
-// repeats, say) replaced by its marker.
-func errorLine(err error) string {
-	r := secrets.NewRedactor()
-	line, _ := r.Redact(err.Error())
-	line, _ = r.Redact(oneLine(line))
-	return line
 }
 
 // isCobraUsage recognises cobra's own errors about the command line.
@@ -184,11 +129,6 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
-}
-
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer, env environ) *cobra.Command {

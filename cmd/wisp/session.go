@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/home"
 	"github.com/wisp-agent/wisp/tools"
@@ -23,55 +22,27 @@ func openHome(env environ) (*home.Home, error) {
 	return home.Open(dir)
 }
 
-// convOptions are what a command asks of a conversation.
-type convOptions struct {
-	model   string
-	named   []string // --tool; nil for every tool
-	face    wisp.Inquirer
-	approve wisp.Approver  // nil: no person can approve
-	display wisp.EventSink // nil: none
-	notify  wisp.Notifier  // nil: none
-	onDelta func(thread string, d wisp.ChatDelta)
-	thread  string // continue this thread; "" starts a new one
-}
-
-// newConversation starts a conversation in the wisp home with the
-// backends the environment names. A mistake in the options is a usage
-// error.
-func newConversation(ctx context.Context, env environ, o convOptions) (*conversation.Conversation, error) {
-	opts, err := conversationOptions(env, o)
-	if err != nil {
+// newConversation starts a conversation with o in the wisp home, with
+// the backends the environment names. A mistake in the options is a
+// usage error.
+func newConversation(ctx context.Context, env environ, o conversation.Options) (*conversation.Conversation, error) {
+	if err := inHome(env, &o); err != nil {
 		return nil, err
 	}
-	conv, err := conversation.New(ctx, opts)
+	conv, err := conversation.New(ctx, &o)
 	return conv, usageOf(err)
 }
 
-// conversationOptions are the options of a conversation in the wisp home
-// with the backends the environment names (OLLAMA_HOST, WISP_MLX_URL,
-// HF_ENDPOINT, HF_TOKEN).
-func conversationOptions(env environ, o convOptions) (*conversation.Options, error) {
+// inHome sets o's home, the wisp home, and the backends the environment
+// names (OLLAMA_HOST, WISP_MLX_URL, HF_ENDPOINT, HF_TOKEN).
+func inHome(env environ, o *conversation.Options) error {
 	h, err := openHome(env)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	backends, pull, err := modelSetup(env, h)
-	if err != nil {
-		return nil, err
-	}
-	return &conversation.Options{
-		Home:      h.Dir(),
-		ModelName: o.model,
-		Backends:  backends,
-		Pull:      pull,
-		Named:     o.named,
-		Face:      o.face,
-		Approver:  o.approve,
-		Notifier:  o.notify,
-		Events:    o.display,
-		OnDelta:   o.onDelta,
-		Thread:    o.thread,
-	}, nil
+	o.Home = h.Dir()
+	o.Backends, o.Pull, err = modelSetup(env, h)
+	return err
 }
 
 // usageOf returns err, as a usage error when it is a mistake in how wisp

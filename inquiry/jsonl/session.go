@@ -12,6 +12,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
 	"github.com/wisp-agent/wisp/policy/secrets"
 )
@@ -100,6 +101,9 @@ type ServeOptions struct {
 	// session reads on (Options.Command). nil: hello does not accept
 	// command lines, and one that comes is told it is not taken.
 	Commands Commander
+	// Dropped are the tools the settings took out (tools.disabled), each
+	// said on SessionOptions.Log before hello.
+	Dropped []string
 }
 
 // A Session is the wisp side of one wisp chat --json session: hello, then
@@ -200,6 +204,20 @@ func (s *Session) RefuseParked(verb, id string) error {
 	return nil
 }
 
+// Questions returns the parked questions of store as the session lists
+// them and puts them to the client (ServeOptions.Parked): a
+// pending.Answerer whose face is the client's (AskParked), refused unless
+// a person is there (RefuseParked), telling the client what was filed
+// (SayParked), with SessionOptions.Terminal as where the person answers.
+// Answers are filed through store, whose Witness records them first (a
+// conversation's Questions are recorded in its session).
+func (s *Session) Questions(store pending.Store) *pending.Answerer {
+	return &pending.Answerer{
+		Store: store, Face: wisp.InquirerFunc(s.face.AskParked), From: pending.FromTUI,
+		Terminal: s.opts.Terminal, Refuse: s.RefuseParked, Commands: "questions", Say: s.SayParked,
+	}
+}
+
 // SayParked tells the client line about parked question q, in a note of
 // kind question. It is a pending.Answerer's Say.
 func (s *Session) SayParked(q wisp.Question, line string) {
@@ -222,6 +240,9 @@ func (s *Session) Serve(ctx context.Context, r io.Reader, conv Conversation, opt
 	s.conv, s.parked, s.commands, s.ctx = conv, o.Parked, o.Commands, ctx
 	s.mu.Unlock()
 
+	for _, name := range o.Dropped {
+		fmt.Fprintf(s.opts.Log, "wisp: %s is disabled by tools.disabled and was left out\n", escape.Terminal(name))
+	}
 	if err := s.face.Hello(s.hello(o.Hello)); err != nil {
 		return err
 	}
