@@ -169,11 +169,11 @@ func Size(n int64) string {
 func contextField(m wisp.ModelInfo) string {
 	switch {
 	case m.Context > 0 && m.RunContext > 0:
-		return "context " + groupThousands(m.Context) + " max, " + groupThousands(m.RunContext) + " in use"
+		return "context " + Thousands(m.Context) + " max, " + Thousands(m.RunContext) + " in use"
 	case m.Context > 0:
-		return "context " + groupThousands(m.Context) + " max"
+		return "context " + Thousands(m.Context) + " max"
 	case m.RunContext > 0:
-		return "context " + groupThousands(m.RunContext) + " in use"
+		return "context " + Thousands(m.RunContext) + " in use"
 	}
 	return "context unknown"
 }
@@ -183,18 +183,20 @@ func tokens(n int) string {
 	if n <= 0 {
 		return "unknown"
 	}
-	return groupThousands(n)
+	return Thousands(n)
 }
 
 // inUse says what context the model runs with.
 func inUse(m wisp.ModelInfo) string {
 	if m.RunContext > 0 {
-		return groupThousands(m.RunContext)
+		return Thousands(m.RunContext)
 	}
 	return "the server's own default, known once it has loaded the model"
 }
 
-func groupThousands(n int) string {
+// Thousands writes n with a comma between each group of three digits, as
+// the listing writes a context length: 40,960.
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]

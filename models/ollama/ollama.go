@@ -14,7 +14,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -228,9 +227,9 @@ func (b *Backend) Check(ctx context.Context, name string, opts *models.RunOption
 		r.Info.RunContext = n
 		how := "the server's own setting; wisp asks for none"
 		if o.ContextTokens > 0 {
-			how = fmt.Sprintf("wisp asks for %s", thousands(o.ContextTokens))
+			how = fmt.Sprintf("wisp asks for %s", models.Thousands(o.ContextTokens))
 		}
-		add(fmt.Sprintf("ollama has it loaded with %s tokens of context (%s)", thousands(n), how))
+		add(fmt.Sprintf("ollama has it loaded with %s tokens of context (%s)", models.Thousands(n), how))
 	}
 	return r, nil
 }
@@ -256,15 +255,6 @@ func runOptions(tokens int, opts map[string]any) map[string]any {
 		opts["num_ctx"] = tokens
 	}
 	return opts
-}
-
-// thousands writes n with commas between thousands: 40,960.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // running is what /api/ps says of the models Ollama has loaded.

@@ -347,15 +347,6 @@ func (r *runner) loaded(name string) int {
 	return 0
 }
 
-// thousands writes n as the listing does: 8,192.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 const (
 	hello = "Hello! I am a tiny test model."
 	tools = "ollama:tiny-tools:latest"
@@ -380,7 +371,7 @@ func (r *runner) checks() {
 	r.exit(list, 0)
 	for _, name := range slices.Sorted(maps.Keys(facts)) {
 		m := facts[name]
-		want := fmt.Sprintf("  ollama:%s  ollama  %s  %s  context %s max  disabled  %s", m.name, m.params, models.Size(m.size), thousands(m.context), strings.Join(m.caps, ", "))
+		want := fmt.Sprintf("  ollama:%s  ollama  %s  %s  context %s max  disabled  %s", m.name, m.params, models.Size(m.size), models.Thousands(m.context), strings.Join(m.caps, ", "))
 		r.has(list, "list shows "+m.name+" as Ollama does", want)
 	}
 	r.matches(list, "a model that cannot call tools says why", `^  ollama:tiny-plain:latest .*\n    cannot be used: cannot call tools$`)
@@ -389,7 +380,7 @@ func (r *runner) checks() {
 	show := r.wisp("", "models", "show", "tiny-tools")
 	r.exit(show, 0)
 	tt := facts["tiny-tools:latest"]
-	r.has(show, "show prints context: N", "context: "+thousands(tt.context))
+	r.has(show, "show prints context: N", "context: "+models.Thousands(tt.context))
 	r.has(show, "show says the context in use is the server's until it loads the model", "context in use: the server's own default, known once it has loaded the model")
 	r.has(show, "show prints the parameters as Ollama does", "parameters: "+tt.params)
 	r.has(show, "show prints the capabilities", "capabilities: "+strings.Join(tt.caps, ", "))
@@ -400,7 +391,7 @@ func (r *runner) checks() {
 	r.has(en, "enable turns it on", tools+" is enabled: wisp may run it")
 	def := r.loaded("tiny-tools:latest")
 	r.check("the probe loaded the model with the server's own context", def > 0 && def < tt.context, "ollama has it loaded with %d (the model takes %d)", def, tt.context)
-	r.matches(en, "the check says the context Ollama loaded it with", fmt.Sprintf(`ollama has it loaded with %s tokens of context \(the server's own setting; wisp asks for none\)`, thousands(def)))
+	r.matches(en, "the check says the context Ollama loaded it with", fmt.Sprintf(`ollama has it loaded with %s tokens of context \(the server's own setting; wisp asks for none\)`, models.Thousands(def)))
 	got := r.wisp("", "config", "get", "models.enabled")
 	r.has(got, "the enablement holds the model's digest", tools+"@"+tt.digest)
 
@@ -445,7 +436,7 @@ func (r *runner) checks() {
 		"ollama has it loaded with %d, want %d", r.loaded("tiny-tools:latest"), def)
 	list = r.wisp("", "models", "list")
 	r.matches(list, "the listing names the maximum and the context in use",
-		fmt.Sprintf(`^  %s  .*  context %s max, %s in use  enabled  `, regexp.QuoteMeta(tools), thousands(tt.context), thousands(def)))
+		fmt.Sprintf(`^  %s  .*  context %s max, %s in use  enabled  `, regexp.QuoteMeta(tools), models.Thousands(tt.context), models.Thousands(def)))
 
 	fmt.Println("\n== models.contextLength: every request, the probe included, asks for the same")
 	r.exit(r.wisp("", "config", "set", "models.contextLength", "2048"), 0)
