@@ -40,7 +40,7 @@ var allowed = map[string][]string{
 	"internal/jsonredact":        {},
 	"internal/spool":             {"", "internal/fsx", "policy/secrets"},
 	"internal/spool/spooltest":   {"internal/spool"},
-	"models":                     {"", "config", "models/hf", "policy"},
+	"models":                     {"", "config", "inquiry/escape", "models/hf", "policy"},
 	"models/hf":                  {"internal/fsx", "internal/neterr"},
 	"models/openai":              {"", "internal/neterr"},
 	"internal/neterr":            {},

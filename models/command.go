@@ -66,6 +66,10 @@ type CommandOptions struct {
 	// Current is the conversation's model, marked * in the listing; "":
 	// none is marked.
 	Current string
+	// Table writes list as FormatTable does, for wisp models list at a
+	// terminal: escaped already, to print as it is. false: as
+	// FormatListing.
+	Table bool
 }
 
 // RunCommand runs one of the person's models commands: args are the
@@ -109,6 +113,9 @@ func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOpt
 		l, err := a.List(ctx, page)
 		if err != nil {
 			return "", err
+		}
+		if o.Table {
+			return FormatTable(l), nil
 		}
 		return FormatListing(l, o.Current), nil
 	case "show":

@@ -1,6 +1,10 @@
 package escape
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // JSON returns b, JSON text as encoding/json writes it, with every unsafe
 // rune (see [Unsafe]) that the encoder left raw inside a string written
@@ -57,4 +61,18 @@ func jsonUnsafe(r rune) bool {
 func appendU(b []byte, r rune) []byte {
 	const hex = "0123456789abcdef"
 	return append(b, '\\', 'u', hex[r>>12&0xF], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
+}
+
+// Marshal returns v as one line of JSON ended by a newline, as a
+// json.Encoder writes it, with "<", ">" and "&" as themselves and every
+// unsafe rune written as a \u escape ([JSON]): data for a program that
+// can be printed on a terminal as it is.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return JSON(b.Bytes()), nil
 }

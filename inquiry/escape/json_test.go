@@ -74,3 +74,15 @@ func FuzzJSON(f *testing.F) {
 		}
 	})
 }
+
+// Marshal writes one line, "<", ">" and "&" as themselves, every unsafe
+// rune as a \u escape.
+func TestMarshal(t *testing.T) {
+	got, err := escape.Marshal(map[string]string{"a<b&c>": "\x1b[2J\u202e"})
+	if want := `{"a<b&c>":"\u001b[2J\u202e"}` + "\n"; err != nil || string(got) != want {
+		t.Errorf("Marshal = %q, %v; want %q", got, err, want)
+	}
+	if _, err := escape.Marshal(func() {}); err == nil {
+		t.Error("Marshal(a func) = nil error")
+	}
+}

@@ -1,8 +1,6 @@
 package terminal
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -71,13 +69,11 @@ func cutRunes(s string, n int) string {
 // writeJSON writes v as one line of JSON, every character unsafe on a
 // terminal written as a \u escape.
 func writeJSON(w io.Writer, v any) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := escape.Marshal(v)
+	if err != nil {
 		return err
 	}
-	_, err := w.Write(escape.JSON(b.Bytes()))
+	_, err = w.Write(b)
 	return err
 }
 
