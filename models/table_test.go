@@ -58,10 +58,10 @@ func TestListJSON(t *testing.T) {
 	}
 	type model struct {
 		Name, Runtime, Parameters, Quantization, Digest, Why, Licence string
-		Size                                                           int64
-		Context, RunContext                                            int
-		Enabled, Usable                                                bool
-		Capabilities                                                   []string
+		Size                                                          int64
+		Context, RunContext                                           int
+		Enabled, Usable                                               bool
+		Capabilities                                                  []string
 	}
 	var got struct {
 		Models      []model
