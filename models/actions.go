@@ -374,11 +374,17 @@ func (a *Actions) Resolve(ctx context.Context, name string) (wisp.ModelInfo, err
 		if err := l.errs[runtime]; err != nil {
 			return wisp.ModelInfo{}, err // the model's own runtime did not answer
 		}
-		why := ""
-		if len(l.unreachable) > 0 {
-			why = " (" + strings.Join(l.unreachable, "; ") + ")"
+		if len(l.unreachable) == 0 {
+			return wisp.ModelInfo{}, fmt.Errorf("no model is named %q; %w", raw, ErrBadName)
 		}
-		return wisp.ModelInfo{}, fmt.Errorf("no model is named %q%s; %w", raw, why, ErrBadName)
+		// A backend did not answer. A prefix that names no runtime is
+		// said first: whoever wrote nope:x meant a runtime, and is not
+		// helped by hearing first that a server is down.
+		why := l.unreachable
+		if prefix, _, ok := strings.Cut(raw, ":"); ok && runtime == "" {
+			why = append([]string{fmt.Sprintf("%q is not a runtime", prefix)}, why...)
+		}
+		return wisp.ModelInfo{}, fmt.Errorf("no model is named %q (%s); %w", raw, strings.Join(why, "; "), ErrBadName)
 	default:
 		names := make([]string, len(found))
 		for i, m := range found {
