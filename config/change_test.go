@@ -120,9 +120,9 @@ func TestRunCommand(t *testing.T) {
 		{[]string{"get", "tools.ask"}, "true\n", false},
 		{nil, "config needs an action: get KEY, set KEY VALUE or list", true},
 		{[]string{"frob"}, `unknown action "frob"; config takes get KEY, set KEY VALUE or list`, true},
-		{[]string{"get"}, "get takes one KEY (got 0 arguments)", true},
-		{[]string{"set", "tools.ask"}, "set takes a KEY and a VALUE (got 1 arguments)", true},
-		{[]string{"list", "x"}, "list takes no arguments (got 1 arguments)", true},
+		{[]string{"get"}, "get takes one KEY (got no arguments)", true},
+		{[]string{"set", "tools.ask"}, "set takes a KEY and a VALUE (got 1 argument)", true},
+		{[]string{"list", "x"}, "list takes no arguments (got 1 argument)", true},
 		{[]string{"set", "tools.ask", "maybe"}, `tools.ask takes true, false, on or off; got "maybe"`, false},
 		{[]string{"get", "nope"}, `unknown key "nope"; valid keys: `, false},
 	}

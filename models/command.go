@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/plural"
 )
 
 // A Command is one of the person's models commands, as wisp models and a
@@ -186,7 +187,7 @@ func (c Command) argument(args []string) (string, error) {
 	case len(args) == 0 && optional:
 		return "", nil
 	case optional:
-		return "", commandErrorf("%s takes at most one %s (got %d arguments)", c.Name, strings.Trim(c.Arg, "[]"), len(args))
+		return "", commandErrorf("%s takes at most one %s (got %s)", c.Name, strings.Trim(c.Arg, "[]"), plural.Count(len(args), "argument"))
 	}
-	return "", commandErrorf("%s takes one %s (got %d arguments)", c.Name, c.Arg, len(args))
+	return "", commandErrorf("%s takes one %s (got %s)", c.Name, c.Arg, plural.Count(len(args), "argument"))
 }

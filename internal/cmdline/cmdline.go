@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/wisp-agent/wisp/internal/plural"
 )
 
 // A UsageError is a mistake in how a command was called: exit status 2.
@@ -107,15 +109,7 @@ func ExactArgs(n int, msg string) cobra.PositionalArgs {
 
 // Count says how many arguments args holds: "no arguments", "1
 // argument", "2 arguments".
-func Count(args []string) string {
-	switch len(args) {
-	case 0:
-		return "no arguments"
-	case 1:
-		return "1 argument"
-	}
-	return fmt.Sprintf("%d arguments", len(args))
-}
+func Count(args []string) string { return plural.Count(len(args), "argument") }
 
 // FlagError is a cobra FlagErrorFunc: err, a flag that cobra could not
 // read, as a *UsageError that says where the help is, and a bad value as
