@@ -58,6 +58,9 @@ type Tools struct {
 	// Models is tools.models: whether a conversation given every tool
 	// also gets models. Off by default.
 	Models bool `json:"models"`
+	// Memory is tools.memory: whether a conversation given every tool
+	// also gets memory. Off by default.
+	Memory bool `json:"memory"`
 	// Disabled is tools.disabled: tool names removed from every
 	// conversation, sorted, without duplicates. Empty by default.
 	Disabled []string `json:"disabled"`

@@ -40,6 +40,7 @@ func ExampleKeys() {
 	// tools.ask (bool, default "false")
 	// tools.ask_user (bool, default "false")
 	// tools.disabled (list, default "")
+	// tools.memory (bool, default "false")
 	// tools.models (bool, default "false")
 	// tools.request_approval (bool, default "false")
 }

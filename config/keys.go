@@ -50,7 +50,7 @@ type setting struct {
 // securityKeys are the settings whose Key is marked Security.
 var securityKeys = []string{
 	"approval.outOfBand", "approval.threshold", "inquiry.elicitation", "models.enabled", "models.trusted",
-	"tools.ask", "tools.ask_user", "tools.disabled", "tools.models", "tools.request_approval",
+	"tools.ask", "tools.ask_user", "tools.disabled", "tools.memory", "tools.models", "tools.request_approval",
 }
 
 // settings returns the key table, each Key marked Security as
@@ -88,6 +88,11 @@ func table() []setting {
 			Default: "false",
 			Doc:     "give models, the tool that lists models and asks you to change them, to conversations that get every tool",
 		}, func(c *Config) *bool { return &c.Tools.Models }),
+		boolSetting(Key{
+			Name:    "tools.memory",
+			Default: "false",
+			Doc:     "give memory, the tool that keeps facts across conversations with your approval, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.Memory }),
 		listSetting(Key{
 			Name:    "tools.disabled",
 			Default: "",

@@ -14,7 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 )
 
-const validKeys = "approval.outOfBand, approval.threshold, inquiry.elicitation, inquiry.timeoutSeconds, models.default, models.enabled, models.trusted, tools.ask, tools.ask_user, tools.disabled, tools.models, tools.request_approval"
+const validKeys = "approval.outOfBand, approval.threshold, inquiry.elicitation, inquiry.timeoutSeconds, models.default, models.enabled, models.trusted, tools.ask, tools.ask_user, tools.disabled, tools.memory, tools.models, tools.request_approval"
 
 // setCases are good and bad values for every key, typed as on the command
 // line. want is what Get prints afterwards; wantErr the exact error text.
@@ -83,6 +83,8 @@ var setCases = []struct {
 	{key: "tools.request_approval", value: "true", want: "true"},
 	{key: "tools.request_approval", value: "off", want: "false"},
 	{key: "tools.request_approval", value: "yes", wantErr: `tools.request_approval takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
+	{key: "tools.memory", value: "ON", want: "true"},
+	{key: "tools.memory", value: "yes", wantErr: `tools.memory takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
 	{key: "tools.models", value: "on", want: "true"},
 	{key: "tools.models", value: "off", want: "false"},
 	{key: "tools.models", value: "1", wantErr: `tools.models takes true, false, on or off; got "1"`, is: config.ErrBadValue},
@@ -189,6 +191,7 @@ func TestKeys(t *testing.T) {
 		{Name: "tools.ask", Kind: "bool", Default: "false", Doc: "give ask, the tool that puts questions to you, to conversations that get every tool", Security: true},
 		{Name: "tools.ask_user", Kind: "bool", Default: "false", Doc: "give ask_user, the tool that puts structured questions to you and collects secrets, to conversations that get every tool", Security: true},
 		{Name: "tools.disabled", Kind: "list", Default: "", Doc: "tools taken out of every conversation, as comma-separated names", Security: true},
+		{Name: "tools.memory", Kind: "bool", Default: "false", Doc: "give memory, the tool that keeps facts across conversations with your approval, to conversations that get every tool", Security: true},
 		{Name: "tools.models", Kind: "bool", Default: "false", Doc: "give models, the tool that lists models and asks you to change them, to conversations that get every tool", Security: true},
 		{Name: "tools.request_approval", Kind: "bool", Default: "false", Doc: "give request_approval, the tool that asks your permission before a destructive, irreversible or outward-facing action, to conversations that get every tool", Security: true},
 	}
