@@ -228,10 +228,19 @@ func TestLimits(t *testing.T) {
 	if _, _, err := s.Remember(ctx, memory.Fact{Text: strings.Repeat("x", memory.MaxFactBytes+1)}); err == nil {
 		t.Errorf("Remember of %d bytes = nil, want an error", memory.MaxFactBytes+1)
 	}
-	for i := range memory.MaxFacts {
-		if _, _, err := s.Remember(ctx, memory.Fact{Text: fmt.Sprint("fact ", i)}); err != nil {
-			t.Fatal(err)
-		}
+	// A full file, written as the store writes it, rather than through
+	// MaxFacts synced saves.
+	full := struct {
+		Version int           `json:"version"`
+		Seq     int           `json:"seq"`
+		Facts   []memory.Fact `json:"facts"`
+	}{Version: 1, Seq: memory.MaxFacts}
+	for i := 1; i <= memory.MaxFacts; i++ {
+		full.Facts = append(full.Facts, memory.Fact{ID: fmt.Sprint("m", i), Text: fmt.Sprint("fact ", i), Source: memory.SourceModel})
+	}
+	data, _ := json.Marshal(full)
+	if err := os.WriteFile(s.Path, data, 0o600); err != nil {
+		t.Fatal(err)
 	}
 	if _, _, err := s.Remember(ctx, memory.Fact{Text: "one too many"}); !errors.Is(err, memory.ErrFull) {
 		t.Errorf("Remember beyond MaxFacts = %v, want ErrFull", err)
