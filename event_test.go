@@ -88,6 +88,7 @@ var eventExamples = []wisp.EventData{
 
 	wisp.ApprovalRequestedData{Command: "models pull org/model", Deadline: "2026-11-30T10:05:00Z", ID: "7f3a2c1d", Kind: "modelAction", Pattern: "models pull *", Rating: "high", Scopes: []string{"once", "session"}, Text: "Pull org/model?"},
 	wisp.ApprovalRequestedData{Command: "rm -rf build", ID: "7f3a2c1e", Kind: "command", Rating: "medium", Scopes: []string{"once"}},
+	wisp.ApprovalRequestedData{Command: "edit_file replace main.go", Diff: "--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-package x\n+package main\n", ID: "7f3a2c1f", Kind: "fileEdit", Pattern: "edit_file replace *", Rating: "moderate", Scopes: []string{"once", "session"}, Text: "replaces 1 line in main.go"},
 
 	wisp.ApprovalDecidedData{ApprovalID: "7f3a2c1d", Decision: "approved", DowngradedFrom: "always", FileSHA256: "5e1f", Scope: "session"},
 	wisp.ApprovalDecidedData{ApprovalID: "7f3a2c1d", Covered: true, Decision: "approved", Scope: "session"},

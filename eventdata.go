@@ -309,10 +309,12 @@ type ClassifierVerdictData struct {
 type ApprovalRequestedData struct {
 	Command  string `json:"command"`
 	Deadline string `json:"deadline,omitempty"`
-	ID       string `json:"id"`
-	Kind     string `json:"kind"`
-	Pattern  string `json:"pattern"`
-	Rating   string `json:"rating"`
+	// Diff is the request's diff (ApprovalRequest.Diff), when it has one.
+	Diff    string `json:"diff,omitempty"`
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Pattern string `json:"pattern"`
+	Rating  string `json:"rating"`
 	// Scopes are the answers the request allows, by Scope.String().
 	Scopes []string `json:"scopes"`
 	Text   string   `json:"text"`

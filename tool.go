@@ -48,6 +48,12 @@ type Action struct {
 	Pattern string
 	// Text is what the person needs to know, in plain words.
 	Text string
+	// Diff, when set, is the change the call would make to a file, as a
+	// unified diff (---/+++ labels, @@ hunks), shown to the person with
+	// the request (ApprovalRequest.Diff) and handed back to the call in
+	// Approval.Diff. Lines from the file and from the model are in it:
+	// a face escapes it like any model text.
+	Diff string
 	// Scopes are the answers the call allows, such as {ScopeOnce,
 	// ScopeSession}; nil means {ScopeOnce}.
 	Scopes []Scope
@@ -69,6 +75,11 @@ type Approval struct {
 	ID string
 	// Command is the Action.Command that was approved.
 	Command string
+	// Diff is the Action.Diff that was approved, if any. A tool that
+	// showed a diff computes its change again when it runs and makes it
+	// only if the diff is still this one: a file that changed while the
+	// person read the request is not written over.
+	Diff string
 }
 
 // A Result is what the model reads back from a tool call.

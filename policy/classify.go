@@ -54,10 +54,21 @@ const (
 // wildcard never matches a word that starts with "-": a flag changes what
 // a command does, so a row that allows one spells it out. The first word
 // is always a word of its own, never a wildcard, and no word has a shell
-// metacharacter or a character outside printable ASCII.
+// metacharacter or a character outside printable ASCII, but the "*" of a
+// path pattern.
 //
 //	models enable *     models enable ollama:qwen3:4b, not models enable, nor models enable a b
 //	models list ...     models list, models list 2
+//
+// A word with "*" in it that is neither wildcard alone is a path
+// pattern: it matches a word that is a slash-separated path, element by
+// element, where "**" as a whole element matches any number of elements
+// (none included), "*" within an element any run of characters but "/",
+// and letters match in either case (as a file system that folds case
+// finds the same file). It never matches a flag.
+//
+//	edit_file * **/.git/**     edit_file write .git/config, edit_file write sub/.git, edit_file write .GIT/hooks/x
+//	edit_file * .github/*/*    edit_file write .github/workflows/ci.yml, not edit_file write .github/ci.yml
 //
 // A PersonOnly row names a command only the person may run. It must be
 // rated Dangerous, and it is found however the command is spelt, the way
@@ -152,8 +163,10 @@ func parse(r Rule) (rule, error) {
 	switch {
 	case r.Pattern == "" || slices.Contains(words, ""):
 		return bad("is not words separated by single spaces")
-	case words[0] == anyWord || words[0] == anyWords:
+	case words[0] == anyWord || words[0] == anyWords || pathPattern(words[0]):
 		return bad("starts with a wildcard; its first word must be the command's own")
+	case r.PersonOnly && slices.ContainsFunc(words, pathPattern):
+		return bad("is the person's alone, so it names its words without path patterns")
 	case slices.Index(words, anyWords) >= 0 && slices.Index(words, anyWords) != len(words)-1:
 		return bad(`has "..." before its last word`)
 	case r.Rating < Safe || r.Rating > Dangerous:
@@ -164,7 +177,11 @@ func parse(r Rule) (rule, error) {
 		return bad("is the person's alone, so it must be rated dangerous")
 	}
 	for _, w := range words {
-		if w != anyWord && w != anyWords && badCharacters(w) != "" {
+		if pathPattern(w) {
+			if why := badPathPattern(w); why != "" {
+				return bad(why)
+			}
+		} else if w != anyWord && w != anyWords && badCharacters(w) != "" {
 			return bad("has a word with a shell metacharacter or a character outside printable ASCII")
 		}
 	}
@@ -221,7 +238,7 @@ func matches(pattern, words []string) bool {
 		if i >= len(words) {
 			return false
 		}
-		if w := words[i]; p == anyWord && flag(w) || p != anyWord && p != w {
+		if w := words[i]; p == anyWord && flag(w) || p != anyWord && p != w && !(pathPattern(p) && matchPath(p, w)) {
 			return false
 		}
 	}

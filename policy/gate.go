@@ -104,6 +104,10 @@ type Request struct {
 	Pattern string
 	// Text is what the person needs to know, in lines.
 	Text string
+	// Diff, when set, is the change to a file the request would allow,
+	// as a unified diff (wisp.Action.Diff): the person is shown it, and
+	// approval.requested records it.
+	Diff string
 	// Scopes are the answers the request allows, such as
 	// {ScopeOnce, ScopeSession}. nil or empty means {ScopeOnce}; unknown
 	// scopes and ScopeNone are dropped. A request that allows only
@@ -202,7 +206,7 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 
 	req := wisp.ApprovalRequest{
 		ID: id, Session: g.opts.Session, Thread: r.Thread, Turn: r.Turn,
-		Kind: r.Kind, Command: r.Command, Pattern: r.Pattern, Text: r.Text, Scopes: slices.Clone(scopes),
+		Kind: r.Kind, Command: r.Command, Pattern: r.Pattern, Text: r.Text, Diff: r.Diff, Scopes: slices.Clone(scopes),
 	}
 	askCtx := ctx
 	if g.opts.Timeout > 0 {
@@ -353,7 +357,7 @@ func requestedData(req wisp.ApprovalRequest, v Verdict, deadline bool) wisp.Appr
 	}
 	d := wisp.ApprovalRequestedData{
 		ID: req.ID, Kind: req.Kind, Command: req.Command, Pattern: req.Pattern,
-		Text: req.Text, Scopes: names, Rating: v.Rating.String(),
+		Text: req.Text, Diff: req.Diff, Scopes: names, Rating: v.Rating.String(),
 	}
 	if deadline {
 		d.Deadline = req.Deadline.UTC().Format(time.RFC3339)

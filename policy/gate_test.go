@@ -633,6 +633,31 @@ func TestGateRequestToThePerson(t *testing.T) {
 	}
 }
 
+// A request's diff reaches the person and approval.requested as it was
+// given.
+func TestGateDiff(t *testing.T) {
+	face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}})
+	rec := &recorder{}
+	g := newGate(&policy.GateOptions{Approver: face, Events: rec, Session: "s1", Now: func() time.Time { return now }, NewID: ids()})
+	r := policy.Request{Thread: "t1", Turn: 3, Kind: "fileEdit", Command: "edit_file write notes.md", Pattern: "edit_file write *",
+		Text: "writes notes.md", Diff: "--- a/notes.md\n+++ b/notes.md\n@@ -1 +1 @@\n-old\n+new\n", Scopes: onceSession}
+	if out, err := g.Ask(context.Background(), r); err != nil || !out.Approved {
+		t.Fatalf("Ask = %+v, %v; want approved", out, err)
+	}
+	if got := face.requests(); len(got) != 1 || got[0].Diff != r.Diff {
+		t.Errorf("the person was asked %+v; want the request with its diff %q", got, r.Diff)
+	}
+	var recorded []string
+	for _, e := range rec.all() {
+		if d, ok := e.Data.(wisp.ApprovalRequestedData); ok {
+			recorded = append(recorded, d.Diff)
+		}
+	}
+	if diff := cmp.Diff([]string{r.Diff}, recorded); diff != "" {
+		t.Errorf("approval.requested's diff (-want +got):\n%s", diff)
+	}
+}
+
 // A new Gate is a new session: what "this session" allowed is gone.
 func TestGateSessionEndsWithTheGate(t *testing.T) {
 	face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeSession, Provenance: wisp.FromPerson}}, answer{d: wisp.Decision{Provenance: wisp.FromPerson}})

@@ -51,6 +51,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/sandbox"
 )
 
 const usage = `usage: wisp-tui [--wisp PATH] [--model M] [--tool T]... [wisp chat flags]
@@ -81,6 +82,7 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
+	sandbox.Main() // a launcher for a sandboxed command does not return
 	err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	var ee exitError
 	switch {

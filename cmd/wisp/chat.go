@@ -130,7 +130,7 @@ func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, mode
 }
 
 func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {
-	chat := terminal.NewChat(stdin, stdout, &terminal.ChatOptions{Errors: stderr})
+	chat := terminal.NewChat(stdin, stdout, &terminal.ChatOptions{Errors: stderr, NoColor: env.getenv("NO_COLOR") != ""})
 	var asker wisp.Inquirer = chat.Face()
 	var approver wisp.Approver = chat.Face()
 	if yes {

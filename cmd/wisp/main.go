@@ -20,9 +20,11 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/sandbox"
 )
 
 func main() {
+	sandbox.Main() // a launcher for a sandboxed command does not return
 	ctx := context.Background()
 	env := environ{getenv: os.Getenv, userHome: os.UserHomeDir}
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, env))

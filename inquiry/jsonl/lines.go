@@ -272,6 +272,11 @@ type Approval struct {
 	Command string `json:"command"`
 	// Text says what the person needs to know.
 	Text string `json:"text"`
+	// Diff, when present, is the change to a file the request would
+	// allow, as a unified diff (wisp.ApprovalRequest.Diff): lines from
+	// the file and the model, to be escaped as the rest; a client may
+	// colour its lines that start with "-" and "+".
+	Diff string `json:"diff,omitempty"`
 	// Scopes are the answers Approve may give, narrowest first: "once",
 	// "session", "project", "always".
 	Scopes []string `json:"scopes"`

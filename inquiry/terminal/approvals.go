@@ -109,10 +109,12 @@ func approvalHeading(r outofband.Request, now time.Time) string {
 }
 
 // writeApproval writes r as the face shows a request, escaped and
-// indented under ApprovalLabel, then what it offers and when it ends.
+// indented under ApprovalLabel, with its diff if it has one, then what it
+// offers and when it ends.
 func writeApproval(w io.Writer, r outofband.Request, now time.Time) {
 	var b strings.Builder
 	b.WriteString(approvalFrame(r.Command, r.Text, Width(w)))
+	b.WriteString(Diff(r.Diff, Width(w), false))
 	b.WriteString("offers " + r.Offered())
 	if !r.Deadline.IsZero() {
 		b.WriteString(" · refused unanswered " + fromNow(r.Deadline.Sub(now)))

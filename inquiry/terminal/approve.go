@@ -48,7 +48,9 @@ var approvalKeys = [...]struct {
 //	  turns ollama:qwen3:4b on in config.json
 //	allow? [y]once [s]ession [n]o ›
 //
-// The command and every line of r.Text are escaped. Only the scopes
+// The command and every line of r.Text are escaped. A request with a
+// Diff shows it below, each line escaped too, coloured with
+// Options.Color. Only the scopes
 // r.Scopes allows are offered, narrowest first, and [n]o always. A key or
 // its word (once, session, project, always, no), in any case, answers;
 // Enter alone is no. Anything else asks once more, then refuses. Keys typed
@@ -62,7 +64,9 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var b strings.Builder
-	b.WriteString(approvalFrame(r.Command, r.Text, f.width()))
+	w := f.width()
+	b.WriteString(approvalFrame(r.Command, r.Text, w))
+	b.WriteString(Diff(r.Diff, w, f.color))
 	if !r.Deadline.IsZero() {
 		fmt.Fprintf(&b, "(the request is refused unanswered at %s)\n", r.Deadline.Local().Format(time.TimeOnly))
 	}

@@ -57,6 +57,11 @@ type ChatOptions struct {
 	// appeared, and does not echo the lines it reads. nil: whether the
 	// chat reads and writes a terminal.
 	Terminal *bool
+	// NoColor keeps the diffs of approval requests plain at a terminal
+	// too, as the NO_COLOR environment variable asks; the program sets
+	// it. At a terminal they are coloured otherwise, and never through a
+	// pipe.
+	NoColor bool
 }
 
 // RunOptions are what Chat.Run and Responder.Respond show of a
@@ -138,7 +143,7 @@ func NewChat(stdin io.Reader, stdout io.Writer, opts *ChatOptions) *Chat {
 	}
 	// The face writes through the chat's lock, and wraps to the columns
 	// of the terminal behind it.
-	faceOpts := Options{Width: func() int { return Width(stdout) }}
+	faceOpts := Options{Width: func() int { return Width(stdout) }, Color: c.interactive && !o.NoColor}
 	if c.interactive {
 		// At a terminal, keys typed before an approval prompt appeared
 		// must not answer it; a pipe is the person's script and is read

@@ -45,6 +45,7 @@ type Face struct {
 	columns        func() int
 	hideEcho       func() (restore func(), err error)
 	now            func() time.Time
+	color          bool
 }
 
 var (
