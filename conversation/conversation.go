@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ import (
 	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/tools/ask"
 	"github.com/wisp-agent/wisp/tools/askuser"
+	"github.com/wisp-agent/wisp/tools/files"
 	"github.com/wisp-agent/wisp/tools/memory"
 	"github.com/wisp-agent/wisp/tools/modelstool"
 	"github.com/wisp-agent/wisp/tools/requestapproval"
@@ -87,10 +89,12 @@ type Options struct {
 	Interactive bool
 
 	// Workspace is the folder the conversation works in: the folder wisp
-	// was started in, or the one the person named (--workspace). The
-	// system prompt names it and carries the project's AGENTS.md files
-	// from the repository root down to it (package prompt). "": none,
-	// and no AGENTS.md is read.
+	// was started in, or the one the person named (--workspace). The file
+	// tools (tools/files: read_file, list_files, search, edit_file) are
+	// confined to it, and the system prompt names it and carries the
+	// project's AGENTS.md files from the repository root down to it
+	// (package prompt). "": none, no file tools, and no AGENTS.md is
+	// read.
 	Workspace string
 	// SystemPrompt, when set, replaces the system prompt wisp builds:
 	// the model is sent exactly this, and none of wisp's rules, tools,
@@ -177,6 +181,7 @@ type Conversation struct {
 	tools    *tools.Set
 	log      *audit.Log
 	actions  *models.Actions
+	files    *files.Workspace
 	redactor *secrets.Redactor
 }
 
@@ -230,7 +235,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if err != nil {
 		return nil, err
 	}
-	classifier, err := policy.NewClassifier(append(append(models.Rules(), memory.Rules()...), o.Rules...)...)
+	classifier, err := policy.NewClassifier(slices.Concat(models.Rules(), memory.Rules(), files.Rules(), o.Rules)...)
 	if err != nil {
 		return nil, &OptionError{Option: "Rules", Err: err}
 	}
@@ -249,6 +254,12 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 			c.Close()
 		}
 	}()
+	if o.Workspace != "" {
+		c.files, err = files.Open(&files.Options{Workspace: o.Workspace, Home: h.Dir(), Redact: c.redactor.Replace})
+		if err != nil {
+			return nil, &OptionError{Option: "Workspace", Err: err}
+		}
+	}
 	sink := multiSink{c.log}
 	if o.Events != nil {
 		sink = append(sink, o.Events)
@@ -291,7 +302,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	c.model = info.Name
 	mem := h.Memory(c.redactor.Replace)
 	mem.Now = o.Now
-	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name, mem)
+	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name, mem, c.files)
 	if err != nil {
 		return nil, err
 	}
@@ -347,9 +358,13 @@ func (c *Conversation) openModel(ctx context.Context, model wisp.Model, ref stri
 // selectTools registers wisp's tools and the embedder's and selects the
 // conversation's: wisp's only when the settings turn them on, the
 // interactive preset does (Options.Interactive), or Named names them.
-func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string, mem memory.Store) (*tools.Set, error) {
+func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string, mem memory.Store, ws *files.Workspace) (*tools.Set, error) {
 	reg := tools.NewRegistry()
-	for _, t := range []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model), memory.New(mem)} {
+	own := []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model), memory.New(mem)}
+	if ws != nil {
+		own = append(own, ws.Tools()...)
+	}
+	for _, t := range own {
 		if err := reg.AddOptIn(t); err != nil {
 			return nil, err
 		}
@@ -381,6 +396,8 @@ func enabled(cfg config.Config, interactive bool) map[string]bool {
 	for name, set := range map[string]bool{
 		ask.Name: cfg.Tools.Ask, askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval,
 		modelstool.Name: cfg.Tools.Models, memory.Name: cfg.Tools.Memory,
+		files.NameReadFile: cfg.Tools.ReadFile, files.NameListFiles: cfg.Tools.ListFiles,
+		files.NameSearch: cfg.Tools.Search, files.NameEditFile: cfg.Tools.EditFile,
 	} {
 		on[name] = on[name] || set
 	}
@@ -497,6 +514,9 @@ func (c *Conversation) Questions() pending.Store {
 func (c *Conversation) Close() error {
 	if c.actions != nil {
 		c.actions.Close()
+	}
+	if c.files != nil {
+		c.files.Close()
 	}
 	return c.log.Close()
 }

@@ -30,7 +30,8 @@
 //     must be asked of the person is refused. Every question goes through one
 //     inquiry.Desk and every approval through one policy.Gate.
 //   - Wisp's opt-in tools (ask, ask_user, request_approval, models,
-//     memory) are offered only when the settings turn them on,
+//     memory, and with a workspace read_file, list_files, search and
+//     edit_file) are offered only when the settings turn them on,
 //     Options.Named names them, or, with a person there
 //     (Options.Interactive), the interactive preset has them
 //     (tools.Interactive: ask_user and request_approval together, and the

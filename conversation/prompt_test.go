@@ -209,15 +209,23 @@ func TestSystemPromptBadWorkspace(t *testing.T) {
 // settings' tools.disabled removes a preset tool too, and a named list
 // wins over both.
 func TestInteractivePreset(t *testing.T) {
-	preset := []string{"ask_user", "request_approval"} // the read tools join when a program offers them
+	preset := []string{"ask_user", "request_approval"} // and the read tools, with a workspace
+	reads := []string{"ask_user", "request_approval", "read_file", "list_files", "search"}
 	for _, c := range []struct {
 		face        string
 		interactive bool
 		pool        bool
+		workspace   bool
 		settings    string
 		named       []string
 		want        []string
 	}{
+		{face: "chat in a workspace", interactive: true, workspace: true, want: reads},
+		{face: "chat --json in a workspace", interactive: true, workspace: true, want: reads},
+		{face: "respond in a workspace", workspace: true, want: nil},
+		{face: "mcp in a workspace", pool: true, workspace: true, want: nil},
+		{face: "chat in a workspace, edit_file on", interactive: true, workspace: true, settings: `{"tools":{"edit_file":true}}`, want: append(reads, "edit_file")},
+		{face: "respond in a workspace, search on", workspace: true, settings: `{"tools":{"search":true}}`, want: []string{"search"}},
 		{face: "chat", interactive: true, want: preset},
 		{face: "chat --json", interactive: true, want: preset},
 		{face: "wisp-tui", interactive: true, want: preset},
@@ -238,6 +246,9 @@ func TestInteractivePreset(t *testing.T) {
 			}
 			m := model(t, `{"content":"ok"}`)
 			o := &conversation.Options{Home: home, Model: m, Interactive: c.interactive, Named: c.named, Face: wisptest.NewPerson()}
+			if c.workspace {
+				o.Workspace = t.TempDir()
+			}
 			var respond func() error
 			if c.pool {
 				p := conversation.NewPool(o)
@@ -267,7 +278,7 @@ func TestInteractivePreset(t *testing.T) {
 			}
 		})
 	}
-	for _, name := range preset {
+	for _, name := range reads {
 		if !tools.Interactive()[name] {
 			t.Errorf("tools.Interactive() = %v, want %s in it", tools.Interactive(), name)
 		}

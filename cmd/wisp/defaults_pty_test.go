@@ -20,7 +20,7 @@ func TestChatFirstLineNamesTheTools(t *testing.T) {
 	r := startPTY(t, filepath.Join(dir, "home"), "chat", "--model", "script:"+script)
 	r.waitFor("Ctrl-D leaves.")
 	first, _, _ := strings.Cut(r.shown(), "\n")
-	if want := "wisp chat · model script:" + script + " · tools: ask_user, request_approval"; strings.TrimRight(first, "\r") != want {
+	if want := "wisp chat · model script:" + script + " · tools: ask_user, request_approval, read_file, list_files, search"; strings.TrimRight(first, "\r") != want {
 		t.Errorf("the first line = %q, want %q", first, want)
 	}
 	r.press("\x04")

@@ -20,7 +20,7 @@ import (
 // settings turn on, here nothing. Every request starts with the system
 // prompt, which holds the rule whenever the preset is there.
 func TestDefaultToolsByFace(t *testing.T) {
-	preset := []string{"ask_user", "request_approval"}
+	preset := []string{"ask_user", "request_approval", "read_file", "list_files", "search"}
 	for _, c := range []struct {
 		name  string
 		args  []string
