@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wisp-agent/wisp/internal/fsx"
 )
 
 // The caps on the project's instructions, in bytes of the files as they
@@ -79,11 +81,11 @@ func ReadProject(workspace string, opts *ProjectOptions) (Project, error) {
 	if real, err := filepath.EvalSymlinks(ws); err == nil {
 		ws = real
 	} else {
-		return Project{}, fmt.Errorf("workspace %s cannot be used: %w", workspace, pathErr(err))
+		return Project{}, fmt.Errorf("workspace %s cannot be used: %w", workspace, fsx.Bare(err))
 	}
 	fi, err := os.Stat(ws)
 	if err != nil {
-		return Project{}, fmt.Errorf("workspace %s cannot be used: %w", workspace, pathErr(err))
+		return Project{}, fmt.Errorf("workspace %s cannot be used: %w", workspace, fsx.Bare(err))
 	}
 	if !fi.IsDir() {
 		return Project{}, fmt.Errorf("workspace %s is not a folder", workspace)
@@ -96,7 +98,7 @@ func ReadProject(workspace string, opts *ProjectOptions) (Project, error) {
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
-		return Project{}, fmt.Errorf("repository %s cannot be read: %w", root, pathErr(err))
+		return Project{}, fmt.Errorf("repository %s cannot be read: %w", root, fsx.Bare(err))
 	}
 	defer r.Close()
 
@@ -207,14 +209,5 @@ func problem(err error) string {
 	if strings.Contains(err.Error(), "path escapes from parent") {
 		return "it is a link that leads out of the repository, which is not followed"
 	}
-	return pathErr(err).Error()
-}
-
-// pathErr drops the path a *fs.PathError repeats.
-func pathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
+	return fsx.Bare(err).Error()
 }

@@ -198,7 +198,7 @@ func (s Store) load() (file, error) {
 	case errors.Is(err, fsx.ErrUnsafe), errors.Is(err, fsx.ErrTooLarge):
 		return file{}, &fileError{err.Error(), err}
 	case err != nil:
-		return file{}, &fileError{fmt.Sprintf("memory file %s cannot be read: %v", fsx.QuotePath(s.Path), pathErr(err)), err}
+		return file{}, &fileError{fmt.Sprintf("memory file %s cannot be read: %v", fsx.QuotePath(s.Path), fsx.Bare(err)), err}
 	}
 	var m file
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -263,18 +263,9 @@ func (s Store) update(ctx context.Context, fn func(*file) error) error {
 		return err
 	}
 	if err := fsx.WriteFile(s.Path, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("memory file %s was not saved: %v", fsx.QuotePath(s.Path), pathErr(err))
+		return fmt.Errorf("memory file %s was not saved: %v", fsx.QuotePath(s.Path), fsx.Bare(err))
 	}
 	return nil
-}
-
-// pathErr drops the path a *fs.PathError repeats.
-func pathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // oneLine makes s one line.
