@@ -52,6 +52,10 @@ type Options struct {
 	// OnDelta receives pieces of the model's replies as they stream; nil
 	// streams nothing.
 	OnDelta func(thread string, d wisp.ChatDelta)
+	// OnOutput receives what tool calls print as they run, such as a
+	// command's output, redacted (wisp.Call.Output); nil: the calls print
+	// nothing while they run.
+	OnOutput func(wisp.ToolOutput)
 	// MaxSteps bounds the model steps of one turn (DefaultMaxSteps).
 	MaxSteps int
 	// MaxHistory is how many messages a thread keeps before it is
@@ -678,7 +682,7 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 		return wisp.Result{}, err
 	}
 	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn,
-		Facts: slices.Clone(facts)}
+		Facts: slices.Clone(facts), Output: a.opts.OnOutput}
 	var res wisp.Result
 	var err error
 	switch {

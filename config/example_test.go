@@ -32,11 +32,14 @@ func ExampleKeys() {
 	// Output:
 	// approval.outOfBand (bool, default "true")
 	// approval.threshold (enum, default "moderate")
+	// commands.env (list, default "")
 	// inquiry.elicitation (bool, default "false")
 	// inquiry.timeoutSeconds (int, default "0")
 	// models.default (string, default "")
 	// models.enabled (list, default "")
 	// models.trusted (list, default "")
+	// sandbox.mode (enum, default "workspace-write")
+	// sandbox.network (bool, default "false")
 	// tools.ask (bool, default "false")
 	// tools.ask_user (bool, default "false")
 	// tools.disabled (list, default "")
@@ -46,5 +49,6 @@ func ExampleKeys() {
 	// tools.models (bool, default "false")
 	// tools.read_file (bool, default "false")
 	// tools.request_approval (bool, default "false")
+	// tools.run_command (bool, default "false")
 	// tools.search (bool, default "false")
 }

@@ -52,6 +52,7 @@ var securityKeys = []string{
 	"approval.outOfBand", "approval.threshold", "inquiry.elicitation", "models.enabled", "models.trusted",
 	"tools.ask", "tools.ask_user", "tools.disabled", "tools.memory", "tools.models", "tools.request_approval",
 	"tools.read_file", "tools.list_files", "tools.search", "tools.edit_file",
+	"tools.run_command", "sandbox.mode", "sandbox.network", "commands.env",
 }
 
 // settings returns the key table, each Key marked Security as
@@ -114,6 +115,26 @@ func table() []setting {
 			Default: "false",
 			Doc:     "give edit_file, the tool that changes a file in the workspace once you approved its diff, to conversations that get every tool",
 		}, func(c *Config) *bool { return &c.Tools.EditFile }),
+		boolSetting(Key{
+			Name:    "tools.run_command",
+			Default: "false",
+			Doc:     "give run_command, the tool that runs shell commands in the workspace through the classifier, your approval and the sandbox, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.RunCommand }),
+		enumSetting(Key{
+			Name:    "sandbox.mode",
+			Default: "workspace-write",
+			Doc:     "where run_command's commands may write: read-only, workspace-write (the workspace and a private temp folder) or off (no sandbox, and every command is asked)",
+		}, []string{"read-only", "workspace-write", "off"}, func(c *Config) *string { return &c.Sandbox.Mode }),
+		boolSetting(Key{
+			Name:    "sandbox.network",
+			Default: "false",
+			Doc:     "let run_command's commands reach the network",
+		}, func(c *Config) *bool { return &c.Sandbox.Network }),
+		listSetting(Key{
+			Name:    "commands.env",
+			Default: "",
+			Doc:     "variables of your environment that run_command's commands get beyond the defaults, as comma-separated names (never WISP_*)",
+		}, envNames, isEnvName, func(c *Config) *[]string { return &c.Commands.Env }),
 		listSetting(Key{
 			Name:    "tools.disabled",
 			Default: "",
@@ -437,7 +458,24 @@ const (
 	toolNames      = "tool names separated by commas (lower-case letters, digits, _)"
 	modelNames     = "model names separated by commas (ollama:NAME[:TAG] or mlx:NAME)"
 	publisherNames = "publishers separated by commas (Hugging Face organisations or users, like mlx-community)"
+	envNames       = "environment variable names separated by commas (letters, digits, _; never WISP_*)"
 )
+
+// isEnvName reports whether s is an environment variable's name that
+// commands may be given: a letter or _, then up to 127 letters, digits or
+// _, and not one of wisp's own (WISP_*).
+func isEnvName(s string) bool {
+	if s == "" || len(s) > 128 || '0' <= s[0] && s[0] <= '9' || strings.HasPrefix(asciiLower(s), "wisp_") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // isModelName reports whether s is a model name as wisp writes it:
 // ollama:NAME[:TAG] or mlx:NAME, with no spaces or control characters.

@@ -4,9 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -33,6 +33,7 @@ import (
 	"github.com/wisp-agent/wisp/tools/memory"
 	"github.com/wisp-agent/wisp/tools/modelstool"
 	"github.com/wisp-agent/wisp/tools/requestapproval"
+	"github.com/wisp-agent/wisp/tools/runcommand"
 )
 
 // Options configure a conversation. Home and a model are required; every
@@ -91,9 +92,11 @@ type Options struct {
 	// Workspace is the folder the conversation works in: the folder wisp
 	// was started in, or the one the person named (--workspace). The file
 	// tools (tools/files: read_file, list_files, search, edit_file) are
-	// confined to it, and the system prompt names it and carries the
-	// project's AGENTS.md files from the repository root down to it
-	// (package prompt). "": none, no file tools, and no AGENTS.md is
+	// confined to it, run_command's commands run in it or below, the
+	// person's answers of "project" hold in it, and the system prompt
+	// names it and carries the project's AGENTS.md files from the
+	// repository root down to it (package prompt). "": none: no file
+	// tools, no run_command, no answer of project, and no AGENTS.md is
 	// read.
 	Workspace string
 	// SystemPrompt, when set, replaces the system prompt wisp builds:
@@ -107,6 +110,18 @@ type Options struct {
 	// wisp builds under a heading of their own, after wisp's rules and
 	// the tools. "": none.
 	Instructions string
+
+	// NewRunner makes the Runner that runs run_command's commands, from
+	// the workspace (links resolved) and the sandbox settings the
+	// conversation read (sandbox.mode, sandbox.network): the program's
+	// sandbox. It is called once, by New, when the conversation gets
+	// run_command. nil: no run_command, and naming it is an OptionError.
+	NewRunner func(workspace string, sandbox config.Sandbox) (runcommand.Runner, error)
+	// Environ is the program's own environment ("NAME=value", as
+	// os.Environ gives it), from which run_command's commands get the
+	// variables runcommand.DefaultEnv names and commands.env allows; nil:
+	// none of it.
+	Environ []string
 
 	// Face puts the model's questions to the person. nil: nobody can
 	// answer (inquiry/unattended).
@@ -126,6 +141,10 @@ type Options struct {
 	// OnDelta receives pieces of the model's replies as they stream; nil
 	// streams nothing.
 	OnDelta func(thread string, d wisp.ChatDelta)
+	// OnOutput receives what tool calls print as they run, redacted,
+	// such as a command's output (wisp.Call.Output); nil shows nothing
+	// until each call's result.
+	OnOutput func(wisp.ToolOutput)
 
 	// Thread is the thread to go on with, as an earlier conversation's
 	// Thread returned it. "": a new thread.
@@ -148,8 +167,8 @@ var ErrNoModel = errors.New("no model given: set Options.Model or Options.ModelN
 // Its text is Err's, which says what is wrong and how to mend it; a
 // command-line program reports it as a mistake in how it was called.
 type OptionError struct {
-	// Option is the field at fault: "Home", "Model", "Named", "Rules",
-	// "Thread", "Tools", "Workspace".
+	// Option is the field at fault: "Home", "Model", "Named", "NewRunner",
+	// "Rules", "Thread", "Tools", "Workspace".
 	Option string
 	// Err says why; it wraps the sentinel callers branch on
 	// (ErrNoModel, models.ErrDisabled, tools.ErrUnknownTool,
@@ -254,26 +273,31 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 			c.Close()
 		}
 	}()
-	if o.Workspace != "" {
-		c.files, err = files.Open(&files.Options{Workspace: o.Workspace, Home: h.Dir(), Redact: c.redactor.Replace})
-		if err != nil {
-			return nil, &OptionError{Option: "Workspace", Err: err}
-		}
-	}
 	sink := multiSink{c.log}
 	if o.Events != nil {
 		sink = append(sink, o.Events)
 	}
+	// Secrets the person gives an ask_user secret question live here,
+	// sealed, for this conversation only; the redactor knows their values,
+	// and run_command resolves them into a command's environment.
+	vault := secrets.NewVault(c.redactor)
 	desk := inquiry.NewDesk(o.Face, &inquiry.Options{
 		Session:  c.session,
 		Timeout:  cfg.Timeout(),
 		Events:   sink,
 		Redactor: c.redactor,
-		// Secrets the person gives an ask_user secret question live here,
-		// sealed, for this conversation only; the redactor knows their
-		// values.
-		Vault: secrets.NewVault(c.redactor),
+		Vault:    vault,
 	})
+	var workspace string
+	if o.Workspace != "" {
+		if workspace, err = runcommand.Workspace(o.Workspace); err != nil {
+			return nil, &OptionError{Option: "Workspace", Err: err}
+		}
+		c.files, err = files.Open(&files.Options{Workspace: workspace, Home: h.Dir(), Redact: c.redactor.Replace})
+		if err != nil {
+			return nil, &OptionError{Option: "Workspace", Err: err}
+		}
+	}
 	gate := policy.NewGate(&policy.GateOptions{
 		Approver:   o.Approver,
 		Events:     sink,
@@ -281,6 +305,11 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Threshold:  threshold,
 		Timeout:    cfg.Timeout(),
 		Classifier: classifier,
+		// Answers of project and always are kept in the home, where
+		// commands cannot reach them; project answers hold in the
+		// workspace.
+		Keeper:  h.ApprovalRules(),
+		Project: workspace,
 	})
 	var a *agent.Agent // set below; a pull ends long after it starts
 	mo := &models.Options{Backends: o.Backends, Settings: h.Settings(), Events: sink, Session: c.session, Current: ref}
@@ -300,13 +329,17 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		return nil, err
 	}
 	c.model = info.Name
-	mem := h.Memory(c.redactor.Replace)
-	mem.Now = o.Now
-	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name, mem, c.files)
+	run, err := c.runCommand(o, cfg, workspace, vault, classifier, sink)
 	if err != nil {
 		return nil, err
 	}
-	c.system, err = c.buildPrompt(o, mem)
+	mem := h.Memory(c.redactor.Replace)
+	mem.Now = o.Now
+	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name, mem, c.files, run)
+	if err != nil {
+		return nil, err
+	}
+	c.system, err = c.buildPrompt(o, workspace, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -319,6 +352,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Events:        sink,
 		Notifier:      o.Notifier,
 		OnDelta:       o.OnDelta,
+		OnOutput:      o.OnOutput,
 		Session:       c.session,
 		Home:          h.Dir(),
 		ContextTokens: info.Context,
@@ -355,14 +389,52 @@ func (c *Conversation) openModel(ctx context.Context, model wisp.Model, ref stri
 	return m, info, nil
 }
 
+// runCommand returns the run_command tool when the conversation may get
+// it (NewRunner and a workspace given, and the settings or Named asking
+// for it), or nil. Named naming it without a NewRunner or a workspace is
+// an OptionError.
+func (c *Conversation) runCommand(o Options, cfg config.Config, workspace string, vault *secrets.Vault, classifier *policy.Classifier, sink wisp.EventSink) (wisp.Tool, error) {
+	named := slices.Contains(o.Named, runcommand.Name)
+	switch {
+	case o.Named != nil && !named, o.Named == nil && !cfg.Tools.RunCommand:
+		return nil, nil
+	case slices.Contains(cfg.Tools.Disabled, runcommand.Name):
+		// Never run: tools.disabled drops it, and the set says so.
+		return wisp.ToolFunc{Spec: wisp.ToolSpec{Name: runcommand.Name, Schema: json.RawMessage(`{"type":"object"}`)}}, nil
+	case o.NewRunner == nil:
+		if !named {
+			return nil, nil
+		}
+		return nil, &OptionError{Option: "NewRunner", Err: errors.New("run_command needs a sandbox to run commands in: set Options.NewRunner")}
+	case workspace == "":
+		if !named {
+			return nil, nil
+		}
+		return nil, &OptionError{Option: "Workspace", Err: errors.New("run_command needs a workspace to run commands in: set Options.Workspace (the folder wisp was started in, or --workspace DIR)")}
+	}
+	runner, err := o.NewRunner(workspace, cfg.Sandbox)
+	if err != nil {
+		return nil, &OptionError{Option: "NewRunner", Err: err}
+	}
+	return runcommand.New(&runcommand.Options{
+		Workspace: workspace, Runner: runner, Vault: vault, Redact: c.redactor.Replace,
+		Environ: o.Environ, Allow: cfg.Commands.Env, Judge: classifier, Events: sink, Session: c.session,
+	})
+}
+
 // selectTools registers wisp's tools and the embedder's and selects the
 // conversation's: wisp's only when the settings turn them on, the
-// interactive preset does (Options.Interactive), or Named names them.
-func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string, mem memory.Store, ws *files.Workspace) (*tools.Set, error) {
+// interactive preset does (Options.Interactive), or Named names them;
+// the file tools only with a workspace (ws), run_command only when run
+// is not nil.
+func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string, mem memory.Store, ws *files.Workspace, run wisp.Tool) (*tools.Set, error) {
 	reg := tools.NewRegistry()
 	own := []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model), memory.New(mem)}
 	if ws != nil {
 		own = append(own, ws.Tools()...)
+	}
+	if run != nil {
+		own = append(own, run)
 	}
 	for _, t := range own {
 		if err := reg.AddOptIn(t); err != nil {
@@ -398,6 +470,7 @@ func enabled(cfg config.Config, interactive bool) map[string]bool {
 		modelstool.Name: cfg.Tools.Models, memory.Name: cfg.Tools.Memory,
 		files.NameReadFile: cfg.Tools.ReadFile, files.NameListFiles: cfg.Tools.ListFiles,
 		files.NameSearch: cfg.Tools.Search, files.NameEditFile: cfg.Tools.EditFile,
+		runcommand.Name: cfg.Tools.RunCommand,
 	} {
 		on[name] = on[name] || set
 	}
@@ -406,9 +479,10 @@ func enabled(cfg config.Config, interactive bool) map[string]bool {
 
 // buildPrompt returns the system prompt: o.SystemPrompt when set,
 // otherwise the one package prompt builds of the conversation's tools,
-// o.Instructions, the workspace and its AGENTS.md files, the date and,
+// o.Instructions, the workspace (its links resolved) and its AGENTS.md
+// files, the date and,
 // when the conversation has the memory tool, the facts it offers.
-func (c *Conversation) buildPrompt(o Options, mem memory.Store) (string, error) {
+func (c *Conversation) buildPrompt(o Options, workspace string, mem memory.Store) (string, error) {
 	if o.SystemPrompt != "" {
 		return o.SystemPrompt, nil
 	}
@@ -418,15 +492,12 @@ func (c *Conversation) buildPrompt(o Options, mem memory.Store) (string, error) 
 		Platform:     runtime.GOOS + "/" + runtime.GOARCH,
 		Date:         o.Now(),
 	}
-	if o.Workspace != "" {
-		project, err := prompt.ReadProject(o.Workspace, &prompt.ProjectOptions{Redact: c.redactor.Replace})
+	if workspace != "" {
+		project, err := prompt.ReadProject(workspace, &prompt.ProjectOptions{Redact: c.redactor.Replace})
 		if err != nil {
 			return "", &OptionError{Option: "Workspace", Err: err}
 		}
-		po.Project = project
-		if po.Workspace, err = filepath.Abs(o.Workspace); err != nil {
-			return "", &OptionError{Option: "Workspace", Err: err}
-		}
+		po.Workspace, po.Project = workspace, project
 	}
 	if c.tools.Has(memory.Name) {
 		facts, err := mem.List()

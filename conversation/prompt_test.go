@@ -137,10 +137,14 @@ func TestSystemPromptReachesEveryBackend(t *testing.T) {
 				}
 			}
 			system := conv.SystemPrompt()
+			ws, err := filepath.EvalSymlinks(o.Workspace)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, want := range []string{
 				prompt.Rule,
 				"### ../AGENTS.md\nRun make check before a commit.\n\n### AGENTS.md\nThe CLI stays under 1,200 lines.\n",
-				"- Workspace: " + o.Workspace + " ",
+				"- Workspace: " + ws + " ",
 				"- Repository root: ..\n",
 			} {
 				if !strings.Contains(system, want) {

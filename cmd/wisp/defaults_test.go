@@ -69,6 +69,10 @@ func TestDefaultToolsByFace(t *testing.T) {
 // without reaching the model: the rule, the workspace and its AGENTS.md.
 func TestShowPrompt(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
+	ws, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Mkdir(filepath.Join(ws, ".git"), 0o700); err != nil {
 		t.Fatal(err)
 	}
