@@ -43,6 +43,9 @@ type environ struct {
 	// hasTerminal, if not nil, says whether wisp runs with a controlling
 	// terminal; nil: whether /dev/tty opens.
 	hasTerminal func() bool
+	// workspace is --workspace, which chat, respond and mcp take; newRoot
+	// sets it. Empty: the folder wisp was started in.
+	workspace *string
 }
 
 // controllingTerminal reports whether wisp runs with a controlling
@@ -143,6 +146,7 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 	root.SetFlagErrorFunc(cmdline.FlagError)
 	root.Version = version.String()
 	root.SetVersionTemplate("wisp {{.Version}}\n")
+	env.workspace = new(string)
 	root.AddCommand(
 		&cobra.Command{
 			Use:   "version",
@@ -158,6 +162,7 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newMCPCmd(env),
 		newQuestionsCmd(env),
 		newApprovalsCmd(env),
+		newMemoryCmd(env),
 	)
 	cmdline.Apply(root)
 	return root
