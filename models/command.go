@@ -71,6 +71,9 @@ type CommandOptions struct {
 	// terminal: escaped already, to print as it is. false: as
 	// FormatListing.
 	Table bool
+	// JSON writes list as ListJSON does, every model on no page, for a
+	// program: list takes no page then.
+	JSON bool
 }
 
 // RunCommand runs one of the person's models commands: args are the
@@ -105,6 +108,13 @@ func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOpt
 	}
 	switch c.Name {
 	case "list":
+		if o.JSON {
+			if arg != "" {
+				return "", commandErrorf("list --json lists every model, on no page; leave the page out")
+			}
+			b, err := ListJSON(ctx, a)
+			return string(b), err
+		}
 		page := 1
 		if arg != "" {
 			if page, err = strconv.Atoi(arg); err != nil {

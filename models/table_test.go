@@ -3,6 +3,7 @@ package models_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -88,5 +89,25 @@ func TestListJSON(t *testing.T) {
 	}
 	if got.Unreachable == nil || len(got.Unreachable) != 0 {
 		t.Errorf("ListJSON unreachable = %#v, want [] (every backend answered)", got.Unreachable)
+	}
+}
+
+// RunCommand's list writes the table, or every model as JSON, which
+// takes no page.
+func TestRunCommandListFormats(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	table, err := models.RunCommand(ctx, f.actions, []string{"list"}, &models.CommandOptions{Table: true})
+	if err != nil || !strings.HasPrefix(table, "NAME ") {
+		t.Errorf("RunCommand(list) as a table = %q, %v; want the table", table, err)
+	}
+	js, err := models.RunCommand(ctx, f.actions, []string{"list"}, &models.CommandOptions{JSON: true})
+	if want, _ := models.ListJSON(ctx, f.actions); err != nil || js != string(want) {
+		t.Errorf("RunCommand(list) as JSON = %q, %v; want ListJSON's %q", js, err, want)
+	}
+	var ce *models.CommandError
+	_, err = models.RunCommand(ctx, f.actions, []string{"list", "2"}, &models.CommandOptions{JSON: true})
+	if !errors.As(err, &ce) || err.Error() != "list --json lists every model, on no page; leave the page out" {
+		t.Errorf("RunCommand(list 2) as JSON = %v, want a *CommandError that says JSON takes no page", err)
 	}
 }

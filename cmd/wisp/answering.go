@@ -38,12 +38,3 @@ func answerErr(err error) error {
 	}
 	return err
 }
-
-// listing is how wisp questions list and wisp approvals list write: a
-// table for a person, or with --json, JSON for a program.
-func listing(asJSON bool) terminal.Listing {
-	if asJSON {
-		return terminal.JSON
-	}
-	return terminal.Table
-}

@@ -88,7 +88,10 @@ func listApprovalsCmd(cmd *cobra.Command, env environ, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	opts := &terminal.ApprovalsOptions{Listing: listing(asJSON)}
+	opts := &terminal.ApprovalsOptions{Listing: terminal.Table}
+	if asJSON {
+		opts.Listing = terminal.JSON
+	}
 	return terminal.NewApprovals(h.Approvals(nil), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), opts).List()
 }
 

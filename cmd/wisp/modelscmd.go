@@ -107,21 +107,11 @@ func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 		Short: m.Short,
 		Args:  exactArgs(1, m.Name+" takes one "+m.Arg),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if asJSON {
-				if len(args) > 0 || cmd.Flags().Changed("page") {
-					return usagef("list --json lists every model, on no page; leave the page out")
-				}
-				return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-					b, err := models.ListJSON(ctx, a)
-					out.Write(b)
-					return err
-				})
-			}
-			if m.Name == "list" && len(args) == 0 {
+			if m.Name == "list" && len(args) == 0 && (!asJSON || cmd.Flags().Changed("page")) {
 				args = []string{strconv.Itoa(page)}
 			}
 			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), &models.CommandOptions{Table: true})
+				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), &models.CommandOptions{Table: true, JSON: asJSON})
 				var failed *models.CheckError
 				if errors.As(err, &failed) {
 					// What the check found is the answer; the status says it failed.
@@ -129,7 +119,7 @@ func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 				} else if err != nil {
 					return modelsErr(err)
 				}
-				if m.Name != "list" { // a table is escaped already
+				if m.Name != "list" { // a table and JSON are escaped already
 					text = terminal.Lines(strings.TrimSuffix(text, "\n")) + "\n"
 				}
 				fmt.Fprint(out, text)

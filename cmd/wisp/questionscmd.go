@@ -66,7 +66,10 @@ func listQuestionsCmd(cmd *cobra.Command, env environ, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	opts := &terminal.QuestionsOptions{Listing: listing(asJSON)}
+	opts := &terminal.QuestionsOptions{Listing: terminal.Table}
+	if asJSON {
+		opts.Listing = terminal.JSON
+	}
 	return terminal.NewQuestions(h.Questions(nil), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), opts).List()
 }
 
