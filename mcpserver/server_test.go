@@ -26,20 +26,7 @@ import (
 
 func TestInitialize(t *testing.T) {
 	f := newFixture(t, fixtureOptions{model: script.New("s", nil)})
-	c, err := client.NewInProcessClient(f.srv.MCP())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	var ir mcp.InitializeRequest
-	ir.Params.ClientInfo = mcp.Implementation{Name: "t", Version: "0"}
-	res, err := c.Initialize(t.Context(), ir)
-	if err != nil {
-		t.Fatalf("Initialize: %v", err)
-	}
+	res := initialize(t, f.srv)
 	if diff := cmp.Diff(mcp.Implementation{Name: "wisp-test", Version: "1.2.3"}, res.ServerInfo); diff != "" {
 		t.Errorf("server info (-want +got):\n%s", diff)
 	}
@@ -52,12 +39,22 @@ func TestInitialize(t *testing.T) {
 // Without Options.Name and Version the server names itself wisp, at the
 // version its build recorded: the line wisp --version prints.
 func TestInitializeDefaultInfo(t *testing.T) {
-	srv := mcpserver.New(&mcpserver.Options{Threads: threadfile.Dir{Path: t.TempDir()}})
+	res := initialize(t, mcpserver.New(&mcpserver.Options{Threads: threadfile.Dir{Path: t.TempDir()}}))
+	want := mcp.Implementation{Name: "wisp", Version: version.String()}
+	if diff := cmp.Diff(want, res.ServerInfo); diff != "" {
+		t.Errorf("server info (-want +got):\n%s", diff)
+	}
+}
+
+// initialize connects an in-process client to srv and returns what its
+// initialize request got.
+func initialize(t *testing.T, srv *mcpserver.Server) *mcp.InitializeResult {
+	t.Helper()
 	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
 	if err := c.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -67,10 +64,7 @@ func TestInitializeDefaultInfo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Initialize: %v", err)
 	}
-	want := mcp.Implementation{Name: "wisp", Version: version.String()}
-	if diff := cmp.Diff(want, res.ServerInfo); diff != "" {
-		t.Errorf("server info (-want +got):\n%s", diff)
-	}
+	return res
 }
 
 // wantRespondTool is respond's entry in tools/list, as it goes on the wire.

@@ -72,11 +72,7 @@ func NewApprovals(store outofband.Store, in *Input, out io.Writer, opts *Approva
 // damaged, with the commands that answer them, as
 // ApprovalsOptions.Listing says.
 func (a *Approvals) List() error {
-	rs, err := a.store.List()
-	if err != nil {
-		return err
-	}
-	ds, err := a.store.Damaged()
+	rs, ds, err := filed(a.store.List, a.store.Damaged)
 	if err != nil {
 		return err
 	}

@@ -204,3 +204,17 @@ func writeFiled[T, D any](w io.Writer, waiting []T, ds []D, list func(), none st
 	}
 	return nil
 }
+
+// filed returns what waits (from list) and the files that are damaged
+// (from damaged).
+func filed[T, D any](list func() ([]T, error), damaged func() ([]D, error)) ([]T, []D, error) {
+	waiting, err := list()
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, err := damaged()
+	if err != nil {
+		return nil, nil, err
+	}
+	return waiting, ds, nil
+}

@@ -109,11 +109,7 @@ func newQuestions(store pending.Store, in *Input, face *Face, out, screen io.Wri
 // is damaged, with the commands that answer them, as
 // QuestionsOptions.Listing says, and marks each told.
 func (q *Questions) List() error {
-	qs, err := q.store.List()
-	if err != nil {
-		return err
-	}
-	ds, err := q.store.Damaged()
+	qs, ds, err := filed(q.store.List, q.store.Damaged)
 	if err != nil {
 		return err
 	}
