@@ -21,7 +21,7 @@ var allowed = map[string][]string{
 	"mcpserver":                  {"", "agent", "agent/threadfile", "audit", "conversation", "home", "inquiry", "inquiry/mcpface", "inquiry/pending", "internal/fsx", "internal/version", "policy/outofband", "tools"},
 	"tools":                      {""},
 	"tools/ask":                  {"", "inquiry", "tools"},
-	"tools/memory":               {"", "inquiry/escape", "internal/fsx", "policy", "policy/secrets", "tools"},
+	"tools/memory":               {"", "inquiry/escape", "internal/fsx", "policy", "policy/secrets", "tools", "internal/plural"},
 	"tools/askuser":              {"", "inquiry", "tools"},
 	"tools/files":                {"", "internal/fsx", "policy", "policy/secrets", "tools"},
 	"inquiry":                    {"", "policy/secrets"},
