@@ -41,6 +41,11 @@ type ApprovalRequest struct {
 	Pattern string
 	// Text says what the person needs to know, in plain words.
 	Text string
+	// Diff, when set, is the change to a file the request would allow,
+	// as a unified diff (Action.Diff). Lines from the file and from the
+	// model are in it: a face escapes it like any model text, and may
+	// colour its added and removed lines.
+	Diff string
 	// Scopes are the answers the request allows, narrowest first.
 	Scopes []Scope
 	// Deadline is when the request ends refused if unanswered; zero means

@@ -30,10 +30,13 @@ const (
 	KindApprovalDecided   = "approval.decided"     // ApprovalDecidedData
 	KindApprovalAnswered  = "approval.answered"    // ApprovalAnsweredData: in the process the person answered an out-of-band request from
 	KindApprovalRefused   = "approval.refused"     // ApprovalRefusedData: a decision on file that no approval.answered vouches for, refused
+	KindApprovalRevoked   = "approval.revoked"     // ApprovalRevokedData: the person revoked a kept answer of project or always
 	KindConfigChange      = "config.change"        // ConfigChangeData
 	KindModelVerified     = "model.verified"       // ModelVerifiedData
 	KindModelPublisher    = "model.publisher"      // ModelPublisherData
 	KindModelPull         = "model.pull"           // ModelPullData
+	KindCommandStarted    = "command.started"      // CommandStartedData: a command the model asked for starts, under its approval
+	KindCommandEnded      = "command.ended"        // CommandEndedData
 )
 
 // Sources of events: who caused what an event records.

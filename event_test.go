@@ -88,6 +88,7 @@ var eventExamples = []wisp.EventData{
 
 	wisp.ApprovalRequestedData{Command: "models pull org/model", Deadline: "2026-11-30T10:05:00Z", ID: "7f3a2c1d", Kind: "modelAction", Pattern: "models pull *", Rating: "high", Scopes: []string{"once", "session"}, Text: "Pull org/model?"},
 	wisp.ApprovalRequestedData{Command: "rm -rf build", ID: "7f3a2c1e", Kind: "command", Rating: "medium", Scopes: []string{"once"}},
+	wisp.ApprovalRequestedData{Command: "edit_file replace main.go", Diff: "--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-package x\n+package main\n", ID: "7f3a2c1f", Kind: "fileEdit", Pattern: "edit_file replace *", Rating: "moderate", Scopes: []string{"once", "session"}, Text: "replaces 1 line in main.go"},
 
 	wisp.ApprovalDecidedData{ApprovalID: "7f3a2c1d", Decision: "approved", DowngradedFrom: "always", FileSHA256: "5e1f", Scope: "session"},
 	wisp.ApprovalDecidedData{ApprovalID: "7f3a2c1d", Covered: true, Decision: "approved", Scope: "session"},
@@ -97,6 +98,9 @@ var eventExamples = []wisp.EventData{
 	wisp.ApprovalAnsweredData{Command: "models pull org/model", From: "elicitation", ID: "7f3a2c1d", Scope: "none"},
 
 	wisp.ApprovalRefusedData{Command: "models pull org/model", FileSHA256: "5e1f", From: "terminal", ID: "7f3a2c1d", Reason: "no approval.answered record vouches for the decision on file", Scope: "once"},
+
+	wisp.ApprovalRevokedData{ApprovalID: "7f3a2c1d", Pattern: "run_command git commit *", Project: "/home/ana/src/wisp", Scope: "project"},
+	wisp.ApprovalRevokedData{ApprovalID: "7f3a2c1e", Pattern: "run_command go test *", Scope: "always"},
 
 	wisp.ConfigChangeData{Added: "ollama:llama3", Key: "models.enabled"},
 	wisp.ConfigChangeData{Key: "models.enabled", Removed: "ollama:llama3"},
@@ -111,6 +115,13 @@ var eventExamples = []wisp.EventData{
 
 	wisp.ModelPullData{Bytes: 4_000_000_000, Commit: "abc123", Files: 3, Name: "mlx:org/model", Of: 5, Outcome: "finished", Repo: "org/model"},
 	wisp.ModelPullData{Bytes: 10, Commit: "abc123", Error: "the hub said 404", Files: 1, Name: "mlx:org/model", Of: 1, Outcome: "failed", Repo: "org/model"},
+
+	wisp.CommandStartedData{ApprovalID: "7f3a2c1d", Command: "gh pr list > out.txt", Cwd: "src", Env: []string{"GH_TOKEN=session:GH_TOKEN"}, ID: "c4", Mode: "workspace-write", Network: true, TimeoutSeconds: 120},
+	wisp.CommandStartedData{ApprovalID: "7f3a2c1e", Command: "ls", Cwd: ".", ID: "c5", Mode: "read-only", TimeoutSeconds: 600},
+
+	wisp.CommandEndedData{ApprovalID: "7f3a2c1d", Bytes: 2_000_000, Cut: true, Denied: []string{"write /etc/hosts"}, DurationMS: 1520, ExitCode: 1, ID: "c4", Mode: "workspace-write", Outcome: "exited"},
+	wisp.CommandEndedData{ApprovalID: "7f3a2c1e", DurationMS: 120_000, Error: "no end within 120 s", ExitCode: -1, ID: "c5", Mode: "read-only", Outcome: "timed-out", Signal: "killed"},
+	wisp.CommandEndedData{ApprovalID: "7f3a2c1f", ExitCode: 0, ID: "c6", Mode: "off", Outcome: "exited"},
 }
 
 // encode marshals v as the audit log writes data: no HTML escaping.
@@ -293,5 +304,20 @@ func TestRecord(t *testing.T) {
 		if !errors.Is(err, wisp.ErrNotRecorded) || err.Error() != tc.want {
 			t.Errorf("Record to a sink failing with %q = %v, want %q wrapping ErrNotRecorded", tc.sinkErr, err, tc.want)
 		}
+	}
+}
+
+// wisp audit --kind command picks the records of the commands the model
+// ran, and nothing else: the kinds that start with "command" are theirs.
+func TestCommandKinds(t *testing.T) {
+	var got []string
+	for _, k := range listedKinds(t) {
+		if strings.HasPrefix(k, "command") {
+			got = append(got, k)
+		}
+	}
+	want := []string{wisp.KindCommandStarted, wisp.KindCommandEnded}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kinds starting with command (-want +got):\n%s", diff)
 	}
 }

@@ -309,10 +309,12 @@ type ClassifierVerdictData struct {
 type ApprovalRequestedData struct {
 	Command  string `json:"command"`
 	Deadline string `json:"deadline,omitempty"`
-	ID       string `json:"id"`
-	Kind     string `json:"kind"`
-	Pattern  string `json:"pattern"`
-	Rating   string `json:"rating"`
+	// Diff is the request's diff (ApprovalRequest.Diff), when it has one.
+	Diff    string `json:"diff,omitempty"`
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Pattern string `json:"pattern"`
+	Rating  string `json:"rating"`
 	// Scopes are the answers the request allows, by Scope.String().
 	Scopes []string `json:"scopes"`
 	Text   string   `json:"text"`
@@ -359,6 +361,20 @@ type ApprovalRefusedData struct {
 	ID         string `json:"id"`
 	Reason     string `json:"reason"`
 	Scope      string `json:"scope"`
+}
+
+// ApprovalRevokedData is the payload of KindApprovalRevoked: the person
+// revoked an answer of scope project or always that the gate kept, so it
+// covers nothing from now on.
+type ApprovalRevokedData struct {
+	// ApprovalID is the kept answer's: the approval.decided that kept it.
+	ApprovalID string `json:"approvalID"`
+	Pattern    string `json:"pattern"`
+	// Project is the workspace a project answer held in; empty for one
+	// of always.
+	Project string `json:"project,omitempty"`
+	// Scope is "project" or "always".
+	Scope string `json:"scope"`
 }
 
 // ConfigChangeData is the payload of KindConfigChange: a security setting
@@ -420,6 +436,64 @@ type ModelPullData struct {
 	Repo    string `json:"repo"`
 }
 
+// CommandStartedData is the payload of KindCommandStarted: a shell
+// command line the model asked for starts (run_command), under the
+// approval ApprovalID, in the sandbox Mode.
+type CommandStartedData struct {
+	// ApprovalID is the approval the command runs under: the id of
+	// approval.decided.
+	ApprovalID string `json:"approvalID"`
+	// Command is the command line as the model sent it.
+	Command string `json:"command"`
+	// Cwd is the folder it runs in, relative to the workspace: "." for
+	// the workspace itself.
+	Cwd string `json:"cwd"`
+	// Env names the variables the call set from the session's secrets,
+	// each with the reference it was given ("GH_TOKEN=session:GH_TOKEN");
+	// never a value.
+	Env []string `json:"env,omitempty"`
+	// ID is the tool call's id.
+	ID string `json:"id"`
+	// Mode is the sandbox the command runs in: "read-only",
+	// "workspace-write", or "off" when it runs unconfined.
+	Mode string `json:"mode"`
+	// Network reports that the sandbox lets the command reach the
+	// network.
+	Network bool `json:"network"`
+	// TimeoutSeconds is how long the command may run before it is
+	// ended.
+	TimeoutSeconds int `json:"timeoutSeconds"`
+}
+
+// CommandEndedData is the payload of KindCommandEnded: how a command that
+// started ended. Its output is not on record; the tool's result, which
+// the model reads, carries it (tool.result).
+type CommandEndedData struct {
+	ApprovalID string `json:"approvalID"`
+	// Bytes is how much the command wrote, both streams together,
+	// whether or not it was all kept.
+	Bytes int64 `json:"bytes"`
+	// Cut reports that output was cut: only its head and tail were kept.
+	Cut bool `json:"cut,omitempty"`
+	// Denied are what the sandbox refused the command, as the sandbox
+	// reports them (a write outside the workspace, a connection).
+	Denied []string `json:"denied,omitempty"`
+	// DurationMS is how long the command ran, in milliseconds.
+	DurationMS int64 `json:"durationMS"`
+	// Error says why the command could not run, or why it was stopped.
+	Error string `json:"error,omitempty"`
+	// ExitCode is the command's exit status; -1 when a signal ended it
+	// or it never ran.
+	ExitCode int    `json:"exitCode"`
+	ID       string `json:"id"`
+	Mode     string `json:"mode"`
+	// Outcome is "exited", "signalled", "timed-out", "cancelled" (the
+	// turn was stopped) or "failed" (it could not be run).
+	Outcome string `json:"outcome"`
+	// Signal names the signal that ended it, such as "killed".
+	Signal string `json:"signal,omitempty"`
+}
+
 // EventKind returns KindTurnStarted.
 func (TurnStartedData) EventKind() string { return KindTurnStarted }
 
@@ -474,6 +548,9 @@ func (ApprovalAnsweredData) EventKind() string { return KindApprovalAnswered }
 // EventKind returns KindApprovalRefused.
 func (ApprovalRefusedData) EventKind() string { return KindApprovalRefused }
 
+// EventKind returns KindApprovalRevoked.
+func (ApprovalRevokedData) EventKind() string { return KindApprovalRevoked }
+
 // EventKind returns KindConfigChange.
 func (ConfigChangeData) EventKind() string { return KindConfigChange }
 
@@ -485,6 +562,12 @@ func (ModelPublisherData) EventKind() string { return KindModelPublisher }
 
 // EventKind returns KindModelPull.
 func (ModelPullData) EventKind() string { return KindModelPull }
+
+// EventKind returns KindCommandStarted.
+func (CommandStartedData) EventKind() string { return KindCommandStarted }
+
+// EventKind returns KindCommandEnded.
+func (CommandEndedData) EventKind() string { return KindCommandEnded }
 
 // marshalJSON is json.Marshal without HTML escaping, as the audit log
 // writes: <, > and & stay as they are.

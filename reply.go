@@ -12,3 +12,17 @@ type Reply struct {
 	// turn cannot back, such as a choice the person never made.
 	Flags []string
 }
+
+// A Mail is something that arrived for a thread between turns, which an
+// Inbox hands the thread's next turn: a notice the model reads before the
+// person's input, and the facts it brings.
+type Mail struct {
+	// Text is the notice, wisp's word to the model.
+	Text string
+	// Facts become the thread's, as a tool result's do; their IDs are
+	// assigned by the thread.
+	Facts []Fact
+	// Key lets the Inbox tell its mail apart in Delivered; the agent does
+	// not read it.
+	Key string
+}

@@ -19,6 +19,27 @@ type Call struct {
 	// guard gave it: set when the tool's Action needed one. Zero when the
 	// call needed none.
 	Approval Approval
+	// Output, when set, receives what the call prints as it runs, such
+	// as a command's output, for the person's face to show as it comes;
+	// nil: nobody watches. A tool calls it from one goroutine at a time,
+	// never after Call returns, with text that has passed the session's
+	// redactor; it must return promptly. What it is given is a view, not
+	// the record: it may be coalesced or dropped, and the Result holds
+	// what the model reads.
+	Output func(ToolOutput)
+}
+
+// A ToolOutput is a piece of what a tool call prints as it runs (see
+// Call.Output). Text has passed the session's redactor; a face escapes it
+// as it does any text it shows.
+type ToolOutput struct {
+	Thread string
+	// CallID is the call's id (Call.ID); Tool is the tool's name.
+	CallID string
+	Tool   string
+	// Stream is "stdout" or "stderr" for a command's output.
+	Stream string
+	Text   string
 }
 
 // An Action is what a tool call would do, said before it runs (see
@@ -48,6 +69,12 @@ type Action struct {
 	Pattern string
 	// Text is what the person needs to know, in plain words.
 	Text string
+	// Diff, when set, is the change the call would make to a file, as a
+	// unified diff (---/+++ labels, @@ hunks), shown to the person with
+	// the request (ApprovalRequest.Diff) and handed back to the call in
+	// Approval.Diff. Lines from the file and from the model are in it:
+	// a face escapes it like any model text.
+	Diff string
 	// Scopes are the answers the call allows, such as {ScopeOnce,
 	// ScopeSession}; nil means {ScopeOnce}.
 	Scopes []Scope
@@ -69,6 +96,11 @@ type Approval struct {
 	ID string
 	// Command is the Action.Command that was approved.
 	Command string
+	// Diff is the Action.Diff that was approved, if any. A tool that
+	// showed a diff computes its change again when it runs and makes it
+	// only if the diff is still this one: a file that changed while the
+	// person read the request is not written over.
+	Diff string
 }
 
 // A Result is what the model reads back from a tool call.

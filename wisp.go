@@ -7,8 +7,9 @@ import (
 
 // This file holds the interfaces of wisp, the contracts its packages
 // implement and consume; the value types they speak in are beside it:
-// reply.go, tool.go, inquiry.go, card.go, approval.go, model.go, models.go,
-// and event.go with EventSink and Witness, the sinks of events.
+// reply.go (with Mail, what an Inbox brings a thread), tool.go, inquiry.go,
+// card.go, approval.go, model.go, models.go, and event.go with EventSink and
+// Witness, the sinks of events.
 //
 // Agent, Inquirer, Approver and Model have a Func adapter each; Tool,
 // which has four methods, has ToolFunc, a struct. Summarizer, Guarded,
@@ -27,6 +28,21 @@ type AgentFunc func(ctx context.Context, thread, input string) (Reply, error)
 // Respond calls f(ctx, thread, input).
 func (f AgentFunc) Respond(ctx context.Context, thread, input string) (Reply, error) {
 	return f(ctx, thread, input)
+}
+
+// An Inbox holds mail for threads: what arrived for a thread while no
+// turn ran, such as the answer to a question that waited beyond its turn.
+// The agent calls Take at the start of a turn, after the thread is loaded,
+// and posts the mail as notices, in order, before the person's input; it
+// calls Delivered with the same mail once the thread has been saved with
+// it, whatever the turn's end, so the Inbox can forget it. A crash between
+// the two delivers the mail again on the next turn rather than losing it.
+//
+// An error from Take ends the turn before the model is asked. Inboxes must
+// be safe for concurrent use.
+type Inbox interface {
+	Take(ctx context.Context, thread string, turn int) ([]Mail, error)
+	Delivered(ctx context.Context, thread string, mail []Mail)
 }
 
 // A Tool is something the model can call.

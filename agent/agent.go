@@ -52,6 +52,10 @@ type Options struct {
 	// OnDelta receives pieces of the model's replies as they stream; nil
 	// streams nothing.
 	OnDelta func(thread string, d wisp.ChatDelta)
+	// OnOutput receives what tool calls print as they run, such as a
+	// command's output, redacted (wisp.Call.Output); nil: the calls print
+	// nothing while they run.
+	OnOutput func(wisp.ToolOutput)
 	// MaxSteps bounds the model steps of one turn (DefaultMaxSteps).
 	MaxSteps int
 	// MaxHistory is how many messages a thread keeps before it is
@@ -59,7 +63,9 @@ type Options struct {
 	MaxHistory int
 	// ContextTokens is the model's context length (from its facts); when
 	// a request would not fit three quarters of it, older turns are
-	// condensed. 0: only MaxHistory applies.
+	// condensed. A model that can say what its runner has (a
+	// ContextSizer) is asked instead, before each step. 0: only
+	// MaxHistory applies.
 	ContextTokens int
 	// Session names the session in events and tool calls.
 	Session string
@@ -88,34 +94,7 @@ type Options struct {
 	// arrived for the thread while no turn ran, such as the answer to a
 	// question that waited beyond its turn (wisp mcp). nil: nothing
 	// arrives that way.
-	Inbox Inbox
-}
-
-// A Mail is something that arrived for a thread between turns: a notice
-// the model reads before the person's input, and the facts it brings.
-type Mail struct {
-	// Text is the notice, wisp's word to the model.
-	Text string
-	// Facts become the thread's, as a tool result's do; their IDs are
-	// assigned by the thread.
-	Facts []wisp.Fact
-	// Key lets the Inbox tell its mail apart in Delivered; the agent does
-	// not read it.
-	Key string
-}
-
-// An Inbox holds mail for threads. Take is called at the start of a turn,
-// after the thread is loaded; the mail is posted as notices, in order,
-// before the person's input. Delivered is called with the same mail once
-// the thread has been saved with it, whatever the turn's end, so the
-// Inbox can forget it. A crash between the two delivers the mail again
-// on the next turn rather than losing it.
-//
-// An error from Take ends the turn before the model is asked. Inboxes must
-// be safe for concurrent use.
-type Inbox interface {
-	Take(ctx context.Context, thread string, turn int) ([]Mail, error)
-	Delivered(ctx context.Context, thread string, mail []Mail)
+	Inbox wisp.Inbox
 }
 
 // ThreadState is what a thread keeps between turns.
@@ -515,7 +494,7 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 		return wisp.Reply{}, err
 	}
 	before := t.state()
-	var taken []Mail
+	var taken []wisp.Mail
 	if a.opts.Inbox != nil {
 		var err error
 		if taken, err = a.opts.Inbox.Take(ctx, threadID, t.turn+1); err != nil {
@@ -542,13 +521,13 @@ func (a *Agent) Respond(ctx context.Context, threadID, input string) (wisp.Reply
 type turnEnd struct {
 	before ThreadState // the thread as the turn found it
 	notes  []notice    // the notices the turn took
-	mail   []Mail      // what the inbox brought
+	mail   []wisp.Mail // what the inbox brought
 	steps  int         // model steps taken
 }
 
 // run runs the turn's steps and records all but its end. It returns the
 // steps taken and the notices it took into the thread.
-func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp.Reply, input string, taken []Mail) (int, []notice, error) {
+func (a *Agent) run(ctx context.Context, threadID string, t *thread, reply *wisp.Reply, input string, taken []wisp.Mail) (int, []notice, error) {
 	turn := reply.Turn
 	if err := a.record(ctx, wisp.Event{Thread: threadID, Turn: turn, Source: wisp.SourcePerson,
 		Data: wisp.TurnStartedData{Input: input}}); err != nil {
@@ -705,7 +684,7 @@ func (a *Agent) call(ctx context.Context, threadID string, turn int, tc wisp.Too
 		return wisp.Result{}, err
 	}
 	c := wisp.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Session: a.opts.Session, Thread: threadID, Turn: turn,
-		Facts: slices.Clone(facts)}
+		Facts: slices.Clone(facts), Output: a.opts.OnOutput}
 	var res wisp.Result
 	var err error
 	switch {
@@ -782,18 +761,41 @@ func messagesTokens(ms []ThreadRecord) int {
 	return n
 }
 
+// A ContextSizer is a wisp.Model that can say how much context its
+// runner has for it, which may be less than the most the model takes:
+// Ollama loads a model with its own default unless asked for more. The
+// agent asks before each step and condenses the thread to fit.
+type ContextSizer interface {
+	// ContextTokens returns the tokens of context the model's runner has
+	// for it, or 0 when it cannot tell. It may load the model to find
+	// out, as the step's request would.
+	ContextTokens(ctx context.Context) int
+}
+
+// contextTokens is the context a request must fit: what the model says
+// its runner has, else Options.ContextTokens.
+func (a *Agent) contextTokens(ctx context.Context) int {
+	if s, ok := a.model.(ContextSizer); ok {
+		if n := s.ContextTokens(ctx); n > 0 {
+			return n
+		}
+	}
+	return a.opts.ContextTokens
+}
+
 // condense drops a thread's oldest turns when it holds more than
-// MaxHistory messages, when its request would not fit the model's
-// context (ContextTokens, with a quarter kept for the reply), or when its
-// messages and facts would take more than MaxThreadBytes stored. It drops
+// MaxHistory messages, when its request would not fit the context the
+// model runs with (contextTokens, with a quarter kept for the reply), or
+// when its messages and facts would take more than MaxThreadBytes stored.
+// It drops
 // whole turns from the front, starting each kept part at a message the
 // person wrote so no tool result loses its call; the system prompt, the
 // facts, the notices and the current turn are always kept. Each
 // condensing is recorded as thread.condensed.
 func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnStart int) (int, error) {
 	budget := 0
-	if a.opts.ContextTokens > 0 {
-		budget = a.opts.ContextTokens * 3 / 4
+	if n := a.contextTokens(ctx); n > 0 {
+		budget = n * 3 / 4
 	}
 	fixed := estimateTokens(a.opts.System) + messagesTokens(nil)
 	for _, f := range t.facts {

@@ -32,9 +32,10 @@ const maxShownArguments = 1 << 10
 // CallTool runs one call of t as the agent runs every call, through g:
 // t's Action (or, for a tool that is not a wisp.Guarded, the call judged
 // by the tool's name) is put to g, and the call runs only when it needs
-// no approval or g approved it, with the approval in c.Approval. A
-// refused call does not run; the model reads policy.LineNotApproved and
-// the reason. A nil g refuses every call that needs approval: no person
+// no approval or g approved it, with the approval in c.Approval (the
+// action's Diff, which g shows the person, comes back in
+// c.Approval.Diff). A refused call does not run; the model reads
+// policy.LineNotApproved and the reason. A nil g refuses every call that needs approval: no person
 // can approve. The call's arguments must have passed t's schema
 // (tools.Set.Check). An error from the Action, from g or from the call
 // ends the turn.
@@ -58,7 +59,7 @@ func CallTool(ctx context.Context, g Guard, t wisp.Tool, c wisp.Call) (wisp.Resu
 	}
 	out, err := g.Ask(ctx, policy.Request{
 		Thread: c.Thread, Turn: c.Turn, Kind: act.Kind, Command: act.Command, Pattern: act.Pattern,
-		Text: act.Text, Scopes: act.Scopes, AlwaysAsk: act.AlwaysAsk,
+		Text: act.Text, Diff: act.Diff, Scopes: act.Scopes, AlwaysAsk: act.AlwaysAsk,
 	})
 	if err != nil {
 		return wisp.Result{}, err
@@ -66,7 +67,7 @@ func CallTool(ctx context.Context, g Guard, t wisp.Tool, c wisp.Call) (wisp.Resu
 	if !out.Approved {
 		return wisp.ErrorResult(policy.LineNotApproved + out.Reason), nil
 	}
-	c.Approval = wisp.Approval{ID: out.ID, Command: act.Command}
+	c.Approval = wisp.Approval{ID: out.ID, Command: act.Command, Diff: act.Diff}
 	return t.Call(ctx, c)
 }
 

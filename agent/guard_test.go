@@ -139,6 +139,8 @@ func TestUndeclaredToolIsAsked(t *testing.T) {
 func TestGuardedTool(t *testing.T) {
 	enable := wisp.Action{Kind: "modelAction", Command: "models enable ollama:qwen3:4b", Pattern: "models enable *",
 		Text: "adds it", Scopes: []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession}, AlwaysAsk: true}
+	edit := wisp.Action{Kind: "fileEdit", Command: "edit_file write notes.md", Pattern: "edit_file write *", Text: "writes notes.md",
+		Diff: "--- a/notes.md\n+++ b/notes.md\n@@ -1 +1 @@\n-old\n+new\n", Scopes: []wisp.Scope{wisp.ScopeOnce}}
 	tests := []struct {
 		name     string
 		action   wisp.Action
@@ -154,6 +156,10 @@ func TestGuardedTool(t *testing.T) {
 			want: "deployed", ran: []wisp.Approval{{ID: "a7", Command: "models enable ollama:qwen3:4b"}}, released: 1,
 			asked: []policy.Request{{Thread: "t1", Turn: 1, Kind: "modelAction", Command: "models enable ollama:qwen3:4b", Pattern: "models enable *",
 				Text: "adds it", Scopes: []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession}, AlwaysAsk: true}}},
+		{name: "a diff goes to the guard and back to the call", action: edit, args: `{}`, answer: policy.Outcome{Approved: true, ID: "a8", Scope: wisp.ScopeOnce},
+			want: "deployed", ran: []wisp.Approval{{ID: "a8", Command: "edit_file write notes.md", Diff: edit.Diff}}, released: 1,
+			asked: []policy.Request{{Thread: "t1", Turn: 1, Kind: "fileEdit", Command: "edit_file write notes.md", Pattern: "edit_file write *",
+				Text: "writes notes.md", Diff: edit.Diff, Scopes: []wisp.Scope{wisp.ScopeOnce}}}},
 		{name: "refused", action: enable, args: `{}`, answer: policy.Outcome{ID: "a7", Reason: "no answer within 5 min"},
 			want: "error: not approved: no answer within 5 min", released: 1,
 			asked: []policy.Request{{Thread: "t1", Turn: 1, Kind: "modelAction", Command: "models enable ollama:qwen3:4b", Pattern: "models enable *",

@@ -17,7 +17,7 @@ import (
 // inbox holds mail for one turn and records what it was told.
 type inbox struct {
 	mu        sync.Mutex
-	mail      map[int][]agent.Mail // by turn
+	mail      map[int][]wisp.Mail // by turn
 	err       error
 	takes     []int
 	delivered [][]string // keys, each call
@@ -25,14 +25,14 @@ type inbox struct {
 	store     *memStore
 }
 
-func (b *inbox) Take(_ context.Context, thread string, turn int) ([]agent.Mail, error) {
+func (b *inbox) Take(_ context.Context, thread string, turn int) ([]wisp.Mail, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.takes = append(b.takes, turn)
 	return b.mail[turn], b.err
 }
 
-func (b *inbox) Delivered(_ context.Context, thread string, mail []agent.Mail) {
+func (b *inbox) Delivered(_ context.Context, thread string, mail []wisp.Mail) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var keys []string
@@ -70,7 +70,7 @@ func (s *memStore) Save(id string, st agent.ThreadState) error {
 func TestInbox(t *testing.T) {
 	m := script.New("t", []script.Step{{Content: "a"}, {Content: "You chose ./wisp.json, so I used it."}})
 	store := &memStore{}
-	b := &inbox{store: store, mail: map[int][]agent.Mail{2: {
+	b := &inbox{store: store, mail: map[int][]wisp.Mail{2: {
 		{Text: "[wisp: your question was answered: chose: ./wisp.json]", Key: "a1b2c3d4",
 			Facts: []wisp.Fact{{Subject: "answer", Name: "Which config?", Value: "./wisp.json", Source: wisp.SourcePerson}}},
 		{Key: "withdrawn1"}, // no text: nothing for the model, only to be settled
@@ -171,7 +171,7 @@ func TestTurnsLoadTheStoredThread(t *testing.T) {
 // Mail the thread could not be saved with is not forgotten.
 func TestInboxKeepsMailWhenSaveFails(t *testing.T) {
 	m := script.New("t", []script.Step{{Content: "a"}})
-	b := &inbox{store: &memStore{}, mail: map[int][]agent.Mail{1: {{Text: "[wisp: an answer]", Key: "a1b2c3d4"}}}}
+	b := &inbox{store: &memStore{}, mail: map[int][]wisp.Mail{1: {{Text: "[wisp: an answer]", Key: "a1b2c3d4"}}}}
 	a := agent.New(m, &agent.Options{Inbox: b, Store: failingStore{}})
 	if _, err := a.Respond(t.Context(), "t", "go"); !errors.Is(err, agent.ErrNotSaved) {
 		t.Fatalf("Respond = %v, want ErrNotSaved", err)

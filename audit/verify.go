@@ -93,7 +93,7 @@ type Break struct {
 // VerifyOptions configure VerifyWith. A nil *VerifyOptions, and each
 // zero field, mean the documented default.
 type VerifyOptions struct {
-	// Anchor is a head kept elsewhere, 64 lowercase hex digits: the hash
+	// Anchor is a head kept elsewhere, 64 hex digits: the hash
 	// of a line as a Report's Head gave it earlier. Verify finds the line
 	// of the intact chain that has it (Report.AnchorLine), which proves
 	// that line and every line before it unchanged, and the report fails
@@ -106,11 +106,20 @@ type VerifyOptions struct {
 // fs.ErrNotExist); what it finds in the file is in the Report.
 func Verify(dir string) (Report, error) { return VerifyWith(dir, nil) }
 
-// VerifyWith is Verify with options: it also looks for the anchor.
+// VerifyWith is Verify with options: it also looks for the anchor. An
+// anchor that is not a head (ParseHead) is an error wrapping ErrNotHead,
+// and nothing is read.
 func VerifyWith(dir string, opts *VerifyOptions) (Report, error) {
 	var o VerifyOptions
 	if opts != nil {
 		o = *opts
+	}
+	if o.Anchor != "" {
+		anchor, err := ParseHead(o.Anchor)
+		if err != nil {
+			return Report{}, err
+		}
+		o.Anchor = anchor
 	}
 	var rep Report
 	err := readLog(dir, func(br *bufio.Reader) error {

@@ -8,10 +8,34 @@ import "time"
 // A Config is a plain value: copy it freely, but note that copies share
 // the backing array of Tools.Disabled.
 type Config struct {
-	Tools    Tools    `json:"tools"`
-	Inquiry  Inquiry  `json:"inquiry"`
-	Models   Models   `json:"models"`
-	Approval Approval `json:"approval"`
+	Tools    Tools           `json:"tools"`
+	Inquiry  Inquiry         `json:"inquiry"`
+	Models   Models          `json:"models"`
+	Approval Approval        `json:"approval"`
+	Sandbox  Sandbox         `json:"sandbox"`
+	Commands CommandSettings `json:"commands"`
+}
+
+// Sandbox holds the settings of the sandbox run_command's commands run
+// in. Only the person sets them: the sandbox keeps every command from
+// the wisp home, config.json among it.
+type Sandbox struct {
+	// Mode is sandbox.mode: "read-only" (a command writes only its private
+	// temp folder), "workspace-write" (the default: the workspace too) or
+	// "off" (no sandbox, and every command is asked).
+	Mode string `json:"mode"`
+	// Network is sandbox.network: whether commands may reach the network.
+	// Off by default.
+	Network bool `json:"network"`
+}
+
+// CommandSettings holds the settings of what run_command's commands are
+// given.
+type CommandSettings struct {
+	// Env is commands.env: the variables of the person's environment a
+	// command gets beyond the defaults (PATH, HOME, the locale …), by
+	// name, sorted; never a WISP_* one. Empty by default.
+	Env []string `json:"env"`
 }
 
 // Models holds the person's decisions about models.
@@ -26,6 +50,11 @@ type Models struct {
 	// Trusted is models.trusted: the publishers the person trusts to pull
 	// from. Only the person writes it.
 	Trusted []string `json:"trusted"`
+	// ContextLength is models.contextLength: the context, in tokens,
+	// every request to a model asks for (Ollama's num_ctx), the probe of
+	// enable and check included; 0 (the default) asks for none, so the
+	// server's own setting stands.
+	ContextLength int `json:"contextLength"`
 }
 
 // Approval holds the settings of the approval gate.
@@ -58,6 +87,23 @@ type Tools struct {
 	// Models is tools.models: whether a conversation given every tool
 	// also gets models. Off by default.
 	Models bool `json:"models"`
+	// Memory is tools.memory: whether a conversation given every tool
+	// also gets memory. Off by default.
+	Memory bool `json:"memory"`
+	// ReadFile, ListFiles and Search are tools.read_file,
+	// tools.list_files and tools.search: whether a conversation given
+	// every tool also gets the tools that read the workspace. Off by
+	// default; a conversation with a person there gets them anyway
+	// (tools.Interactive).
+	ReadFile  bool `json:"read_file"`
+	ListFiles bool `json:"list_files"`
+	Search    bool `json:"search"`
+	// EditFile is tools.edit_file: whether a conversation given every
+	// tool also gets edit_file. Off by default.
+	EditFile bool `json:"edit_file"`
+	// RunCommand is tools.run_command: whether a conversation given
+	// every tool also gets run_command. Off by default.
+	RunCommand bool `json:"run_command"`
 	// Disabled is tools.disabled: tool names removed from every
 	// conversation, sorted, without duplicates. Empty by default.
 	Disabled []string `json:"disabled"`

@@ -236,7 +236,8 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		filled(config.Config{Tools: config.Tools{Ask: true, Disabled: []string{"ask", "run_command", "shell"}}, Inquiry: config.Inquiry{TimeoutSeconds: 10}}),
 		filled(config.Config{Tools: config.Tools{AskUser: true, RequestApproval: true, Disabled: []string{}}}),
 		{Tools: config.Tools{Models: true, Disabled: []string{"x"}}, Inquiry: config.Inquiry{TimeoutSeconds: 86400},
-			Models: config.Models{Enabled: []string{"mlx:Qwen3-4B-4bit", "ollama:qwen3:4b"}, Trusted: []string{"mlx-community"}}, Approval: config.Approval{Threshold: "safe"}},
+			Models: config.Models{Enabled: []string{"mlx:Qwen3-4B-4bit", "ollama:qwen3:4b"}, Trusted: []string{"mlx-community"}}, Approval: config.Approval{Threshold: "safe"},
+			Sandbox: config.Sandbox{Mode: "off", Network: true}, Commands: config.CommandSettings{Env: []string{"GOFLAGS", "NPM_TOKEN"}}},
 	}
 	for _, c := range tests {
 		path := filepath.Join(t.TempDir(), "config.json")
@@ -374,6 +375,6 @@ func TestSaveGolden(t *testing.T) {
 // filled fills the sections a case leaves out with their defaults.
 func filled(c config.Config) config.Config {
 	d := config.Default()
-	c.Models, c.Approval = d.Models, d.Approval
+	c.Models, c.Approval, c.Sandbox, c.Commands = d.Models, d.Approval, d.Sandbox, d.Commands
 	return c
 }

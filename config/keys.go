@@ -50,7 +50,9 @@ type setting struct {
 // securityKeys are the settings whose Key is marked Security.
 var securityKeys = []string{
 	"approval.outOfBand", "approval.threshold", "inquiry.elicitation", "models.enabled", "models.trusted",
-	"tools.ask", "tools.ask_user", "tools.disabled", "tools.models", "tools.request_approval",
+	"tools.ask", "tools.ask_user", "tools.disabled", "tools.memory", "tools.models", "tools.request_approval",
+	"tools.read_file", "tools.list_files", "tools.search", "tools.edit_file",
+	"tools.run_command", "sandbox.mode", "sandbox.network", "commands.env",
 }
 
 // settings returns the key table, each Key marked Security as
@@ -88,6 +90,51 @@ func table() []setting {
 			Default: "false",
 			Doc:     "give models, the tool that lists models and asks you to change them, to conversations that get every tool",
 		}, func(c *Config) *bool { return &c.Tools.Models }),
+		boolSetting(Key{
+			Name:    "tools.memory",
+			Default: "false",
+			Doc:     "give memory, the tool that keeps facts across conversations with your approval, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.Memory }),
+		boolSetting(Key{
+			Name:    "tools.read_file",
+			Default: "false",
+			Doc:     "give read_file, the tool that reads a file in the workspace, to conversations that get every tool (a chat has it anyway)",
+		}, func(c *Config) *bool { return &c.Tools.ReadFile }),
+		boolSetting(Key{
+			Name:    "tools.list_files",
+			Default: "false",
+			Doc:     "give list_files, the tool that lists the workspace's files, to conversations that get every tool (a chat has it anyway)",
+		}, func(c *Config) *bool { return &c.Tools.ListFiles }),
+		boolSetting(Key{
+			Name:    "tools.search",
+			Default: "false",
+			Doc:     "give search, the tool that searches the workspace's files, to conversations that get every tool (a chat has it anyway)",
+		}, func(c *Config) *bool { return &c.Tools.Search }),
+		boolSetting(Key{
+			Name:    "tools.edit_file",
+			Default: "false",
+			Doc:     "give edit_file, the tool that changes a file in the workspace once you approved its diff, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.EditFile }),
+		boolSetting(Key{
+			Name:    "tools.run_command",
+			Default: "false",
+			Doc:     "give run_command, the tool that runs shell commands in the workspace through the classifier, your approval and the sandbox, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.RunCommand }),
+		enumSetting(Key{
+			Name:    "sandbox.mode",
+			Default: "workspace-write",
+			Doc:     "where run_command's commands may write: read-only, workspace-write (the workspace and a private temp folder) or off (no sandbox, and every command is asked)",
+		}, []string{"read-only", "workspace-write", "off"}, func(c *Config) *string { return &c.Sandbox.Mode }),
+		boolSetting(Key{
+			Name:    "sandbox.network",
+			Default: "false",
+			Doc:     "let run_command's commands reach the network",
+		}, func(c *Config) *bool { return &c.Sandbox.Network }),
+		listSetting(Key{
+			Name:    "commands.env",
+			Default: "",
+			Doc:     "variables of your environment that run_command's commands get beyond the defaults, as comma-separated names (never WISP_*)",
+		}, envNames, isEnvName, func(c *Config) *[]string { return &c.Commands.Env }),
 		listSetting(Key{
 			Name:    "tools.disabled",
 			Default: "",
@@ -101,13 +148,20 @@ func table() []setting {
 		listSetting(Key{
 			Name:    "models.enabled",
 			Default: "",
-			Doc:     "the models wisp may run, as comma-separated names (set by wisp models enable and disable)",
-		}, modelNames, isModelName, func(c *Config) *[]string { return &c.Models.Enabled }),
+			Doc:     "the models wisp may run, as comma-separated names, each with @ and the digest it was checked at (set by wisp models enable, disable and check)",
+		}, enabledNames, isEnabledModel, func(c *Config) *[]string { return &c.Models.Enabled }),
 		listSetting(Key{
 			Name:    "models.trusted",
 			Default: "",
 			Doc:     "publishers you trust to pull models from (set by wisp models trust)",
 		}, publisherNames, isPublisher, func(c *Config) *[]string { return &c.Models.Trusted }),
+		intSetting(Key{
+			Name:    "models.contextLength",
+			Default: "0",
+			Doc:     "tokens of context every request to a model asks for (Ollama's num_ctx); 0 leaves it to the server (OLLAMA_CONTEXT_LENGTH)",
+		}, "0 (the server's own) or 256 to 16,777,216",
+			func(n int) bool { return n == 0 || 256 <= n && n <= 1<<24 },
+			func(c *Config) *int { return &c.Models.ContextLength }),
 		enumSetting(Key{
 			Name:    "approval.threshold",
 			Default: "moderate",
@@ -409,9 +463,26 @@ func listSetting(k Key, what string, valid func(string) bool, field func(*Config
 // What each list holds, for its error.
 const (
 	toolNames      = "tool names separated by commas (lower-case letters, digits, _)"
-	modelNames     = "model names separated by commas (ollama:NAME[:TAG] or mlx:NAME)"
+	enabledNames   = "model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits)"
 	publisherNames = "publishers separated by commas (Hugging Face organisations or users, like mlx-community)"
+	envNames       = "environment variable names separated by commas (letters, digits, _; never WISP_*)"
 )
+
+// isEnvName reports whether s is an environment variable's name that
+// commands may be given: a letter or _, then up to 127 letters, digits or
+// _, and not one of wisp's own (WISP_*).
+func isEnvName(s string) bool {
+	if s == "" || len(s) > 128 || '0' <= s[0] && s[0] <= '9' || strings.HasPrefix(asciiLower(s), "wisp_") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // isModelName reports whether s is a model name as wisp writes it:
 // ollama:NAME[:TAG] or mlx:NAME, with no spaces or control characters.
@@ -426,6 +497,26 @@ func isModelName(s string) bool {
 		}
 	}
 	return !strings.Contains(rest, "..")
+}
+
+// isEnabledModel reports whether s is an entry of models.enabled: a
+// model name (isModelName), maybe followed by @ and the digest the model
+// had when it was checked, 12 to 64 lower-case hex digits. An entry
+// without one, as older files have, names the model whatever its digest.
+func isEnabledModel(s string) bool {
+	name, digest, bound := strings.Cut(s, "@")
+	if !bound {
+		return isModelName(s)
+	}
+	if len(digest) < 12 || len(digest) > 64 {
+		return false
+	}
+	for _, r := range digest {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return isModelName(name)
 }
 
 // isPublisher reports whether s is a Hugging Face organisation or user

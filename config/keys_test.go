@@ -14,7 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 )
 
-const validKeys = "approval.outOfBand, approval.threshold, inquiry.elicitation, inquiry.timeoutSeconds, models.default, models.enabled, models.trusted, tools.ask, tools.ask_user, tools.disabled, tools.models, tools.request_approval"
+const validKeys = "approval.outOfBand, approval.threshold, commands.env, inquiry.elicitation, inquiry.timeoutSeconds, models.contextLength, models.default, models.enabled, models.trusted, sandbox.mode, sandbox.network, tools.ask, tools.ask_user, tools.disabled, tools.edit_file, tools.list_files, tools.memory, tools.models, tools.read_file, tools.request_approval, tools.run_command, tools.search"
 
 // setCases are good and bad values for every key, typed as on the command
 // line. want is what Get prints afterwards; wantErr the exact error text.
@@ -57,6 +57,13 @@ var setCases = []struct {
 	{key: "tools.disabled", value: "ásk", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "ásk"`, is: config.ErrBadValue},
 	{key: "tools.disabled", value: "a" + strings.Repeat("b", 64), wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "a` + strings.Repeat("b", 63) + `…"`, is: config.ErrBadValue},
 
+	{key: "models.contextLength", value: "0", want: "0"},
+	{key: "models.contextLength", value: "8192", want: "8192"},
+	{key: "models.contextLength", value: "256", want: "256"},
+	{key: "models.contextLength", value: "16777216", want: "16777216"},
+	{key: "models.contextLength", value: "255", wantErr: `models.contextLength must be 0 (the server's own) or 256 to 16,777,216; got 255`, is: config.ErrBadValue},
+	{key: "models.contextLength", value: "-1", wantErr: `models.contextLength must be 0 (the server's own) or 256 to 16,777,216; got -1`, is: config.ErrBadValue},
+	{key: "models.contextLength", value: "8k", wantErr: `models.contextLength must be 0 (the server's own) or 256 to 16,777,216; got "8k"`, is: config.ErrBadValue},
 	{key: "inquiry.timeoutSeconds", value: "0", want: "0"},
 	{key: "inquiry.timeoutSeconds", value: "10", want: "10"},
 	{key: "inquiry.timeoutSeconds", value: "300", want: "300"},
@@ -83,6 +90,16 @@ var setCases = []struct {
 	{key: "tools.request_approval", value: "true", want: "true"},
 	{key: "tools.request_approval", value: "off", want: "false"},
 	{key: "tools.request_approval", value: "yes", wantErr: `tools.request_approval takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
+	{key: "tools.memory", value: "ON", want: "true"},
+	{key: "tools.read_file", value: "on", want: "true"},
+	{key: "tools.read_file", value: "2", wantErr: `tools.read_file takes true, false, on or off; got "2"`, is: config.ErrBadValue},
+	{key: "tools.list_files", value: "true", want: "true"},
+	{key: "tools.list_files", value: "", wantErr: `tools.list_files takes true, false, on or off; got ""`, is: config.ErrBadValue},
+	{key: "tools.search", value: "off", want: "false"},
+	{key: "tools.search", value: "no", wantErr: `tools.search takes true, false, on or off; got "no"`, is: config.ErrBadValue},
+	{key: "tools.edit_file", value: "on", want: "true"},
+	{key: "tools.edit_file", value: "yes", wantErr: `tools.edit_file takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
+	{key: "tools.memory", value: "yes", wantErr: `tools.memory takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
 	{key: "tools.models", value: "on", want: "true"},
 	{key: "tools.models", value: "off", want: "false"},
 	{key: "tools.models", value: "1", wantErr: `tools.models takes true, false, on or off; got "1"`, is: config.ErrBadValue},
@@ -90,10 +107,15 @@ var setCases = []struct {
 	{key: "models.enabled", value: "ollama:qwen3:4b,mlx:Qwen3-4B-4bit", want: "mlx:Qwen3-4B-4bit,ollama:qwen3:4b"},
 	{key: "models.enabled", value: "ollama:hf.co/org/repo:Q4_K_M", want: "ollama:hf.co/org/repo:Q4_K_M"},
 	{key: "models.enabled", value: "", want: ""},
-	{key: "models.enabled", value: "qwen3:4b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "qwen3:4b"`, is: config.ErrBadValue},
-	{key: "models.enabled", value: "mlx:", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:"`, is: config.ErrBadValue},
-	{key: "models.enabled", value: "mlx:a b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:a b"`, is: config.ErrBadValue},
-	{key: "models.enabled", value: "mlx:../x", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:../x"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "ollama:qwen3:4b@0123456789ab,mlx:Qwen3-4B-4bit@" + strings.Repeat("c", 40), want: "mlx:Qwen3-4B-4bit@" + strings.Repeat("c", 40) + ",ollama:qwen3:4b@0123456789ab"},
+	{key: "models.enabled", value: "ollama:qwen3:4b@" + strings.Repeat("f", 64), want: "ollama:qwen3:4b@" + strings.Repeat("f", 64)},
+	{key: "models.enabled", value: "ollama:qwen3:4b@0123456789a", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "ollama:qwen3:4b@0123456789a"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "ollama:qwen3:4b@0123456789AB", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "ollama:qwen3:4b@0123456789AB"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "qwen3:4b@0123456789ab", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "qwen3:4b@0123456789ab"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "qwen3:4b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "qwen3:4b"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "mlx:", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "mlx:"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "mlx:a b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "mlx:a b"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "mlx:../x", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "mlx:../x"`, is: config.ErrBadValue},
 
 	{key: "models.default", value: "ollama:qwen3:4b", want: "ollama:qwen3:4b"},
 	{key: "models.default", value: "", want: ""},
@@ -109,6 +131,19 @@ var setCases = []struct {
 	{key: "inquiry.elicitation", value: "on", want: "true"},
 	{key: "inquiry.elicitation", value: "1", wantErr: `inquiry.elicitation takes true, false, on or off; got "1"`, is: config.ErrBadValue},
 	{key: "approval.threshold", value: "Dangerous", want: "dangerous"},
+	{key: "tools.run_command", value: "on", want: "true"},
+	{key: "tools.run_command", value: "1", wantErr: `tools.run_command takes true, false, on or off; got "1"`, is: config.ErrBadValue},
+	{key: "sandbox.mode", value: "read-only", want: "read-only"},
+	{key: "sandbox.mode", value: "OFF", want: "off"},
+	{key: "sandbox.mode", value: "full", wantErr: `sandbox.mode takes read-only, workspace-write or off; got "full"`, is: config.ErrBadValue},
+	{key: "sandbox.network", value: "on", want: "true"},
+	{key: "sandbox.network", value: "open", wantErr: `sandbox.network takes true, false, on or off; got "open"`, is: config.ErrBadValue},
+	{key: "commands.env", value: "NPM_TOKEN, GOFLAGS,_X", want: "GOFLAGS,NPM_TOKEN,_X"},
+	{key: "commands.env", value: "", want: ""},
+	{key: "commands.env", value: "WISP_HOME", wantErr: `commands.env takes environment variable names separated by commas (letters, digits, _; never WISP_*); got "WISP_HOME"`, is: config.ErrBadValue},
+	{key: "commands.env", value: "wisp_x", wantErr: `commands.env takes environment variable names separated by commas (letters, digits, _; never WISP_*); got "wisp_x"`, is: config.ErrBadValue},
+	{key: "commands.env", value: "A-B", wantErr: `commands.env takes environment variable names separated by commas (letters, digits, _; never WISP_*); got "A-B"`, is: config.ErrBadValue},
+	{key: "commands.env", value: "1A", wantErr: `commands.env takes environment variable names separated by commas (letters, digits, _; never WISP_*); got "1A"`, is: config.ErrBadValue},
 	{key: "approval.threshold", value: "never", wantErr: `approval.threshold takes safe, moderate or dangerous; got "never"`, is: config.ErrBadValue},
 
 	{key: "tools.foo", value: "true", wantErr: `unknown key "tools.foo"; valid keys: ` + validKeys, is: config.ErrUnknownKey},
@@ -181,16 +216,26 @@ func TestKeys(t *testing.T) {
 	want := []config.Key{
 		{Name: "approval.outOfBand", Kind: "bool", Default: "true", Doc: "under wisp mcp, let you answer an approval with wisp approvals (and the client's dialog, with inquiry.elicitation)", Security: true},
 		{Name: "approval.threshold", Kind: "enum", Default: "moderate", Doc: "the lowest rating of a command that asks your approval: safe, moderate or dangerous", Security: true},
+		{Name: "commands.env", Kind: "list", Default: "", Doc: "variables of your environment that run_command's commands get beyond the defaults, as comma-separated names (never WISP_*)", Security: true},
 		{Name: "inquiry.elicitation", Kind: "bool", Default: "false", Doc: "under wisp mcp, also put questions and approvals to the MCP client's dialog when it can show one", Security: true},
 		{Name: "inquiry.timeoutSeconds", Kind: "int", Default: "0", Doc: "seconds a question waits for your answer; 0 waits for ever, otherwise 10 to 86,400"},
+		{Name: "models.contextLength", Kind: "int", Default: "0", Doc: "tokens of context every request to a model asks for (Ollama's num_ctx); 0 leaves it to the server (OLLAMA_CONTEXT_LENGTH)"},
 		{Name: "models.default", Kind: "string", Default: "", Doc: "the model chat and respond use when --model is not given (ollama:NAME[:TAG] or mlx:NAME)"},
-		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names (set by wisp models enable and disable)", Security: true},
+		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names, each with @ and the digest it was checked at (set by wisp models enable, disable and check)", Security: true},
 		{Name: "models.trusted", Kind: "list", Default: "", Doc: "publishers you trust to pull models from (set by wisp models trust)", Security: true},
+		{Name: "sandbox.mode", Kind: "enum", Default: "workspace-write", Doc: "where run_command's commands may write: read-only, workspace-write (the workspace and a private temp folder) or off (no sandbox, and every command is asked)", Security: true},
+		{Name: "sandbox.network", Kind: "bool", Default: "false", Doc: "let run_command's commands reach the network", Security: true},
 		{Name: "tools.ask", Kind: "bool", Default: "false", Doc: "give ask, the tool that puts questions to you, to conversations that get every tool", Security: true},
 		{Name: "tools.ask_user", Kind: "bool", Default: "false", Doc: "give ask_user, the tool that puts structured questions to you and collects secrets, to conversations that get every tool", Security: true},
 		{Name: "tools.disabled", Kind: "list", Default: "", Doc: "tools taken out of every conversation, as comma-separated names", Security: true},
+		{Name: "tools.edit_file", Kind: "bool", Default: "false", Doc: "give edit_file, the tool that changes a file in the workspace once you approved its diff, to conversations that get every tool", Security: true},
+		{Name: "tools.list_files", Kind: "bool", Default: "false", Doc: "give list_files, the tool that lists the workspace's files, to conversations that get every tool (a chat has it anyway)", Security: true},
+		{Name: "tools.memory", Kind: "bool", Default: "false", Doc: "give memory, the tool that keeps facts across conversations with your approval, to conversations that get every tool", Security: true},
 		{Name: "tools.models", Kind: "bool", Default: "false", Doc: "give models, the tool that lists models and asks you to change them, to conversations that get every tool", Security: true},
+		{Name: "tools.read_file", Kind: "bool", Default: "false", Doc: "give read_file, the tool that reads a file in the workspace, to conversations that get every tool (a chat has it anyway)", Security: true},
 		{Name: "tools.request_approval", Kind: "bool", Default: "false", Doc: "give request_approval, the tool that asks your permission before a destructive, irreversible or outward-facing action, to conversations that get every tool", Security: true},
+		{Name: "tools.run_command", Kind: "bool", Default: "false", Doc: "give run_command, the tool that runs shell commands in the workspace through the classifier, your approval and the sandbox, to conversations that get every tool", Security: true},
+		{Name: "tools.search", Kind: "bool", Default: "false", Doc: "give search, the tool that searches the workspace's files, to conversations that get every tool (a chat has it anyway)", Security: true},
 	}
 	if diff := cmp.Diff(want, config.Keys()); diff != "" {
 		t.Errorf("Keys() (-want +got):\n%s", diff)
@@ -308,6 +353,8 @@ func TestDefault(t *testing.T) {
 		Inquiry:  config.Inquiry{TimeoutSeconds: 0},
 		Models:   config.Models{Enabled: []string{}, Trusted: []string{}},
 		Approval: config.Approval{Threshold: "moderate", OutOfBand: true},
+		Sandbox:  config.Sandbox{Mode: "workspace-write"},
+		Commands: config.CommandSettings{Env: []string{}},
 	}
 	if diff := cmp.Diff(want, config.Default()); diff != "" {
 		t.Errorf("Default() (-want +got):\n%s", diff)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/config"
@@ -77,5 +79,57 @@ func TestCommandByName(t *testing.T) {
 		if !strings.HasPrefix(got, tc.want) {
 			t.Errorf("Command(%q, %q) = %q, want %q", tc.name, tc.args, got, tc.want)
 		}
+	}
+}
+
+// The person's commands, as a face lists them: each with the actions of
+// the table it runs.
+func TestCommandList(t *testing.T) {
+	want := []conversation.Command{
+		{Name: "models", Usage: "list|show|pull|cancel|enable|disable|check|trust"},
+		{Name: "config", Usage: "get|set|list"},
+	}
+	if diff := cmp.Diff(want, conversation.Commands()); diff != "" {
+		t.Errorf("Commands() (-want +got):\n%s", diff)
+	}
+}
+
+// ToolNames names wisp's own tools, each one a conversation can be given
+// by name; /config set tools.disabled takes those and the embedder's
+// tools, and refuses any other name.
+func TestToolNames(t *testing.T) {
+	want := []string{"ask", "ask_user", "edit_file", "list_files", "memory", "models", "read_file", "request_approval", "run_command", "search"}
+	if diff := cmp.Diff(want, conversation.ToolNames()); diff != "" {
+		t.Errorf("ToolNames (-want +got):\n%s", diff)
+	}
+	for _, name := range conversation.ToolNames() {
+		conv, err := conversation.New(context.Background(), &conversation.Options{Home: t.TempDir(), Workspace: t.TempDir(), Model: model(t, `{"content":"ok"}`), Named: []string{name}})
+		if name == "run_command" {
+			// Known, and in want of a sandbox here.
+			if err == nil || !strings.Contains(err.Error(), "NewRunner") {
+				t.Errorf("New(Named: run_command) with no runner = %v, want it to ask for one", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("New(Named: %s) = %v", name, err)
+		}
+		if got := conv.Tools().Names(); !cmp.Equal(got, []string{name}) {
+			t.Errorf("New(Named: %s): tools %q", name, got)
+		}
+		conv.Close()
+	}
+
+	conv, err := conversation.New(context.Background(), &conversation.Options{Home: t.TempDir(), Model: model(t, `{"content":"ok"}`), Tools: []wisp.Tool{weather{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Close()
+	if got, err := conv.ConfigCommand(context.Background(), []string{"set", "tools.disabled", "weather,run_command"}); err != nil {
+		t.Errorf("ConfigCommand(set tools.disabled weather,run_command) = %q, %v; want it set", got, err)
+	}
+	const refused = `tools.disabled names "wether", which is no tool; the tools are ask, ask_user, edit_file, list_files, memory, models, read_file, request_approval, run_command, search, weather`
+	if _, err := conv.ConfigCommand(context.Background(), []string{"set", "tools.disabled", "wether"}); err == nil || err.Error() != refused {
+		t.Errorf("ConfigCommand(set tools.disabled wether) = %v, want %q", err, refused)
 	}
 }

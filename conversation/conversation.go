@@ -4,9 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"runtime"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
@@ -21,11 +26,15 @@ import (
 	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/policy/secrets"
+	"github.com/wisp-agent/wisp/prompt"
 	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/tools/ask"
 	"github.com/wisp-agent/wisp/tools/askuser"
+	"github.com/wisp-agent/wisp/tools/files"
+	"github.com/wisp-agent/wisp/tools/memory"
 	"github.com/wisp-agent/wisp/tools/modelstool"
 	"github.com/wisp-agent/wisp/tools/requestapproval"
+	"github.com/wisp-agent/wisp/tools/runcommand"
 )
 
 // Options configure a conversation. Home and a model are required; every
@@ -58,8 +67,8 @@ type Options struct {
 	Pull *models.PullOptions
 
 	// Tools are tools of the embedder's own, offered beside wisp's (ask,
-	// ask_user, request_approval, models) to every conversation given
-	// every tool, unless tools.disabled removes them.
+	// ask_user, request_approval, models, memory) to every conversation
+	// given every tool, unless tools.disabled removes them.
 	Tools []wisp.Tool
 	// Rules are the classifier's rows for the commands the embedder's
 	// tools say their calls would run (wisp.Action.Command), beside the
@@ -68,8 +77,52 @@ type Options struct {
 	Rules []policy.Rule
 	// Named is the conversation's tool list: exactly these tools, less
 	// those tools.disabled removes (Conversation.Tools().Dropped() names
-	// them). nil: every tool the settings allow; empty: none.
+	// them). nil: every tool the settings allow (with Interactive, the
+	// interactive preset too); empty: none.
 	Named []string
+	// Interactive says a person is there as the conversation runs, to
+	// answer its questions and approve what it asks to do, as in wisp
+	// chat, chat --json and wisp-tui: a conversation given every tool
+	// then also gets the interactive preset (tools.Interactive: ask_user
+	// and request_approval together, and the tools that only read the
+	// workspace), whatever the settings say, unless tools.disabled
+	// removes them. false, as in respond and wisp mcp: only the tools
+	// the settings turn on.
+	Interactive bool
+
+	// Workspace is the folder the conversation works in: the folder wisp
+	// was started in, or the one the person named (--workspace). The file
+	// tools (tools/files: read_file, list_files, search, edit_file) are
+	// confined to it, run_command's commands run in it or below, the
+	// person's answers of "project" hold in it, and the system prompt
+	// names it and carries the project's AGENTS.md files from the
+	// repository root down to it (package prompt). "": none: no file
+	// tools, no run_command, no answer of project, and no AGENTS.md is
+	// read.
+	Workspace string
+	// SystemPrompt, when set, replaces the system prompt wisp builds:
+	// the model is sent exactly this, and none of wisp's rules, tools,
+	// workspace, remembered facts or AGENTS.md but what it says itself
+	// (prompt.Rule is the rule of ask_user and request_approval, to
+	// state in a prompt of one's own). "": wisp's prompt
+	// (Conversation.SystemPrompt shows it).
+	SystemPrompt string
+	// Instructions are the embedder's own, added to the system prompt
+	// wisp builds under a heading of their own, after wisp's rules and
+	// the tools. "": none.
+	Instructions string
+
+	// NewRunner makes the Runner that runs run_command's commands, from
+	// the workspace (links resolved) and the sandbox settings the
+	// conversation read (sandbox.mode, sandbox.network): the program's
+	// sandbox. It is called once, by New, when the conversation gets
+	// run_command. nil: no run_command, and naming it is an OptionError.
+	NewRunner func(workspace string, sandbox config.Sandbox) (runcommand.Runner, error)
+	// Environ is the program's own environment ("NAME=value", as
+	// os.Environ gives it), from which run_command's commands get the
+	// variables runcommand.DefaultEnv names and commands.env allows; nil:
+	// none of it.
+	Environ []string
 
 	// Face puts the model's questions to the person. nil: nobody can
 	// answer (inquiry/unattended).
@@ -89,6 +142,10 @@ type Options struct {
 	// OnDelta receives pieces of the model's replies as they stream; nil
 	// streams nothing.
 	OnDelta func(thread string, d wisp.ChatDelta)
+	// OnOutput receives what tool calls print as they run, redacted,
+	// such as a command's output (wisp.Call.Output); nil shows nothing
+	// until each call's result.
+	OnOutput func(wisp.ToolOutput)
 
 	// Thread is the thread to go on with, as an earlier conversation's
 	// Thread returned it. "": a new thread.
@@ -96,6 +153,9 @@ type Options struct {
 	// NewID makes the session's id, and a new thread's ("t-" and the
 	// id). nil: 32 random bits in hex.
 	NewID func() string
+	// Now is the clock: the date the system prompt says, the time a
+	// remembered fact is kept. nil: time.Now.
+	Now func() time.Time
 }
 
 // ErrNoModel: no model was given, and the settings name no default.
@@ -108,8 +168,8 @@ var ErrNoModel = errors.New("no model given: set Options.Model or Options.ModelN
 // Its text is Err's, which says what is wrong and how to mend it; a
 // command-line program reports it as a mistake in how it was called.
 type OptionError struct {
-	// Option is the field at fault: "Home", "Model", "Named", "Rules",
-	// "Thread", "Tools".
+	// Option is the field at fault: "Home", "Model", "Named", "NewRunner",
+	// "Rules", "Thread", "Tools", "Workspace".
 	Option string
 	// Err says why; it wraps the sentinel callers branch on
 	// (ErrNoModel, models.ErrDisabled, tools.ErrUnknownTool,
@@ -136,10 +196,13 @@ type Conversation struct {
 	session  string
 	thread   string
 	model    string
+	system   string
 	agent    *agent.Agent
 	tools    *tools.Set
+	known    []string // the tools there are: wisp's own and Options.Tools
 	log      *audit.Log
 	actions  *models.Actions
+	files    *files.Workspace
 	redactor *secrets.Redactor
 }
 
@@ -164,6 +227,9 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	}
 	if o.Face == nil {
 		o.Face = unattended.Face{}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	thread := o.Thread
 	if thread == "" {
@@ -190,7 +256,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if err != nil {
 		return nil, err
 	}
-	classifier, err := policy.NewClassifier(append(models.Rules(), o.Rules...)...)
+	classifier, err := policy.NewClassifier(slices.Concat(models.Rules(), memory.Rules(), files.Rules(), o.Rules)...)
 	if err != nil {
 		return nil, &OptionError{Option: "Rules", Err: err}
 	}
@@ -213,16 +279,27 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if o.Events != nil {
 		sink = append(sink, o.Events)
 	}
+	// Secrets the person gives an ask_user secret question live here,
+	// sealed, for this conversation only; the redactor knows their values,
+	// and run_command resolves them into a command's environment.
+	vault := secrets.NewVault(c.redactor)
 	desk := inquiry.NewDesk(o.Face, &inquiry.Options{
 		Session:  c.session,
 		Timeout:  cfg.Timeout(),
 		Events:   sink,
 		Redactor: c.redactor,
-		// Secrets the person gives an ask_user secret question live here,
-		// sealed, for this conversation only; the redactor knows their
-		// values.
-		Vault: secrets.NewVault(c.redactor),
+		Vault:    vault,
 	})
+	var workspace string
+	if o.Workspace != "" {
+		if workspace, err = runcommand.Workspace(o.Workspace); err != nil {
+			return nil, &OptionError{Option: "Workspace", Err: err}
+		}
+		c.files, err = files.Open(&files.Options{Workspace: workspace, Home: h.Dir(), Redact: c.redactor.Replace})
+		if err != nil {
+			return nil, &OptionError{Option: "Workspace", Err: err}
+		}
+	}
 	gate := policy.NewGate(&policy.GateOptions{
 		Approver:   o.Approver,
 		Events:     sink,
@@ -230,6 +307,11 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Threshold:  threshold,
 		Timeout:    cfg.Timeout(),
 		Classifier: classifier,
+		// Answers of project and always are kept in the home, where
+		// commands cannot reach them; project answers hold in the
+		// workspace.
+		Keeper:  h.ApprovalRules(),
+		Project: workspace,
 	})
 	var a *agent.Agent // set below; a pull ends long after it starts
 	mo := &models.Options{Backends: o.Backends, Settings: h.Settings(), Events: sink, Session: c.session, Current: ref}
@@ -249,11 +331,27 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		return nil, err
 	}
 	c.model = info.Name
-	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name)
+	run, err := c.runCommand(o, cfg, workspace, vault, classifier, sink)
 	if err != nil {
 		return nil, err
 	}
+	mem := h.Memory(c.redactor.Replace)
+	mem.Now = o.Now
+	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name, mem, c.files, run)
+	if err != nil {
+		return nil, err
+	}
+	c.system, err = c.buildPrompt(o, workspace, mem)
+	if err != nil {
+		return nil, err
+	}
+	c.known = ToolNames()
+	for _, t := range o.Tools {
+		c.known = append(c.known, t.Name())
+	}
+	slices.Sort(c.known)
 	a = agent.New(model, &agent.Options{
+		System:        c.system,
 		Redact:        c.redactor.Replace,
 		Inbox:         pending.Inbox(c.Questions(), desk),
 		Tools:         c.tools,
@@ -261,6 +359,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Events:        sink,
 		Notifier:      o.Notifier,
 		OnDelta:       o.OnDelta,
+		OnOutput:      o.OnOutput,
 		Session:       c.session,
 		Home:          h.Dir(),
 		ContextTokens: info.Context,
@@ -297,12 +396,54 @@ func (c *Conversation) openModel(ctx context.Context, model wisp.Model, ref stri
 	return m, info, nil
 }
 
+// runCommand returns the run_command tool when the conversation may get
+// it (NewRunner and a workspace given, and the settings or Named asking
+// for it), or nil. Named naming it without a NewRunner or a workspace is
+// an OptionError.
+func (c *Conversation) runCommand(o Options, cfg config.Config, workspace string, vault *secrets.Vault, classifier *policy.Classifier, sink wisp.EventSink) (wisp.Tool, error) {
+	named := slices.Contains(o.Named, runcommand.Name)
+	switch {
+	case o.Named != nil && !named, o.Named == nil && !cfg.Tools.RunCommand:
+		return nil, nil
+	case slices.Contains(cfg.Tools.Disabled, runcommand.Name):
+		// Never run: tools.disabled drops it, and the set says so.
+		return wisp.ToolFunc{Spec: wisp.ToolSpec{Name: runcommand.Name, Schema: json.RawMessage(`{"type":"object"}`)}}, nil
+	case o.NewRunner == nil:
+		if !named {
+			return nil, nil
+		}
+		return nil, &OptionError{Option: "NewRunner", Err: errors.New("run_command needs a sandbox to run commands in: set Options.NewRunner")}
+	case workspace == "":
+		if !named {
+			return nil, nil
+		}
+		return nil, &OptionError{Option: "Workspace", Err: errors.New("run_command needs a workspace to run commands in: set Options.Workspace (the folder wisp was started in, or --workspace DIR)")}
+	}
+	runner, err := o.NewRunner(workspace, cfg.Sandbox)
+	if err != nil {
+		return nil, &OptionError{Option: "NewRunner", Err: err}
+	}
+	return runcommand.New(&runcommand.Options{
+		Workspace: workspace, Runner: runner, Vault: vault, Redact: c.redactor.Replace,
+		Environ: o.Environ, Allow: cfg.Commands.Env, Judge: classifier, Events: sink, Session: c.session,
+	})
+}
+
 // selectTools registers wisp's tools and the embedder's and selects the
-// conversation's: wisp's only when the settings turn them on or Named
-// names them.
-func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string) (*tools.Set, error) {
+// conversation's: wisp's only when the settings turn them on, the
+// interactive preset does (Options.Interactive), or Named names them;
+// the file tools only with a workspace (ws), run_command only when run
+// is not nil.
+func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string, mem memory.Store, ws *files.Workspace, run wisp.Tool) (*tools.Set, error) {
 	reg := tools.NewRegistry()
-	for _, t := range []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model)} {
+	own := []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model), memory.New(mem)}
+	if ws != nil {
+		own = append(own, ws.Tools()...)
+	}
+	if run != nil {
+		own = append(own, run)
+	}
+	for _, t := range own {
 		if err := reg.AddOptIn(t); err != nil {
 			return nil, err
 		}
@@ -312,16 +453,102 @@ func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.
 			return nil, &OptionError{Option: "Tools", Err: err}
 		}
 	}
-	set, err := reg.Select(tools.Selection{
-		Named: o.Named,
-		Enabled: map[string]bool{ask.Name: cfg.Tools.Ask, modelstool.Name: cfg.Tools.Models,
-			askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval},
-		Disabled: cfg.Tools.Disabled,
-	})
+	set, err := reg.Select(tools.Selection{Named: o.Named, Enabled: enabled(cfg, o.Interactive), Disabled: cfg.Tools.Disabled})
 	if err != nil {
 		return nil, &OptionError{Option: "Named", Err: err}
 	}
 	return set, nil
+}
+
+// optIn says, for each of wisp's own opt-in tools, whether the settings
+// turn it on.
+func optIn(cfg config.Config) map[string]bool {
+	return map[string]bool{
+		ask.Name: cfg.Tools.Ask, askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval,
+		modelstool.Name: cfg.Tools.Models, memory.Name: cfg.Tools.Memory,
+		files.NameReadFile: cfg.Tools.ReadFile, files.NameListFiles: cfg.Tools.ListFiles,
+		files.NameSearch: cfg.Tools.Search, files.NameEditFile: cfg.Tools.EditFile,
+		runcommand.Name: cfg.Tools.RunCommand,
+	}
+}
+
+// enabled returns the opt-in tools a conversation given every tool gets:
+// those the settings turn on and, with a person there, the interactive
+// preset (tools.Interactive).
+func enabled(cfg config.Config, interactive bool) map[string]bool {
+	on := map[string]bool{}
+	if interactive {
+		on = tools.Interactive()
+	}
+	for name, set := range optIn(cfg) {
+		on[name] = on[name] || set
+	}
+	return on
+}
+
+// ToolNames returns the names of wisp's own tools, sorted: those a
+// conversation has besides Options.Tools, and so the names
+// tools.disabled may hold (config.SetOptions.Tools).
+func ToolNames() []string { return slices.Sorted(maps.Keys(optIn(config.Config{}))) }
+
+// buildPrompt returns the system prompt: o.SystemPrompt when set,
+// otherwise the one package prompt builds of the conversation's tools,
+// o.Instructions, the workspace (its links resolved) and its AGENTS.md
+// files, the date and,
+// when the conversation has the memory tool, the facts it offers.
+func (c *Conversation) buildPrompt(o Options, workspace string, mem memory.Store) (string, error) {
+	if o.SystemPrompt != "" {
+		return o.SystemPrompt, nil
+	}
+	po := &prompt.Options{
+		Tools:        c.tools.Specs(),
+		Instructions: o.Instructions,
+		Platform:     runtime.GOOS + "/" + runtime.GOARCH,
+		Date:         o.Now(),
+	}
+	if workspace != "" {
+		project, err := prompt.ReadProject(workspace, &prompt.ProjectOptions{Redact: c.redactor.Replace})
+		if err != nil {
+			return "", &OptionError{Option: "Workspace", Err: err}
+		}
+		po.Workspace, po.Project = workspace, project
+	}
+	if c.tools.Has(memory.Name) {
+		facts, err := mem.List()
+		if err != nil {
+			return "", err
+		}
+		for _, f := range memory.Offered(facts) {
+			po.Memory = append(po.Memory, prompt.Memory{ID: f.ID, Text: f.Text, Time: f.Time})
+		}
+	}
+	return prompt.Build(po), nil
+}
+
+// SystemPrompt returns the system prompt the model is sent at the start
+// of every request: Options.SystemPrompt, or the one wisp built when the
+// conversation started.
+func (c *Conversation) SystemPrompt() string { return c.system }
+
+// SystemPrompt returns the system prompt a conversation of opts would
+// send, without opening its model (a chat's --show-prompt): the model is
+// not asked anything, so it need not run here. Its errors are New's.
+func SystemPrompt(ctx context.Context, opts *Options) (string, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Model == nil {
+		o.Model = wisp.ModelFunc(func(context.Context, wisp.ChatRequest, func(wisp.ChatDelta)) (wisp.ChatResponse, error) {
+			return wisp.ChatResponse{}, errors.New("the model is not opened to show the system prompt")
+		})
+	}
+	c, err := New(ctx, &o)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	return c.system, nil
 }
 
 // Respond runs one turn of the conversation's thread on the person's
@@ -372,6 +599,9 @@ func (c *Conversation) Questions() pending.Store {
 func (c *Conversation) Close() error {
 	if c.actions != nil {
 		c.actions.Close()
+	}
+	if c.files != nil {
+		c.files.Close()
 	}
 	return c.log.Close()
 }

@@ -12,7 +12,9 @@
 //	threads/<id>.json    the conversations (agent/threadfile)
 //	pending/             questions wisp mcp parked (inquiry/pending)
 //	approvals/           approval requests wisp mcp waits on (policy/outofband)
+//	approval-rules.json  the person's answers of project and always (policy/standing)
 //	hub/, models/mlx/    pulled models (models/hf, models/mlx)
+//	memory.json          facts kept across conversations (tools/memory)
 //
 // Folders are 0700 and files 0600, whatever the umask; a folder that is a
 // symbolic link, someone else's, or writable by others is refused.
@@ -30,6 +32,8 @@ import (
 	"github.com/wisp-agent/wisp/internal/fsx"
 	"github.com/wisp-agent/wisp/policy/outofband"
 	"github.com/wisp-agent/wisp/policy/secrets"
+	"github.com/wisp-agent/wisp/policy/standing"
+	"github.com/wisp-agent/wisp/tools/memory"
 )
 
 // A Home is a wisp home folder that Open has checked. Its methods name
@@ -121,6 +125,20 @@ func (h *Home) Questions(w wisp.Witness) pending.Store {
 // on, whose decisions w witnesses, as Questions does for answers.
 func (h *Home) Approvals(w wisp.Witness) outofband.Store {
 	return outofband.Store{Dir: filepath.Join(h.dir, "approvals"), Witness: w}
+}
+
+// Memory returns memory.json, the facts kept across conversations,
+// changed under locks/memory.lock, every fact passed through redact
+// before it is kept (nil: a Redactor of each change's own).
+func (h *Home) Memory(redact func(string) string) memory.Store {
+	return memory.Store{Path: filepath.Join(h.dir, "memory.json"), LockPath: h.locks("memory.lock"), Redact: redact}
+}
+
+// ApprovalRules returns approval-rules.json, where the approval gate
+// keeps the person's answers of project and always (a policy.Keeper),
+// changed under locks/approval-rules.lock.
+func (h *Home) ApprovalRules() standing.Store {
+	return standing.Store{Path: filepath.Join(h.dir, "approval-rules.json"), LockPath: h.locks("approval-rules.lock")}
 }
 
 // locks returns the path of a lock file in locks/.

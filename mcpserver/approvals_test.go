@@ -56,7 +56,11 @@ func newAFix(t *testing.T, outOfBand, elicitation bool, steps ...script.Step) *a
 			return c
 		},
 		Conversations: mcpserver.ConversationsFunc(func(context.Context, []string) (wisp.Agent, error) {
-			gate := policy.NewGate(&policy.GateOptions{Approver: f.srv.Approver(), Session: "s1", Threshold: policy.Moderate})
+			rows, err := policy.NewClassifier(policy.Rule{Pattern: "models enable *", Rating: policy.Moderate, Reason: "changes the models"})
+			if err != nil {
+				return nil, err
+			}
+			gate := policy.NewGate(&policy.GateOptions{Approver: f.srv.Approver(), Session: "s1", Threshold: policy.Moderate, Classifier: rows})
 			enable := funcTool{name: "enable", desc: "Enable a model.", schema: `{"type":"object"}`,
 				call: func(ctx context.Context, c wisp.Call) (wisp.Result, error) {
 					out, err := gate.Ask(ctx, policy.Request{Thread: c.Thread, Turn: c.Turn, Kind: "modelAction",

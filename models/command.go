@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/plural"
 )
 
 // A Command is one of the person's models commands, as wisp models and a
@@ -31,7 +32,7 @@ var commands = []Command{
 	{"cancel", "ORGANISATION/NAME", "Stop a pull running anywhere on this machine, keeping what arrived"},
 	{"enable", "NAME", "Check a model and let wisp run it"},
 	{"disable", "NAME", "Stop wisp from running a model"},
-	{"check", "NAME", "Verify a model again; an enabled model that fails is disabled"},
+	{"check", "[NAME]", "Verify a model again, or every enabled one; a model that fails is disabled"},
 	{"trust", "PUBLISHER", "Trust a publisher to pull models from (yours alone to decide)"},
 }
 
@@ -66,11 +67,18 @@ type CommandOptions struct {
 	// Current is the conversation's model, marked * in the listing; "":
 	// none is marked.
 	Current string
+	// Table writes list as FormatTable does, for wisp models list at a
+	// terminal: escaped already, to print as it is. false: as
+	// FormatListing.
+	Table bool
+	// JSON writes list as ListJSON does, every model on no page, for a
+	// program: list takes no page then.
+	JSON bool
 }
 
 // RunCommand runs one of the person's models commands: args are the
 // words after "models" (list [PAGE], show NAME, pull REPO, cancel REPO,
-// enable NAME, disable NAME, check NAME or trust PUBLISHER). It returns
+// enable NAME, disable NAME, check [NAME] or trust PUBLISHER). It returns
 // what the person reads of it, lines that end with a newline and hold the
 // backends' and the Hub's words unescaped: a face escapes them as it
 // shows them. Every action is the person's own (wisp.ActorPerson),
@@ -78,7 +86,10 @@ type CommandOptions struct {
 // its end arrives as Options.Pull's notice.
 //
 // A command it cannot read is a *CommandError; an action that fails
-// returns the action's error.
+// returns the action's error. A check (check NAME, or check alone for
+// every enabled model) that a model fails returns a *CheckError, whose
+// Change holds the lines the person reads: a face shows them and fails,
+// as wisp models check exits 1.
 func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOptions) (string, error) {
 	var o CommandOptions
 	if opts != nil {
@@ -97,6 +108,13 @@ func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOpt
 	}
 	switch c.Name {
 	case "list":
+		if o.JSON {
+			if arg != "" {
+				return "", commandErrorf("list --json lists every model, on no page; leave the page out")
+			}
+			b, err := ListJSON(ctx, a)
+			return string(b), err
+		}
 		page := 1
 		if arg != "" {
 			if page, err = strconv.Atoi(arg); err != nil {
@@ -107,6 +125,9 @@ func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOpt
 		if err != nil {
 			return "", err
 		}
+		if o.Table {
+			return FormatTable(l), nil
+		}
 		return FormatListing(l, o.Current), nil
 	case "show":
 		m, err := a.Show(ctx, arg)
@@ -114,9 +135,20 @@ func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOpt
 			return "", err
 		}
 		return FormatInfo(m), nil
-	case "enable", "disable", "check":
+	case "check":
+		var ch wisp.Change
+		if arg == "" {
+			ch, err = a.CheckEnabled(ctx, wisp.ActorPerson)
+		} else {
+			ch, err = a.Check(ctx, arg, wisp.ActorPerson)
+		}
+		if err != nil {
+			return "", err
+		}
+		return FormatChange(ch), nil
+	case "enable", "disable":
 		do := map[string]func(context.Context, string, wisp.Actor) (wisp.Change, error){
-			"enable": a.Enable, "disable": a.Disable, "check": a.Check}[c.Name]
+			"enable": a.Enable, "disable": a.Disable}[c.Name]
 		ch, err := do(ctx, arg, wisp.ActorPerson)
 		if err != nil {
 			return "", err
@@ -165,7 +197,7 @@ func (c Command) argument(args []string) (string, error) {
 	case len(args) == 0 && optional:
 		return "", nil
 	case optional:
-		return "", commandErrorf("%s takes at most one %s (got %d arguments)", c.Name, strings.Trim(c.Arg, "[]"), len(args))
+		return "", commandErrorf("%s takes at most one %s (got %s)", c.Name, strings.Trim(c.Arg, "[]"), plural.Count(len(args), "argument"))
 	}
-	return "", commandErrorf("%s takes one %s (got %d arguments)", c.Name, c.Arg, len(args))
+	return "", commandErrorf("%s takes one %s (got %s)", c.Name, c.Arg, plural.Count(len(args), "argument"))
 }

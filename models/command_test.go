@@ -20,7 +20,7 @@ func TestRunCommand(t *testing.T) {
 		args []string
 		want string // a line of the output
 	}{
-		{[]string{"list"}, "  ollama:qwen3:4b  ollama  4.0B  2.5 GB  40,960 context  disabled  completion, tools, thinking\n"},
+		{[]string{"list"}, "  ollama:qwen3:4b  ollama  4.0B  2.5 GB  context 40,960 max  disabled  completion, tools, thinking\n"},
 		{[]string{"list", "1"}, "  ollama:granite4.1:8b  ollama"},
 		{[]string{"show", "QWEN3:4B"}, "name: ollama:qwen3:4b\n"},
 		{[]string{"enable", "qwen3:4b"}, "ollama:qwen3:4b is enabled: wisp may run it\n"},
@@ -63,7 +63,7 @@ func TestRunCommand(t *testing.T) {
 
 func TestRunCommandRefusals(t *testing.T) {
 	f := newFixture(t)
-	usage := "list [PAGE], show NAME, pull ORGANISATION/NAME, cancel ORGANISATION/NAME, enable NAME, disable NAME, check NAME or trust PUBLISHER"
+	usage := "list [PAGE], show NAME, pull ORGANISATION/NAME, cancel ORGANISATION/NAME, enable NAME, disable NAME, check [NAME] or trust PUBLISHER"
 	tests := []struct {
 		args    []string
 		want    string
@@ -71,9 +71,9 @@ func TestRunCommandRefusals(t *testing.T) {
 	}{
 		{nil, "models needs an action: " + usage, true},
 		{[]string{"switch", "x"}, `unknown action "switch"; models takes ` + usage, true},
-		{[]string{"show"}, "show takes one NAME (got 0 arguments)", true},
+		{[]string{"show"}, "show takes one NAME (got no arguments)", true},
 		{[]string{"enable", "a", "b"}, "enable takes one NAME (got 2 arguments)", true},
-		{[]string{"trust"}, "trust takes one PUBLISHER (got 0 arguments)", true},
+		{[]string{"trust"}, "trust takes one PUBLISHER (got no arguments)", true},
 		{[]string{"list", "two"}, `list takes a page number; got "two"`, true},
 		{[]string{"list", "1", "2"}, "list takes at most one PAGE (got 2 arguments)", true},
 		{[]string{"list", "9"}, "there is no page 9; pages run from 1 to 1", false},

@@ -54,10 +54,27 @@ const (
 // wildcard never matches a word that starts with "-": a flag changes what
 // a command does, so a row that allows one spells it out. The first word
 // is always a word of its own, never a wildcard, and no word has a shell
-// metacharacter or a character outside printable ASCII.
+// metacharacter or a character outside printable ASCII, but the "*" of a
+// path pattern.
 //
 //	models enable *     models enable ollama:qwen3:4b, not models enable, nor models enable a b
 //	models list ...     models list, models list 2
+//
+// A word with "*" in it that is neither wildcard alone is a path
+// pattern: it matches a word that is a slash-separated path, element by
+// element, where "**" as a whole element matches any number of elements
+// (none included), "*" within an element any run of characters but "/",
+// and letters match in either case (as a file system that folds case
+// finds the same file). It never matches a flag.
+//
+//	edit_file * **/.git/**     edit_file write .git/config, edit_file write sub/.git, edit_file write .GIT/hooks/x
+//	edit_file * .github/*/*    edit_file write .github/workflows/ci.yml, not edit_file write .github/ci.yml
+//
+// A judged row (Judge set) hands the text after its words to its Judge,
+// which rates it the way its package knows how: "run_command ..." is
+// judged by the shell package, which reads the command line that follows.
+// Its pattern is literal words ending in "...", its Rating is the least
+// the verdict can be, and it cannot be PersonOnly (the Judge says what is).
 //
 // A PersonOnly row names a command only the person may run. It must be
 // rated Dangerous, and it is found however the command is spelt, the way
@@ -75,6 +92,34 @@ type Rule struct {
 	Rating     Rating
 	Reason     string
 	PersonOnly bool
+	// Judge, when set, rates every command the row's words start (see
+	// above); Reason then says what the row is for.
+	Judge Judge
+}
+
+// A Judge rates the text that follows a judged row's words, such as the
+// command line after "run_command ". It is given the classifier that asks,
+// whose person-only rows (Classifier.PersonOnly, Classifier.PersonOnlyText)
+// it applies to whatever it finds runs. The Verdict's Command is set by
+// the classifier. A Judge must be safe for concurrent use.
+type Judge interface {
+	Judge(c *Classifier, text string) Verdict
+}
+
+// JudgeFunc adapts a function to a Judge.
+type JudgeFunc func(c *Classifier, text string) Verdict
+
+// Judge calls f.
+func (f JudgeFunc) Judge(c *Classifier, text string) Verdict { return f(c, text) }
+
+// A Matcher is a Judge that also says whether an answer's pattern covers
+// a command it judges (Classifier.Covers).
+type Matcher interface {
+	Judge
+	// Match reports whether pattern, as the Judge's package writes
+	// patterns, covers text; parts of text rated below threshold need
+	// no cover.
+	Match(c *Classifier, pattern, text string, threshold Rating) bool
 }
 
 // personOnly are the commands only the person may run, the classifier's
@@ -97,6 +142,7 @@ var personOnly = []Rule{
 // (NewClassifier). It is safe for concurrent use.
 type Classifier struct {
 	personOnly []rule // programs of their own (wisp-tui), then wisp's subcommands
+	judged     []rule // rows with a Judge, longest pattern first
 	rows       []rule
 }
 
@@ -128,6 +174,8 @@ func NewClassifier(rows ...Rule) (*Classifier, error) {
 			return nil, err
 		}
 		switch {
+		case r.Judge != nil:
+			c.judged = append(c.judged, w)
 		case !r.PersonOnly:
 			c.rows = append(c.rows, w)
 		case w.words[0] == "wisp":
@@ -142,6 +190,9 @@ func NewClassifier(rows ...Rule) (*Classifier, error) {
 			c.personOnly = slices.Insert(c.personOnly, i, w)
 		}
 	}
+	// The longest words first, so that "run_command sh ..." would be
+	// judged before "run_command ...".
+	slices.SortStableFunc(c.judged, func(a, b rule) int { return len(b.words) - len(a.words) })
 	return c, nil
 }
 
@@ -152,8 +203,10 @@ func parse(r Rule) (rule, error) {
 	switch {
 	case r.Pattern == "" || slices.Contains(words, ""):
 		return bad("is not words separated by single spaces")
-	case words[0] == anyWord || words[0] == anyWords:
+	case words[0] == anyWord || words[0] == anyWords || pathPattern(words[0]):
 		return bad("starts with a wildcard; its first word must be the command's own")
+	case r.PersonOnly && slices.ContainsFunc(words, pathPattern):
+		return bad("is the person's alone, so it names its words without path patterns")
 	case slices.Index(words, anyWords) >= 0 && slices.Index(words, anyWords) != len(words)-1:
 		return bad(`has "..." before its last word`)
 	case r.Rating < Safe || r.Rating > Dangerous:
@@ -162,9 +215,17 @@ func parse(r Rule) (rule, error) {
 		return bad("gives no reason")
 	case r.PersonOnly && r.Rating != Dangerous:
 		return bad("is the person's alone, so it must be rated dangerous")
+	case r.Judge != nil && r.PersonOnly:
+		return bad("has a judge, which says what is the person's alone; it cannot be PersonOnly itself")
+	case r.Judge != nil && (words[len(words)-1] != anyWords || slices.Contains(words, anyWord) || slices.ContainsFunc(words, pathPattern) || len(words) < 2):
+		return bad(`has a judge, so it must be literal words and "..." last`)
 	}
 	for _, w := range words {
-		if w != anyWord && w != anyWords && badCharacters(w) != "" {
+		if pathPattern(w) {
+			if why := badPathPattern(w); why != "" {
+				return bad(why)
+			}
+		} else if w != anyWord && w != anyWords && badCharacters(w) != "" {
 			return bad("has a word with a shell metacharacter or a character outside printable ASCII")
 		}
 	}
@@ -187,7 +248,28 @@ func Classify(command string) Verdict { return plain.Classify(command) }
 // such row gives the reason). A command no row matches (a known one with
 // a missing or extra word, or a flag no row spells out among them) is
 // Dangerous: unknown is never safe.
+//
+// A command that starts with a judged row's words and a space (or is
+// those words alone) is rated by the row's Judge instead, with the row's
+// Rating as the least it can be; the Judge applies the person-only rows
+// itself.
 func (c *Classifier) Classify(command string) Verdict {
+	if r, text, ok := c.judgedBy(command); ok {
+		v := r.Judge.Judge(c, text)
+		v.Command = command
+		switch {
+		case v.PersonOnly || v.Reason == "" || v.Rating < Safe || v.Rating > Dangerous:
+			// Only the person's alone, or a verdict that is not one:
+			// dangerous either way.
+			v.Rating = Dangerous
+			if v.Reason == "" {
+				v.Reason = ReasonUnknown
+			}
+		case v.Rating < r.Rating:
+			v.Rating, v.Reason = r.Rating, r.Reason
+		}
+		return v
+	}
 	v := Verdict{Command: command, Rating: Dangerous}
 	if reason := c.personsAlone(command); reason != "" {
 		v.Reason, v.PersonOnly = reason, true
@@ -211,6 +293,85 @@ func (c *Classifier) Classify(command string) Verdict {
 	return v
 }
 
+// judgedBy returns the judged row whose words command starts with, and
+// the text after them and one space.
+func (c *Classifier) judgedBy(command string) (rule, string, bool) {
+	if c == nil {
+		return rule{}, "", false
+	}
+	for _, r := range c.judged {
+		prefix := strings.Join(r.words[:len(r.words)-1], " ")
+		if command == prefix {
+			return r, "", true
+		}
+		if text, ok := strings.CutPrefix(command, prefix+" "); ok {
+			return r, text, true
+		}
+	}
+	return rule{}, "", false
+}
+
+// Covers reports whether an answer given for pattern covers command,
+// whose parts rated below threshold need no cover: for a command a judged
+// row rates, as its Judge says if it is a Matcher (and never otherwise);
+// for any other, when pattern, read as a Rule's pattern, matches the
+// command's words. Nothing covers a command only the person may run, nor
+// one with a character no row may name.
+func (c *Classifier) Covers(pattern, command string, threshold Rating) bool {
+	if c == nil {
+		c = plain
+	}
+	if r, text, ok := c.judgedBy(command); ok {
+		m, ok := r.Judge.(Matcher)
+		return ok && !c.Classify(command).PersonOnly && m.Match(c, pattern, text, threshold)
+	}
+	v := c.Classify(command)
+	if v.PersonOnly || badCharacters(command) != "" || badCharacters(pattern) == ReasonControl {
+		return false
+	}
+	p := strings.Split(pattern, " ")
+	if pattern == "" || slices.Contains(p, "") || p[0] == anyWord || p[0] == anyWords {
+		return false
+	}
+	return matches(p, strings.Fields(command))
+}
+
+// PersonOnly returns the reason words, one command's words as a shell
+// passes them to the program it runs, run a command only the person may
+// run, or "" when they do not. The first word is the program, known in
+// any case and through a path (/usr/local/bin/wisp), and flags may come
+// before each subcommand (wisp --verbose approvals). A program that runs
+// the words after it (sudo wisp chat) is for the caller to look into. A
+// nil Classifier has the person-only rows alone.
+func (c *Classifier) PersonOnly(words []string) string {
+	if c == nil {
+		c = plain
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	name := commandName(words[0])
+	for _, r := range c.personOnly {
+		if name == r.words[0] && runs(words[1:], r.words[1:]) {
+			return r.Reason
+		}
+	}
+	return ""
+}
+
+// PersonOnlyText returns the reason text, in which a command may be
+// hidden in any way a shell allows, names a command only the person may
+// run, or "" when it does not: the test Classify makes of every command
+// no judged row rates (see Rule). A Judge applies it to whatever runs
+// code it cannot read, such as a shell fed from a pipe. A nil Classifier
+// has the person-only rows alone.
+func (c *Classifier) PersonOnlyText(text string) string {
+	if c == nil {
+		c = plain
+	}
+	return c.personsAlone(text)
+}
+
 // matches reports whether a pattern's words match a command's words
 // exactly; see Rule.
 func matches(pattern, words []string) bool {
@@ -221,7 +382,7 @@ func matches(pattern, words []string) bool {
 		if i >= len(words) {
 			return false
 		}
-		if w := words[i]; p == anyWord && flag(w) || p != anyWord && p != w {
+		if w := words[i]; p == anyWord && flag(w) || p != anyWord && p != w && !(pathPattern(p) && matchPath(p, w)) {
 			return false
 		}
 	}
@@ -345,6 +506,18 @@ func skipFlags(words []string) []string {
 	return words
 }
 
+// Hidden reports whether r is a character no command the classifier
+// judges may have, since a person cannot see it or a shell reads it
+// otherwise than it looks: a control character (every C0 one, TAB and
+// LF included, DEL and C1), a byte that is not UTF-8 or U+FFFD itself, a
+// space other than the ASCII space (NBSP, U+2028), or an invisible format
+// character (bidi controls, zero-width characters). (Ranging over a
+// string gives utf8.RuneError for a byte that is not UTF-8.)
+func Hidden(r rune) bool {
+	return r == utf8.RuneError || r < 0x20 || r == 0x7f ||
+		r > 0x7f && (!unicode.IsGraphic(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r))
+}
+
 // badCharacters returns the reason a command's characters make it
 // dangerous, or "" when every character is one a known command may have:
 // printable ASCII and the space.
@@ -352,9 +525,7 @@ func badCharacters(s string) string {
 	reason := ""
 	for _, r := range s {
 		switch {
-		case r == utf8.RuneError, // a byte that is not UTF-8, or U+FFFD itself
-			r < 0x20, r == 0x7f,
-			r > 0x7f && (!unicode.IsGraphic(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r)):
+		case Hidden(r):
 			return ReasonControl // the worst finding; nothing outranks it
 		case r > 0x7f:
 			if reason == "" {

@@ -6,6 +6,8 @@
 // audit.
 //
 // The classifier is advisory and fails closed: a command it does not know
-// is dangerous, never safe. The gate fails closed too: a declined,
+// is dangerous, never safe. A row may hand what follows its words to a
+// Judge of its own package: policy/shell reads the command line of
+// run_command that way. The gate fails closed too: a declined,
 // timed-out, cancelled or unreadable request is never an approval.
 package policy

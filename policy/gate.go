@@ -36,6 +36,15 @@ type GateOptions struct {
 	// person-only rows alone (Classify), so every other command is
 	// dangerous and asked.
 	Classifier *Classifier
+	// Keeper keeps the person's answers of scope project and always,
+	// and finds them for later requests, in later sessions too. nil:
+	// nothing is kept, so an answer of project or always is narrowed to
+	// the session.
+	Keeper Keeper
+	// Project names the workspace answers of scope project hold in: its
+	// path, every link resolved. Empty: no answer is kept for a project,
+	// and one of project is narrowed to the session.
+	Project string
 	// Now and NewID make time and approval ids injectable; nil: the clock
 	// and 32 random bits in hex.
 	Now   func() time.Time
@@ -43,10 +52,13 @@ type GateOptions struct {
 }
 
 // A Gate decides whether what the model asks for may go ahead: it rates
-// the command, allows what is rated below the threshold, lets an earlier
-// answer of "this session" cover the same pattern, and otherwise asks the
-// person through the Approver, narrowing the answer to the scopes the
-// request allows. Every step is recorded.
+// the command, lets an earlier answer cover the same pattern (one of this
+// session, or one the Keeper kept for this project or always), allows
+// what is rated below the threshold, and otherwise asks the person
+// through the Approver, narrowing the answer to the scopes the request
+// and the command's rating allow (WidestScope: a dangerous command once
+// only). Answers of project and always are kept through the Keeper.
+// Every step is recorded.
 //
 // A Gate is one session: what the person allowed for the session is
 // forgotten with it. It is safe for concurrent use; it does not serialise
@@ -104,10 +116,17 @@ type Request struct {
 	Pattern string
 	// Text is what the person needs to know, in lines.
 	Text string
+	// Diff, when set, is the change to a file the request would allow,
+	// as a unified diff (wisp.Action.Diff): the person is shown it, and
+	// approval.requested records it.
+	Diff string
 	// Scopes are the answers the request allows, such as
 	// {ScopeOnce, ScopeSession}. nil or empty means {ScopeOnce}; unknown
-	// scopes and ScopeNone are dropped. A request that allows only
-	// ScopeOnce is always asked, never covered.
+	// scopes and ScopeNone are dropped, and so are those wider than the
+	// command's rating allows (WidestScope), ScopeProject and ScopeAlways
+	// when the gate cannot keep them (GateOptions.Keeper, Project), and
+	// every scope but ScopeOnce when there is no Pattern. A request that
+	// allows only ScopeOnce is always asked, never covered.
 	Scopes []wisp.Scope
 	// AlwaysAsk asks the person whatever the threshold says (model
 	// actions). An earlier answer of "this session" still covers it.
@@ -127,8 +146,9 @@ type Outcome struct {
 	// DowngradedFrom is the answer the person gave when it was wider than
 	// the request allows and Scope is what it was narrowed to.
 	DowngradedFrom wisp.Scope
-	// Covered reports that an earlier answer of "this session" allowed the
-	// request without asking.
+	// Covered reports that an earlier answer (of this session, or one
+	// kept for this project or always) allowed the request without
+	// asking.
 	Covered bool
 	// Reason says why a request was refused (for the model, after
 	// LineNotApproved), or why it was allowed without asking.
@@ -173,9 +193,15 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 		}
 		return out, nil
 	}
-	scopes := allowed(r)
+	pattern, scopes := g.reach(r, v)
+	r.Pattern = pattern
 
-	if earlier, ok := g.covering(r.Pattern, scopes); ok {
+	earlier, ok := g.covering(r, scopes)
+	var keptErr error
+	if !ok {
+		earlier, ok, keptErr = g.kept(ctx, r, scopes)
+	}
+	if ok {
 		out := Outcome{Approved: true, ID: earlier.id, Scope: min(earlier.scope, scopes[len(scopes)-1]), Covered: true}
 		if err := g.record(ctx, r, wisp.SourceWisp, out.ID, verdictData(v)); err != nil {
 			return auditFailed(out.ID, err)
@@ -202,7 +228,14 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 
 	req := wisp.ApprovalRequest{
 		ID: id, Session: g.opts.Session, Thread: r.Thread, Turn: r.Turn,
-		Kind: r.Kind, Command: r.Command, Pattern: r.Pattern, Text: r.Text, Scopes: slices.Clone(scopes),
+		Kind: r.Kind, Command: r.Command, Pattern: r.Pattern, Text: r.Text, Diff: r.Diff, Scopes: slices.Clone(scopes),
+	}
+	if keptErr != nil {
+		// The person is told why no kept answer covered the request.
+		if req.Text != "" {
+			req.Text += "\n"
+		}
+		req.Text += LineKeptUnread + oneLine(keptErr.Error())
 	}
 	askCtx := ctx
 	if g.opts.Timeout > 0 {
@@ -216,6 +249,9 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 	}
 
 	out, source, stop := g.decide(ctx, askCtx, req)
+	if out.Approved && out.Scope >= wisp.ScopeProject {
+		out = g.keep(ctx, r, out, scopes)
+	}
 	if err := g.record(ctx, r, source, id, decidedData(out)); err != nil {
 		return auditFailed(id, err)
 	}
@@ -223,6 +259,77 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 		g.remember(r.Pattern, remembered{id: id, scope: out.Scope})
 	}
 	return out, stop
+}
+
+// reach returns the pattern an answer to r may cover and the scopes it
+// allows, narrowest first: the request's own, less those wider than the
+// command's rating allows (WidestScope) and those the gate cannot keep.
+//
+// The pattern is the request's; a classifier that parses the command
+// (a shell line) is where a pattern over its parts will come from.
+func (g *Gate) reach(r Request, v Verdict) (string, []wisp.Scope) {
+	widest := WidestScope(v.Rating)
+	if g.opts.Keeper == nil {
+		widest = min(widest, wisp.ScopeSession)
+	}
+	var out []wisp.Scope
+	for _, s := range allowed(r) {
+		if s <= widest && (s != wisp.ScopeProject || g.opts.Project != "") {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		out = []wisp.Scope{wisp.ScopeOnce}
+	}
+	return r.Pattern, out
+}
+
+// kept returns the widest answer the Keeper kept that covers r here, no
+// wider than r allows.
+func (g *Gate) kept(ctx context.Context, r Request, scopes []wisp.Scope) (remembered, bool, error) {
+	widest := scopes[len(scopes)-1]
+	if g.opts.Keeper == nil || r.Pattern == "" || widest < wisp.ScopeProject {
+		return remembered{}, false, nil
+	}
+	ks, err := g.opts.Keeper.Kept(ctx, g.opts.Project)
+	if err != nil {
+		return remembered{}, false, err
+	}
+	var found remembered
+	ok := false
+	for _, k := range ks {
+		here := k.Scope == wisp.ScopeAlways && k.Project == "" ||
+			k.Scope == wisp.ScopeProject && g.opts.Project != "" && k.Project == g.opts.Project
+		if here && k.Scope <= widest && (!ok || k.Scope > found.scope) && covers(k.Pattern, r) {
+			found, ok = remembered{id: k.ID, scope: k.Scope}, true
+		}
+	}
+	return found, ok, nil
+}
+
+// keep keeps an approval of scope project or always. One that cannot be
+// kept is narrowed to the widest scope below project that the request
+// allows, the person's answer kept as DowngradedFrom and why in Reason.
+func (g *Gate) keep(ctx context.Context, r Request, out Outcome, scopes []wisp.Scope) Outcome {
+	k := Kept{ID: out.ID, Kind: r.Kind, Command: r.Command, Pattern: r.Pattern, Scope: out.Scope, Time: g.opts.Now()}
+	if k.Scope == wisp.ScopeProject {
+		k.Project = g.opts.Project
+	}
+	err := g.opts.Keeper.Keep(context.WithoutCancel(ctx), k)
+	if err == nil {
+		return out
+	}
+	if out.DowngradedFrom == wisp.ScopeNone {
+		out.DowngradedFrom = out.Scope
+	}
+	out.Scope = wisp.ScopeOnce
+	for _, s := range scopes {
+		if s < wisp.ScopeProject {
+			out.Scope = s
+		}
+	}
+	out.Reason = ReasonNotKept(err)
+	return out
 }
 
 // decide puts req to the Approver and turns what comes back into an
@@ -293,17 +400,29 @@ func (g *Gate) decide(ctx, askCtx context.Context, req wisp.ApprovalRequest) (Ou
 	return out, source, nil
 }
 
-// covering returns the earlier answer that covers pattern, if the request
-// allows an answer that could have covered it.
-func (g *Gate) covering(pattern string, scopes []wisp.Scope) (remembered, bool) {
-	if pattern == "" || scopes[len(scopes)-1] < wisp.ScopeSession {
+// covering returns the widest earlier answer of the session that covers
+// r, if r allows an answer that could have covered it.
+func (g *Gate) covering(r Request, scopes []wisp.Scope) (remembered, bool) {
+	if r.Pattern == "" || scopes[len(scopes)-1] < wisp.ScopeSession {
 		return remembered{}, false
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	m, ok := g.session[pattern]
-	return m, ok
+	var found remembered
+	ok := false
+	for p, m := range g.session {
+		if (!ok || m.scope > found.scope) && covers(p, r) {
+			found, ok = m, true
+		}
+	}
+	return found, ok
 }
+
+// covers reports whether an earlier answer given for pattern covers r:
+// when r's pattern is the same. It is the one place the gate compares
+// patterns; a classifier that parses commands is where a finer cover
+// (every part of the command that needs one, covered) will come from.
+func covers(pattern string, r Request) bool { return r.Pattern != "" && pattern == r.Pattern }
 
 func (g *Gate) remember(pattern string, m remembered) {
 	g.mu.Lock()
@@ -353,7 +472,7 @@ func requestedData(req wisp.ApprovalRequest, v Verdict, deadline bool) wisp.Appr
 	}
 	d := wisp.ApprovalRequestedData{
 		ID: req.ID, Kind: req.Kind, Command: req.Command, Pattern: req.Pattern,
-		Text: req.Text, Scopes: names, Rating: v.Rating.String(),
+		Text: req.Text, Diff: req.Diff, Scopes: names, Rating: v.Rating.String(),
 	}
 	if deadline {
 		d.Deadline = req.Deadline.UTC().Format(time.RFC3339)

@@ -265,6 +265,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "a covered request is allowed no wider than it allows",
+			opts:    policy.GateOptions{Keeper: &memKeeper{}, Project: "/w"},
 			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeProject, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{
@@ -500,7 +501,7 @@ func TestGate(t *testing.T) {
 			steps:   []step{{r: with(list(), func(r *policy.Request) { r.Command = "models trust p" }), want: policy.Outcome{ID: "id1", Reason: policy.ReasonDeclined}}},
 			events: []wisp.Event{
 				verdict("id1", with(list(), func(r *policy.Request) { r.Command = "models trust p" })),
-				requested("id1", with(list(), func(r *policy.Request) { r.Command = "models trust p" }), "once", "session"),
+				requested("id1", with(list(), func(r *policy.Request) { r.Command = "models trust p" }), "once"),
 				decided("id1", "person", "refused", "none", "reason", policy.ReasonDeclined),
 			},
 		},
@@ -560,6 +561,7 @@ func TestGate(t *testing.T) {
 		},
 		{
 			name:    "scopes are put in order, without repeats or non-scopes; none given means once",
+			opts:    policy.GateOptions{Keeper: &memKeeper{}, Project: "/w"},
 			answers: []answer{{d: wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromPerson}}, {d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}}},
 			steps: []step{
 				{
@@ -630,6 +632,31 @@ func TestGateRequestToThePerson(t *testing.T) {
 	}}
 	if diff := cmp.Diff(want, face.requests()); diff != "" {
 		t.Errorf("requests to the person (-want +got):\n%s", diff)
+	}
+}
+
+// A request's diff reaches the person and approval.requested as it was
+// given.
+func TestGateDiff(t *testing.T) {
+	face := newScript(t, answer{d: wisp.Decision{Scope: wisp.ScopeOnce, Provenance: wisp.FromPerson}})
+	rec := &recorder{}
+	g := newGate(&policy.GateOptions{Approver: face, Events: rec, Session: "s1", Now: func() time.Time { return now }, NewID: ids()})
+	r := policy.Request{Thread: "t1", Turn: 3, Kind: "fileEdit", Command: "edit_file write notes.md", Pattern: "edit_file write *",
+		Text: "writes notes.md", Diff: "--- a/notes.md\n+++ b/notes.md\n@@ -1 +1 @@\n-old\n+new\n", Scopes: onceSession}
+	if out, err := g.Ask(context.Background(), r); err != nil || !out.Approved {
+		t.Fatalf("Ask = %+v, %v; want approved", out, err)
+	}
+	if got := face.requests(); len(got) != 1 || got[0].Diff != r.Diff {
+		t.Errorf("the person was asked %+v; want the request with its diff %q", got, r.Diff)
+	}
+	var recorded []string
+	for _, e := range rec.all() {
+		if d, ok := e.Data.(wisp.ApprovalRequestedData); ok {
+			recorded = append(recorded, d.Diff)
+		}
+	}
+	if diff := cmp.Diff([]string{r.Diff}, recorded); diff != "" {
+		t.Errorf("approval.requested's diff (-want +got):\n%s", diff)
 	}
 }
 
@@ -878,4 +905,42 @@ func TestGateRecordsTheDecisionsFile(t *testing.T) {
 			t.Errorf("%s has fileSHA256 %v for an answer given in the face", e.Kind(), d.FileSHA256)
 		}
 	}
+}
+
+// memKeeper is a Keeper in memory; err, when set, is every call's.
+type memKeeper struct {
+	mu   sync.Mutex
+	kept []policy.Kept
+	err  error
+}
+
+func (m *memKeeper) Kept(ctx context.Context, project string) ([]policy.Kept, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		return nil, m.err
+	}
+	var out []policy.Kept
+	for _, k := range m.kept {
+		if k.Scope == wisp.ScopeAlways || project != "" && k.Project == project {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+func (m *memKeeper) Keep(ctx context.Context, k policy.Kept) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		return m.err
+	}
+	m.kept = append(m.kept, k)
+	return nil
+}
+
+func (m *memKeeper) all() []policy.Kept {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.kept
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -27,6 +28,18 @@ const (
 	// (wisp.FromUnknown, the zero Provenance), so it is no person's.
 	ReasonUnknownProvenance = "the face did not say who answered, so no person approved"
 )
+
+// LineKeptUnread starts the last line of the text of a request that the
+// person's kept answers could not cover because they could not be read
+// (GateOptions.Keeper); why follows.
+const LineKeptUnread = "kept approvals do not apply: "
+
+// ReasonNotKept is the reason an answer of project or always was narrowed
+// (approval.decided's reason): it could not be kept.
+func ReasonNotKept(err error) string { return "the answer could not be kept: " + oneLine(err.Error()) }
+
+// oneLine puts text on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // ReasonTimedOut is the reason for a request nobody answered in time:
 // "no answer within 5 min".

@@ -57,6 +57,57 @@ func TestClassifierRows(t *testing.T) {
 	}
 }
 
+// A path pattern matches a path element by element, "**" any number of
+// elements, in either case, and never a flag; the strictest row still
+// wins.
+func TestClassifierPathPatterns(t *testing.T) {
+	c, err := policy.NewClassifier(
+		policy.Rule{Pattern: "edit_file * *", Rating: policy.Moderate, Reason: "changes a file"},
+		policy.Rule{Pattern: "edit_file * **/.git/**", Rating: policy.Dangerous, Reason: "steers git"},
+		policy.Rule{Pattern: "edit_file * .github/workflows/**", Rating: policy.Dangerous, Reason: "runs in CI"},
+		policy.Rule{Pattern: "edit_file * **/.envrc", Rating: policy.Dangerous, Reason: "runs in the shell"},
+		policy.Rule{Pattern: "read_file *.go", Rating: policy.Safe, Reason: "reads Go"},
+		policy.Rule{Pattern: "read_file src/*/x*y", Rating: policy.Safe, Reason: "reads x…y"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		command string
+		rating  policy.Rating
+		reason  string
+	}{
+		{"edit_file write main.go", policy.Moderate, "changes a file"},
+		{"edit_file write .git", policy.Dangerous, "steers git"},
+		{"edit_file write .git/config", policy.Dangerous, "steers git"},
+		{"edit_file write .git/hooks/pre-commit", policy.Dangerous, "steers git"},
+		{"edit_file write vendor/lib/.git/config", policy.Dangerous, "steers git"},
+		{"edit_file write .GIT/Config", policy.Dangerous, "steers git"},
+		{"edit_file write .gitignore", policy.Moderate, "changes a file"},
+		{"edit_file write a.git/config", policy.Moderate, "changes a file"},
+		{"edit_file write .github/workflows/ci.yml", policy.Dangerous, "runs in CI"},
+		{"edit_file write .github/ISSUE_TEMPLATE.md", policy.Moderate, "changes a file"},
+		{"edit_file write sub/.github/workflows/ci.yml", policy.Moderate, "changes a file"},
+		{"edit_file append .envrc", policy.Dangerous, "runs in the shell"},
+		{"edit_file append deep/down/.envrc", policy.Dangerous, "runs in the shell"},
+		{"edit_file append .envrc.example", policy.Moderate, "changes a file"},
+		{"edit_file write -x/.git/config", policy.Dangerous, policy.ReasonUnknown},
+		{"read_file main.go", policy.Safe, "reads Go"},
+		{"read_file cmd/main.go", policy.Dangerous, policy.ReasonUnknown},
+		{"read_file src/a/xzy", policy.Safe, "reads x…y"},
+		{"read_file src/a/b/xy", policy.Dangerous, policy.ReasonUnknown},
+		{"read_file src/xy", policy.Dangerous, policy.ReasonUnknown},
+		{"read_file -.go", policy.Dangerous, policy.ReasonUnknown},
+		{"read_file *.go", policy.Dangerous, policy.ReasonMeta},
+	}
+	for _, tc := range tests {
+		want := policy.Verdict{Command: tc.command, Rating: tc.rating, Reason: tc.reason}
+		if diff := cmp.Diff(want, c.Classify(tc.command)); diff != "" {
+			t.Errorf("Classify(%q) (-want +got):\n%s", tc.command, diff)
+		}
+	}
+}
+
 // Classify knows the person-only rows alone: every other command is
 // dangerous, as unknown.
 func TestClassifyWithoutRows(t *testing.T) {
@@ -89,6 +140,14 @@ func TestClassifierRefusesBadRows(t *testing.T) {
 		{policy.Rule{Pattern: "models list;", Rating: policy.Safe, Reason: "r"}, "shell metacharacter"},
 		{policy.Rule{Pattern: "models lïst", Rating: policy.Safe, Reason: "r"}, "outside printable ASCII"},
 		{policy.Rule{Pattern: "models\tlist", Rating: policy.Safe, Reason: "r"}, "outside printable ASCII"},
+		{policy.Rule{Pattern: "**/x y", Rating: policy.Safe, Reason: "r"}, "starts with a wildcard"},
+		{policy.Rule{Pattern: "edit_file * a/**b", Rating: policy.Safe, Reason: "r"}, "** stands alone"},
+		{policy.Rule{Pattern: "edit_file * a//*", Rating: policy.Safe, Reason: "r"}, "empty, . or .. element"},
+		{policy.Rule{Pattern: "edit_file * ../*", Rating: policy.Safe, Reason: "r"}, "empty, . or .. element"},
+		{policy.Rule{Pattern: "edit_file * /*", Rating: policy.Safe, Reason: "r"}, "empty, . or .. element"},
+		{policy.Rule{Pattern: "edit_file * a/*?", Rating: policy.Safe, Reason: "r"}, "metacharacter other than *"},
+		{policy.Rule{Pattern: "edit_file * [a]/*", Rating: policy.Safe, Reason: "r"}, "metacharacter other than *"},
+		{policy.Rule{Pattern: "sudo **/x", Rating: policy.Dangerous, Reason: "r", PersonOnly: true}, "without path patterns"},
 	}
 	for _, tc := range tests {
 		_, err := policy.NewClassifier(tc.rule)
@@ -110,6 +169,8 @@ func FuzzClassifierRow(f *testing.F) {
 		{"ls -l ...", "ls -l src; rm -rf ~"},
 		{"a * ... b", "a x y b"},
 		{"x", "x\r"},
+		{"edit_file * **/.git/**", "edit_file write a/.git/b"},
+		{"read_file src/**/*x*/**", "read_file src/a/bxc/d"},
 	} {
 		f.Add(s[0], s[1], false)
 	}

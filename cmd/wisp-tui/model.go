@@ -453,14 +453,9 @@ func (m *model) submit() {
 // questions wisp mcp parked for the person, as a plain wisp chat does; it
 // runs while a turn runs too. It reports whether the command went to wisp.
 func (m *model) questions(args []string) bool {
-	var l jsonl.Questions
-	switch {
-	case len(args) == 0 || len(args) == 1 && args[0] == "list":
-		l = jsonl.Questions{Action: jsonl.ActionList}
-	case len(args) == 2 && (args[0] == "answer" || args[0] == "decline"):
-		l = jsonl.Questions{Action: args[0], ID: args[1]}
-	default:
-		m.add(entryError, "wisp-tui: /questions takes list, answer ID or decline ID")
+	l, err := jsonl.QuestionsLine(args)
+	if err != nil {
+		m.add(entryError, "wisp-tui: "+err.Error())
 		return false
 	}
 	if m.hello == nil || !slices.Contains(m.hello.Accepts, jsonl.TypeQuestions) {

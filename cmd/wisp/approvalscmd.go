@@ -1,36 +1,26 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/audit"
-	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
-// noApprovalsWaiting is what approvals list says when no request waits.
-const noApprovalsWaiting = "no approval requests are waiting"
-
 func newApprovalsCmd(env environ) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "approvals [list] | approve ID [--scope once|session] | deny ID",
+		Use:   "approvals [list [--json]] | approve ID [--scope once|session] | deny ID",
 		Short: "List the approval requests wisp mcp is waiting on; approve or deny one at a terminal",
 		Long: `Under wisp mcp nothing in the MCP conversation may approve what wisp's model asks to
 do (such as models enable NAME). With approval.outOfBand on (the default) the request is
 filed in $WISP_HOME/approvals and waits up to 60 s for your answer; silence refuses.
-list (the default) shows the requests still waiting: each one's id, thread and age, the
-command and what it does (escaped: parts of it come from the model), and the answers it
-offers.
+list (the default) shows the requests still waiting, a row each: its id, thread and age,
+when silence refuses it, the answers it offers and the command (escaped: parts of it
+come from the model); list --json writes them whole, with what each does and its diff,
+as JSON for a program.
 
 approve ID shows the request under "! wisp asks your approval" and files your approval
 once you confirm it by typing y; anything else files nothing. --scope session approves
@@ -46,15 +36,16 @@ wisp's own model, whose policy refuses every approvals command. Anywhere else th
 refuse with exit status 2, as for any other usage error. The answer is recorded in the
 audit log (approval.answered, with this terminal's name) before it is filed; wisp mcp
 takes only an answer so recorded.`,
-		Args: exactArgs(0, "approvals takes list, approve ID or deny ID"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env, false) },
 	}
+	var asJSON bool
 	list := &cobra.Command{
-		Use:   "list",
+		Use:   "list [--json]",
 		Short: "Show the approval requests waiting for you",
 		Args:  exactArgs(0, "approvals list takes no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env, asJSON) },
 	}
+	list.Flags().BoolVar(&asJSON, "json", false, "write the requests whole, as one JSON object for a program")
 	var scope string
 	approve := &cobra.Command{
 		Use:   "approve ID [--scope once|session]",
@@ -92,132 +83,35 @@ func parseAnswerScope(s string) (wisp.Scope, error) {
 	return wisp.ScopeNone, usagef("--scope must be once or session, not %q (see wisp approvals approve --help)", s)
 }
 
-func listApprovalsCmd(cmd *cobra.Command, env environ) error {
+func listApprovalsCmd(cmd *cobra.Command, env environ, asJSON bool) error {
 	h, err := openHome(env)
 	if err != nil {
 		return err
 	}
-	store := h.Approvals(nil)
-	rs, err := store.List()
-	if err != nil {
-		return err
+	opts := &terminal.ApprovalsOptions{Listing: terminal.Table}
+	if asJSON {
+		opts.Listing = terminal.JSON
 	}
-	ds, err := store.Damaged()
-	if err != nil {
-		return err
-	}
-	out := cmd.OutOrStdout()
-	if len(rs) > 0 || len(ds) == 0 {
-		writeApprovals(out, rs, time.Now())
-	}
-	for i, d := range ds {
-		if i > 0 || len(rs) > 0 {
-			fmt.Fprintln(out)
-		}
-		fmt.Fprintf(out, "approval %s · damaged\n", d.ID)
-		fmt.Fprintf(out, "! %s\n", escape.Terminal(oneLine(d.Err.Error())))
-		fmt.Fprintln(out, "nothing approves it: the request that waits on it is refused")
-	}
-	return nil
+	return terminal.NewApprovals(h.Approvals(nil), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), opts).List()
 }
 
 // answerApprovalCmd shows request id and files the person's answer:
-// scope, or a denial when scope is ScopeNone, as outofband.Answerer does
-// it at this terminal.
+// scope, or a denial when scope is ScopeNone, at this terminal.
 func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Scope) error {
 	h, err := openHome(env)
 	if err != nil {
 		return err
 	}
 	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
-	a := &outofband.Answerer{
-		Store: h.Approvals(nil), From: outofband.FromTerminal, Commands: "wisp approvals",
-		Refuse: func(verb, _ string) error { return terminalRefusal(verb, "an approval request", stdin, stdout) },
-		Show: func(r outofband.Request) {
-			now := time.Now()
-			fmt.Fprintln(stdout, approvalHeading(r, now))
-			writeApproval(stdout, r, now)
-		},
-		Say: func(_ outofband.Request, line string) { fmt.Fprintln(stdout, line) },
+	w, closeLog, err := answerWitness(h, stdin, stdout)
+	if err != nil {
+		return err
 	}
-	if isTerminal(stdin) && isTerminal(stdout) {
-		// The answer is recorded in a session of its own, with this
-		// terminal's name, before it is filed.
-		log, err := openAnswerLog(h)
-		if err != nil {
-			return err
-		}
-		defer log.Close()
-		a.Store.Witness = audit.Witness{Log: log, Session: newID()}
-		tty := stdin.(*os.File) // a terminal, as isTerminal saw
-		a.Terminal = ttyName(tty)
-		a.Confirm = confirmApproval(tty, stdout)
-	}
+	defer closeLog()
 	// Ctrl-C ends it, and every prompt of it.
-	err = a.Answer(cmd.Context(), id, scope)
+	err = terminal.NewApprovals(h.Approvals(w), terminal.NewInput(stdin), stdout, nil).Answer(cmd.Context(), id, scope)
 	if errors.Is(err, outofband.ErrBadID) || errors.Is(err, outofband.ErrNotOffered) {
 		return usageError{err}
 	}
-	return err
-}
-
-// confirmApproval asks the person at tty to confirm approving a request
-// by typing y, and reports whether they did. Keys typed before the prompt
-// appeared are dropped first. The read ends with ctx and at the end of
-// the input.
-func confirmApproval(tty *os.File, out io.Writer) func(context.Context, outofband.Request, wisp.Scope) (bool, error) {
-	return func(ctx context.Context, _ outofband.Request, scope wisp.Scope) (bool, error) {
-		// Drop what was typed before the prompt appears, then show it and
-		// only then start reading, so that no reader can hold a line typed
-		// too early and a key typed after the prompt is never dropped.
-		flushInput(tty)
-		fmt.Fprintf(out, "approve %s? type y to approve; anything else files nothing › ", scope)
-		line, err := terminal.NewInput(tty).ReadLine(ctx)
-		if err != nil {
-			fmt.Fprintln(out)
-			return false, err
-		}
-		t := strings.ToLower(strings.TrimSpace(line))
-		return t == "y" || t == "yes", nil
-	}
-}
-
-// approvalHeading is the line that names a request: its id, its thread
-// and how long ago it was asked.
-func approvalHeading(r outofband.Request, now time.Time) string {
-	return askedHeading("approval", r.ID, r.Thread, now.Sub(r.Asked))
-}
-
-// writeApproval writes r as the terminal face shows a request, escaped
-// and indented under wisp's label, then what it offers and when it ends.
-func writeApproval(w io.Writer, r outofband.Request, now time.Time) {
-	width := terminal.Width(w)
-	var b strings.Builder
-	b.WriteString(terminal.ApprovalLabel + "\n")
-	b.WriteString(terminal.Quote("", r.Command, width))
-	if r.Text != "" {
-		for l := range strings.SplitSeq(strings.TrimSuffix(r.Text, "\n"), "\n") {
-			b.WriteString(terminal.Quote("", strings.TrimSuffix(l, "\r"), width))
-		}
-	}
-	b.WriteString("offers " + r.Offered())
-	if !r.Deadline.IsZero() {
-		b.WriteString(" · refused unanswered " + fromNow(r.Deadline.Sub(now)))
-	}
-	b.WriteString("\n")
-	io.WriteString(w, b.String())
-}
-
-// writeApprovals lists rs, one block each, with the commands that answer
-// them.
-func writeApprovals(w io.Writer, rs []outofband.Request, now time.Time) {
-	writeBlocks(w, rs, noApprovalsWaiting, func(r outofband.Request) {
-		fmt.Fprintln(w, approvalHeading(r, now))
-		writeApproval(w, r, now)
-		wider := ""
-		if r.Offers(wisp.ScopeSession) {
-			wider = " [--scope session]"
-		}
-		fmt.Fprintf(w, "approve: wisp approvals approve %s%s · deny: wisp approvals deny %s\n", r.ID, wider, r.ID)
-	})
+	return answerErr(err)
 }

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/audit"
-	"github.com/wisp-agent/wisp/inquiry/escape"
 )
 
 func newAuditCmd(env environ) *cobra.Command {
@@ -38,9 +34,12 @@ keep the new head.`,
 			if expect != "" && !verify {
 				return usagef("--expect-head goes with --verify: wisp audit --verify --expect-head HASH")
 			}
-			anchor := strings.ToLower(expect)
-			if expect != "" && !isHead(anchor) {
-				return usagef("--expect-head %q is not a head: give the 64 hex digits that wisp audit --verify prints after head", expect)
+			anchor := ""
+			if expect != "" {
+				var err error
+				if anchor, err = audit.ParseHead(expect); err != nil {
+					return usagef("--expect-head %q is not a head: give the 64 hex digits that wisp audit --verify prints after head", expect)
+				}
 			}
 			if f.After < 0 {
 				return usagef("--after %d is not a seq: give the seq of a record (1 or more), as --verify names its line", f.After)
@@ -55,7 +54,7 @@ keep the new head.`,
 			if verify {
 				return verifyAudit(cmd.OutOrStdout(), h.AuditDir(), anchor)
 			}
-			return printAudit(cmd.OutOrStdout(), h.AuditDir(), f, asJSON)
+			return audit.List(cmd.OutOrStdout(), h.AuditDir(), &audit.ListOptions{Filter: f, JSON: asJSON})
 		},
 	}
 	c.Flags().StringVar(&f.Thread, "thread", "", "only this thread's records")
@@ -91,44 +90,4 @@ func verifyAudit(out io.Writer, dir, anchor string) error {
 		return exitError{code: 1}
 	}
 	return nil
-}
-
-// printAudit prints the records of the audit log in dir that f picks, a
-// line each, escaped, or as JSON lines.
-func printAudit(out io.Writer, dir string, f audit.Filter, asJSON bool) error {
-	records, err := audit.Read(dir, f)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil // nothing recorded yet
-	}
-	if err != nil {
-		return err
-	}
-	for _, r := range records {
-		if asJSON {
-			enc := json.NewEncoder(out)
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-			continue
-		}
-		fmt.Fprintf(out, "%d %s %s thread=%s turn=%d source=%s %s\n", r.Seq,
-			r.Time.Local().Format(time.DateTime), escape.Terminal(r.Kind), escape.Terminal(r.Thread),
-			r.Turn, escape.Terminal(r.Source), escape.Terminal(string(r.Data)))
-	}
-	return nil
-}
-
-// isHead reports whether s is a head as wisp audit --verify prints it: 64
-// lowercase hex digits.
-func isHead(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }

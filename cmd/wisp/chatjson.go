@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 
-	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
-	"github.com/wisp-agent/wisp/inquiry/pending"
 )
 
 // runChatJSON is wisp chat --json: a jsonl.Session on stdin and stdout
@@ -21,28 +19,22 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	if env.controllingTerminal() {
 		tty = "/dev/tty"
 	}
-	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: tty, Log: stderr, TakeInterrupts: env.ctrlC.take})
-	conv, err := newConversation(ctx, env, convOptions{
-		model: model, named: named, face: s.Inquirer(), approve: s.Approver(), notify: s.Notifier(),
-		display: s, onDelta: s.Delta,
+	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: tty, Log: stderr, TakeInterrupts: env.ctrlC.Take})
+	conv, err := newConversation(ctx, env, conversation.Options{
+		ModelName: model, Named: named, Face: s.Inquirer(), Approver: s.Approver(), Notifier: s.Notifier(),
+		Events: s, OnDelta: s.Delta, Interactive: !yes,
 	})
 	if err != nil {
 		// No session: the one line says why, and so does stderr.
 		return s.Fail(err)
 	}
 	defer conv.Close()
-	for _, name := range conv.Tools().Dropped() {
-		fmt.Fprintf(stderr, "wisp: %s is disabled by tools.disabled and was left out\n", name)
-	}
-	parked := &pending.Answerer{
-		// Answers are recorded in the chat's session and taken only when
-		// recorded.
-		Store: conv.Questions(), Face: wisp.InquirerFunc(s.Face().AskParked), From: pending.FromTUI,
-		Terminal: tty, Refuse: s.RefuseParked, Commands: "questions", Say: s.SayParked,
-	}
-	err = s.Serve(ctx, stdin, conv, &jsonl.ServeOptions{Parked: parked, Commands: conv, Hello: jsonl.Hello{
-		Session: conv.Session(), Thread: conv.Thread(), Model: conv.ModelName(), Tools: conv.Tools().Names(),
-	}})
+	// Answers to parked questions are recorded in the chat's session and
+	// taken only when recorded.
+	err = s.Serve(ctx, stdin, conv, &jsonl.ServeOptions{
+		Parked: s.Questions(conv.Questions()), Commands: conv, Dropped: conv.Tools().Dropped(),
+		Hello: jsonl.Hello{Session: conv.Session(), Thread: conv.Thread(), Model: conv.ModelName(), Tools: conv.Tools().Names()},
+	})
 	if errors.Is(err, jsonl.ErrTurnFailed) {
 		return exitError{code: 1}
 	}

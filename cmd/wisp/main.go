@@ -14,17 +14,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/policy/secrets"
+	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/cmdline"
+	"github.com/wisp-agent/wisp/internal/version"
+	"github.com/wisp-agent/wisp/sandbox"
 )
 
 func main() {
+	sandbox.Main() // a launcher for a sandboxed command does not return
 	ctx := context.Background()
 	env := environ{getenv: os.Getenv, userHome: os.UserHomeDir}
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, env))
@@ -38,10 +39,13 @@ type environ struct {
 	// SIGINT.
 	interrupts <-chan os.Signal
 	// ctrlC routes each Ctrl-C from interrupts; run sets it.
-	ctrlC *ctrlC
+	ctrlC *terminal.Interrupts
 	// hasTerminal, if not nil, says whether wisp runs with a controlling
 	// terminal; nil: whether /dev/tty opens.
 	hasTerminal func() bool
+	// workspace is --workspace, which chat, respond and mcp take; newRoot
+	// sets it. Empty: the folder wisp was started in.
+	workspace *string
 }
 
 // controllingTerminal reports whether wisp runs with a controlling
@@ -57,49 +61,6 @@ func (e environ) controllingTerminal() bool {
 	}
 	f.Close()
 	return true
-}
-
-// ctrlC routes the person's Ctrl-C as it comes: to the part of the command
-// that took it (chat stops a turn with it), or else it stops the command,
-// which exits with status 130. A Ctrl-C is never kept for later, so none
-// can stop work the person approves afterwards.
-type ctrlC struct {
-	stop func() // stops the command
-
-	mu     sync.Mutex
-	takers []*func()
-}
-
-// take hands each Ctrl-C to f until release is called; the last taker
-// gets it.
-func (c *ctrlC) take(f func()) (release func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	p := &f
-	c.takers = append(c.takers, p)
-	return func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		c.takers = slices.DeleteFunc(c.takers, func(q *func()) bool { return q == p })
-	}
-}
-
-// route handles each Ctrl-C from ch until done is closed.
-func (c *ctrlC) route(ch <-chan os.Signal, done <-chan struct{}) {
-	for {
-		select {
-		case <-ch:
-			c.mu.Lock()
-			f := c.stop
-			if n := len(c.takers); n > 0 {
-				f = *c.takers[n-1]
-			}
-			c.mu.Unlock()
-			f()
-		case <-done:
-			return
-		}
-	}
 }
 
 // usageError marks an error in how wisp was called: exit status 2.
@@ -127,12 +88,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		env.interrupts = ch
 	}
 	// Ctrl-C stops the command, unless a part of it takes Ctrl-C.
+	routing, stopRouting := context.WithCancel(ctx)
+	defer stopRouting()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	env.ctrlC = &ctrlC{stop: func() { cancel(wisp.ErrInterrupted) }}
-	done := make(chan struct{})
-	defer close(done)
-	go env.ctrlC.route(env.interrupts, done)
+	env.ctrlC = terminal.NewInterrupts(func() { cancel(wisp.ErrInterrupted) })
+	go env.ctrlC.Route(routing, env.interrupts)
 
 	root := newRoot(stdin, stdout, stderr, env)
 	root.SetArgs(args)
@@ -145,7 +106,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintln(stderr, "wisp: stopped")
 		default:
-			fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+			fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 		}
 		return exitInterrupted
 	}
@@ -157,38 +118,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return ee.code
 	}
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+	if hint, usage := cmdline.Usage(err); usage || errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
+		if hint != "" {
+			fmt.Fprintln(stderr, hint)
+		}
 		return 2
 	}
-	fmt.Fprintf(stderr, "wisp: %s\n", errorLine(err))
+	fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 	return 1
-}
-
-// errorLine is the line that says what went wrong: one line, with any
-// credential in it (a value typed on the command line that a message
-// repeats, say) replaced by its marker.
-func errorLine(err error) string {
-	r := secrets.NewRedactor()
-	line, _ := r.Redact(err.Error())
-	line, _ = r.Redact(oneLine(line))
-	return line
-}
-
-// isCobraUsage recognises cobra's own errors about the command line.
-func isCobraUsage(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "flag needs an argument", "invalid argument"} {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer, env environ) *cobra.Command {
@@ -205,11 +143,17 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
-	})
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(cmdline.FlagError)
+	root.Version = version.String()
+	root.SetVersionTemplate("wisp {{.Version}}\n")
+	env.workspace = new(string)
 	root.AddCommand(
+		&cobra.Command{
+			Use:   "version",
+			Short: "Print wisp's version and the commit it was built from",
+			Args:  exactArgs(0, "version takes no arguments"),
+			Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprintf(cmd.OutOrStdout(), "wisp %s\n", root.Version) },
+		},
 		newChatCmd(env),
 		newRespondCmd(env),
 		newConfigCmd(env),
@@ -218,6 +162,8 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newMCPCmd(env),
 		newQuestionsCmd(env),
 		newApprovalsCmd(env),
+		newMemoryCmd(env),
 	)
+	cmdline.Apply(root)
 	return root
 }

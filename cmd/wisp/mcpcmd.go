@@ -1,32 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"net"
-	"net/http"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/audit"
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/home"
-	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/mcpserver"
-	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
 func newMCPCmd(env environ) *cobra.Command {
 	f := &mcpFlags{}
 	c := &cobra.Command{
-		Use:   "mcp [--model M] [--http ADDR [--token-file PATH]]",
+		Use:   "mcp [--model M] [--workspace DIR] [--http ADDR [--token-file PATH]]",
 		Short: "Serve wisp to another agent over MCP (stdio, or streamable HTTP on loopback)",
 		Long: `Serve wisp over the Model Context Protocol: the tool respond runs a turn of wisp's agent
 on a thread (kept under $WISP_HOME/threads, so a restarted server goes on with it), and
@@ -45,13 +35,14 @@ Over stdio by default; --http 127.0.0.1:8765 serves streamable HTTP at /mcp on a
 loopback address only. Every HTTP request must carry the header
 Authorization: Bearer TOKEN, with the token kept in $WISP_HOME/mcp-token (or the
 file --token-file names), which wisp mcp creates, mode 0600, when it is missing.
-A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
+A message may have at most 2 MiB, and 16 HTTP requests are served at once.` + environment,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd, env, f) },
 	}
 	c.Flags().StringVar(&f.model, "model", "", "the model, as for chat (default: models.default)")
 	c.Flags().StringVar(&f.addr, "http", "", "serve streamable HTTP on this loopback address instead of stdio")
 	c.Flags().StringVar(&f.tokenFile, "token-file", "", "with --http, the file of the bearer token requests must carry (default $WISP_HOME/mcp-token)")
+	workspaceFlag(c, env)
 	return c
 }
 
@@ -81,7 +72,11 @@ func runMCP(cmd *cobra.Command, env environ, f *mcpFlags) error {
 		return err
 	}
 	defer serverLog.Close()
-	srv, convs, err := newMCPServer(cmd.Context(), env, h, serverLog, token, f.model)
+	opts := &conversation.Options{ModelName: f.model}
+	if err := inHome(env, opts); err != nil {
+		return err
+	}
+	srv, convs, err := mcpserver.NewInHome(cmd.Context(), h, serverLog, token, opts)
 	if err != nil {
 		return err
 	}
@@ -99,48 +94,13 @@ func runMCP(cmd *cobra.Command, env environ, f *mcpFlags) error {
 	if f.addr == "" {
 		return srv.ServeStdio(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
 	}
-	return serveMCPHTTP(cmd, srv, f)
-}
-
-// newMCPServer builds the server over h, with serverLog as its own
-// record, and the pool of conversations (one per tool list) it runs, with
-// the server's faces.
-func newMCPServer(ctx context.Context, env environ, h *home.Home, serverLog *audit.Log, token, model string) (*mcpserver.Server, *conversation.Pool, error) {
-	cfg, err := h.Settings().Load()
+	ln, err := mcpserver.ListenHTTP(f.addr)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	witness := audit.Witness{Log: serverLog}
-	questions, approvals := h.Questions(witness), h.Approvals(witness)
-	if err := sweepParked(ctx, questions, approvals); err != nil {
-		return nil, nil, err
-	}
-	opts, err := conversationOptions(env, convOptions{model: model})
-	if err != nil {
-		return nil, nil, err
-	}
-	var convs *conversation.Pool // set once the server's faces are
-	srv := mcpserver.New(&mcpserver.Options{
-		Token:       token,
-		Pending:     questions,
-		Elicitation: cfg.Inquiry.Elicitation,
-		Approvals:   approvals,
-		Events:      serverLog,
-		OutOfBand:   cfg.Approval.OutOfBand,
-		Conversations: mcpserver.ConversationsFunc(func(ctx context.Context, named []string) (wisp.Agent, error) {
-			a, err := convs.Agent(ctx, named)
-			if err != nil {
-				return nil, usageOf(err)
-			}
-			return a, nil
-		}),
-		Threads: h.Threads(nil),
-		Home:    h.Dir(),
-		Audit:   threadAudit(h),
-	})
-	opts.Face, opts.Approver, opts.Notifier = srv.Face(), srv.Approver(), srv.Notifier()
-	convs = conversation.NewPool(opts)
-	return srv, convs, nil
+	fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s to requests with Authorization: Bearer and the token in %s\n",
+		ln.Addr(), mcpserver.EndpointPath, f.tokenFile)
+	return srv.ServeHTTP(cmd.Context(), ln)
 }
 
 // mcpToken returns the bearer token wisp mcp --http requires, from the
@@ -150,86 +110,14 @@ func mcpToken(h *home.Home, f *mcpFlags) (string, error) {
 	if f.addr == "" {
 		return "", nil
 	}
-	if err := checkLoopback(f.addr); err != nil {
-		return "", err
+	if err := mcpserver.CheckAddr(f.addr); err != nil {
+		return "", usagef("--http %w", err)
 	}
 	if f.tokenFile == "" {
 		f.tokenFile = filepath.Join(h.Dir(), "mcp-token")
 	}
 	return mcpserver.TokenFile(f.tokenFile)
 }
-
-// sweepParked clears out the questions and approval requests no server
-// waits on any more; folders not made yet are nothing to sweep.
-func sweepParked(ctx context.Context, questions pending.Store, approvals outofband.Store) error {
-	if err := questions.Sweep(ctx); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if err := approvals.Sweep(ctx); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
-}
-
-// threadAudit reads a thread's audit records from h as JSON lines, for
-// the resource wisp://threads/{thread_id}/audit; none when no log is
-// kept yet.
-func threadAudit(h *home.Home) func(thread string) ([]byte, error) {
-	return func(thread string) ([]byte, error) {
-		recs, err := audit.Read(h.AuditDir(), audit.Filter{Thread: thread})
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		for _, r := range recs {
-			if err := enc.Encode(r); err != nil {
-				return nil, err
-			}
-		}
-		return b.Bytes(), nil
-	}
-}
-
-// serveMCPHTTP serves srv as streamable HTTP on f.addr until ctx ends.
-func serveMCPHTTP(cmd *cobra.Command, srv *mcpserver.Server, f *mcpFlags) error {
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s to requests with Authorization: Bearer and the token in %s\n",
-		ln.Addr(), mcpserver.EndpointPath, f.tokenFile)
-	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: readHeaderTimeout}
-	go func() {
-		<-cmd.Context().Done()
-		hs.Close()
-	}()
-	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
-}
-
-// checkLoopback refuses an --http address that is not a loopback host
-// and a port.
-func checkLoopback(addr string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return usagef("--http %q: give a loopback address and port, such as 127.0.0.1:8765", addr)
-	}
-	if ip := net.ParseIP(host); !(host == "localhost" || (ip != nil && ip.IsLoopback())) {
-		return usagef("--http %q: wisp serves MCP on a loopback address only, such as 127.0.0.1:8765", addr)
-	}
-	return nil
-}
-
-// readHeaderTimeout bounds how long wisp mcp --http waits for a request's
-// headers, so a connection that sends none does not hold on.
-const readHeaderTimeout = 10 * time.Second
 
 // closeWait bounds how long wisp mcp waits, once its client is gone, for
 // the turns still running to park their questions and save their threads.

@@ -54,14 +54,17 @@ func newModelsCmd(env environ) *cobra.Command {
 	}
 	c := &cobra.Command{
 		Use:   "models " + strings.Join(uses, " | "),
-		Short: "The models wisp can run: list them, read one's facts, enable, disable, check, trust a publisher",
+		Short: "The models wisp can run: list, show, pull, cancel a pull, enable, disable, check, trust a publisher",
 		Long: `The models wisp can run: Ollama's (at OLLAMA_HOST, default 127.0.0.1:11434) and the MLX
 models under $WISP_HOME/models/mlx. A name is ollama:NAME[:TAG] or mlx:NAME; any case,
 a missing :latest, or the name without its runtime when only one has it will do, and an
 MLX model can be named by its repository, ORGANISATION/NAME.
 
 enable checks the model first and refuses one that cannot call tools; check verifies it
-again and disables it if it fails. Your own actions need no approval; the model's do.`,
+again (check alone, every enabled model) and disables it if it fails, saying why, and
+exits with status 1. An enablement holds to the model's digest: another model pulled
+under the name is not enabled until it is checked. Your own actions need no approval;
+the model's do.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return usagef("models needs a subcommand: %s", models.CommandUsage())
@@ -98,28 +101,40 @@ func modelsRunner(env environ) modelsRun {
 // given as it is there or as --page.
 func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 	var page int
+	var asJSON bool
 	sub := &cobra.Command{
 		Use:   m.Name + " " + m.Arg,
 		Short: m.Short,
 		Args:  exactArgs(1, m.Name+" takes one "+m.Arg),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if m.Name == "list" && len(args) == 0 {
+			if m.Name == "list" && len(args) == 0 && (!asJSON || cmd.Flags().Changed("page")) {
 				args = []string{strconv.Itoa(page)}
 			}
 			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), nil)
-				if err != nil {
+				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), &models.CommandOptions{Table: true, JSON: asJSON})
+				var failed *models.CheckError
+				if errors.As(err, &failed) {
+					// What the check found is the answer; the status says it failed.
+					text, err = models.FormatChange(failed.Change), exitError{code: 1}
+				} else if err != nil {
 					return modelsErr(err)
 				}
-				fmt.Fprint(out, terminal.Lines(strings.TrimSuffix(text, "\n"))+"\n")
-				return nil
+				if m.Name != "list" { // a table and JSON are escaped already
+					text = terminal.Lines(strings.TrimSuffix(text, "\n")) + "\n"
+				}
+				fmt.Fprint(out, text)
+				return err
 			})
 		},
 	}
+	if m.Name == "check" {
+		sub.Args = cobra.ArbitraryArgs // RunCommand says what it takes
+	}
 	if m.Name == "list" {
-		sub.Use = "list [PAGE | --page N]"
+		sub.Use = "list [PAGE | --page N] [--json]"
 		sub.Args = cobra.ArbitraryArgs // RunCommand says what it takes
 		sub.Flags().IntVar(&page, "page", 1, "the page, from 1")
+		sub.Flags().BoolVar(&asJSON, "json", false, "write every model as one JSON object, for a program")
 	}
 	return sub
 }

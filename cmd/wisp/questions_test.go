@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -31,7 +30,7 @@ func TestQuestionsWithoutTerminal(t *testing.T) {
 		{[]string{"questions", "answer", "12345678"}, 1, "", "no question 12345678 is waiting; wisp questions list shows those that are"},
 		{[]string{"questions", "decline", "12345678"}, 1, "", "no question 12345678 is waiting; wisp questions list shows those that are"},
 		{[]string{"questions", "answer", "a1b2c3d4", "more"}, 2, "", "questions answer takes one question ID, as wisp questions list shows it (got 2 arguments; see wisp questions answer --help)"},
-		{[]string{"questions", "list", "x"}, 2, "", "questions list takes no arguments (got 1 arguments; see wisp questions list --help)"},
+		{[]string{"questions", "list", "x"}, 2, "", "questions list takes no arguments (got 1 argument; see wisp questions list --help)"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -58,47 +57,6 @@ func TestQuestionsWithoutTerminal(t *testing.T) {
 			}
 			if _, ok, err := store.Answered("a1b2c3d4"); ok || err != nil {
 				t.Errorf("after wisp %s, Answered = %v, %v; want no answer filed", strings.Join(tc.args, " "), ok, err)
-			}
-		})
-	}
-}
-
-// The list is one block a question, escaped, with the commands that answer
-// it under the prefix given.
-func TestWriteQuestions(t *testing.T) {
-	asked := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
-	qs := []pending.Question{
-		{ID: "a1b2c3d4", Thread: "t-1", Text: "Which config did you mean?", Options: []string{"~/.wisp/config.json", "./wisp.json\x1b[A"}, Asked: asked},
-		{ID: "0badcafe", Thread: "t-\u202e2", Text: "Name the \x1b]0;x\x07branch", Asked: asked.Add(time.Minute)},
-	}
-	tests := []struct {
-		name   string
-		qs     []pending.Question
-		prefix string
-		want   string
-	}{
-		{"none", nil, "wisp questions", "no questions are waiting\n"},
-		{"two", qs, "/questions", `question a1b2c3d4 · thread t-1 · asked 5 min ago
-? the model asks
-  Which config did you mean?
-  1 ~/.wisp/config.json
-  2 ./wisp.json\e[A
-  3 none of these
-answer: /questions answer a1b2c3d4 · decline: /questions decline a1b2c3d4
-
-question 0badcafe · thread t-\u{202E}2 · asked 4 min ago
-? the model asks
-  Name the \e]0;x\u{7}branch
-(free text)
-answer: /questions answer 0badcafe · decline: /questions decline 0badcafe
-`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var b bytes.Buffer
-			writeQuestions(&b, tc.qs, asked.Add(5*time.Minute), tc.prefix)
-			if diff := cmp.Diff(tc.want, b.String()); diff != "" {
-				t.Errorf("writeQuestions (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -6,12 +6,26 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 
-	"github.com/wisp-agent/wisp"
+	"github.com/spf13/cobra"
+
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/home"
 	"github.com/wisp-agent/wisp/tools"
 )
+
+// environment is the part of the help of chat, respond and mcp that
+// names what they read from the environment.
+const environment = `
+
+Environment:
+  WISP_HOME     wisp's settings, audit log and threads (default ~/.wisp)
+  OLLAMA_HOST   the Ollama server (default 127.0.0.1:11434)
+  WISP_MLX_URL  the OpenAI-compatible server that runs MLX models (default http://127.0.0.1:8080)
+  HF_ENDPOINT   the Hugging Face Hub that pulls fetch from (default https://huggingface.co)
+  HF_TOKEN      the token sent to the Hub, for gated and private repositories
+  NO_COLOR      when set to anything, nothing wisp prints is coloured`
 
 // openHome finds the wisp home (WISP_HOME, default ~/.wisp) and opens it:
 // it exists, and is the person's own and closed to others.
@@ -23,55 +37,31 @@ func openHome(env environ) (*home.Home, error) {
 	return home.Open(dir)
 }
 
-// convOptions are what a command asks of a conversation.
-type convOptions struct {
-	model   string
-	named   []string // --tool; nil for every tool
-	face    wisp.Inquirer
-	approve wisp.Approver  // nil: no person can approve
-	display wisp.EventSink // nil: none
-	notify  wisp.Notifier  // nil: none
-	onDelta func(thread string, d wisp.ChatDelta)
-	thread  string // continue this thread; "" starts a new one
-}
-
-// newConversation starts a conversation in the wisp home with the
-// backends the environment names. A mistake in the options is a usage
-// error.
-func newConversation(ctx context.Context, env environ, o convOptions) (*conversation.Conversation, error) {
-	opts, err := conversationOptions(env, o)
-	if err != nil {
+// newConversation starts a conversation with o in the wisp home, with
+// the backends the environment names. A mistake in the options is a
+// usage error.
+func newConversation(ctx context.Context, env environ, o conversation.Options) (*conversation.Conversation, error) {
+	if err := inHome(env, &o); err != nil {
 		return nil, err
 	}
-	conv, err := conversation.New(ctx, opts)
+	conv, err := conversation.New(ctx, &o)
 	return conv, usageOf(err)
 }
 
-// conversationOptions are the options of a conversation in the wisp home
-// with the backends the environment names (OLLAMA_HOST, WISP_MLX_URL,
-// HF_ENDPOINT, HF_TOKEN).
-func conversationOptions(env environ, o convOptions) (*conversation.Options, error) {
+// inHome sets o's home, the wisp home, its workspace (--workspace, or the
+// folder wisp was started in) and the backends the environment names
+// (OLLAMA_HOST, WISP_MLX_URL, HF_ENDPOINT, HF_TOKEN).
+func inHome(env environ, o *conversation.Options) error {
 	h, err := openHome(env)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	backends, pull, err := modelSetup(env, h)
-	if err != nil {
-		return nil, err
+	o.Home = h.Dir()
+	if o.Workspace = *env.workspace; o.Workspace == "" {
+		o.Workspace, _ = os.Getwd()
 	}
-	return &conversation.Options{
-		Home:      h.Dir(),
-		ModelName: o.model,
-		Backends:  backends,
-		Pull:      pull,
-		Named:     o.named,
-		Face:      o.face,
-		Approver:  o.approve,
-		Notifier:  o.notify,
-		Events:    o.display,
-		OnDelta:   o.onDelta,
-		Thread:    o.thread,
-	}, nil
+	o.Backends, o.Pull, err = modelSetup(env, h)
+	return err
 }
 
 // usageOf returns err, as a usage error when it is a mistake in how wisp
@@ -89,6 +79,11 @@ func usageOf(err error) error {
 		return usageError{err}
 	}
 	return err
+}
+
+// workspaceFlag gives c the --workspace flag.
+func workspaceFlag(c *cobra.Command, env environ) {
+	c.Flags().StringVar(env.workspace, "workspace", "", "the folder the model works in, whose AGENTS.md it reads (default: the current folder)")
 }
 
 func newID() string {

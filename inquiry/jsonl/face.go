@@ -267,7 +267,7 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 	}
 	res, err := f.wait(ctx, Approval{
 		ID: f.idFor(r.ID), Thread: r.Thread, Turn: r.Turn, Title: TitleApproval,
-		Command: r.Command, Text: r.Text, Scopes: scopes, Deadline: wireTime(r.Deadline),
+		Command: r.Command, Text: r.Text, Diff: r.Diff, Scopes: scopes, Deadline: wireTime(r.Deadline),
 	})
 	if err != nil {
 		return wisp.Decision{}, err

@@ -1039,3 +1039,22 @@ func TestControlCharactersAreNoAnswer(t *testing.T) {
 		t.Errorf("AskCard after a refused line = %+v, want the second line's answers", r)
 	}
 }
+
+// An approval request's diff is a field of its choice line.
+func TestApprovalDiff(t *testing.T) {
+	c := newClient(t, nil, nil)
+	r := approval
+	r.Command, r.Text = "edit_file replace main.go", "replaces 1 line in main.go with 1 line"
+	r.Diff = "--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-package x\n+package main\n"
+	got := ask(func() asked {
+		d, err := c.face.Approve(context.Background(), r)
+		return asked{decision: d, err: err}
+	})
+	c.expect(jsonl.Approval{ID: "a1", Thread: "t", Turn: 1, Title: jsonl.TitleApproval, Command: r.Command,
+		Text: r.Text, Diff: r.Diff, Scopes: []string{"once", "session"}})
+	c.send(`{"type":"deny","id":"a1"}`)
+	if res := wait(t, got); res.err != nil || res.decision.Approved() {
+		t.Errorf("Approve = (%+v, %v), want refused", res.decision, res.err)
+	}
+	c.expect(jsonl.Settled{ID: "a1", Outcome: jsonl.OutcomeRefused})
+}

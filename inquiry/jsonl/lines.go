@@ -1,6 +1,10 @@
 package jsonl
 
-import "time"
+import (
+	"time"
+
+	"github.com/wisp-agent/wisp/inquiry/pending"
+)
 
 // The protocol's fixed values, as Hello announces them.
 const (
@@ -268,6 +272,11 @@ type Approval struct {
 	Command string `json:"command"`
 	// Text says what the person needs to know.
 	Text string `json:"text"`
+	// Diff, when present, is the change to a file the request would
+	// allow, as a unified diff (wisp.ApprovalRequest.Diff): lines from
+	// the file and the model, to be escaped as the rest; a client may
+	// colour its lines that start with "-" and "+".
+	Diff string `json:"diff,omitempty"`
 	// Scopes are the answers Approve may give, narrowest first: "once",
 	// "session", "project", "always".
 	Scopes []string `json:"scopes"`
@@ -385,6 +394,18 @@ type Cancel struct{}
 type Questions struct {
 	Action string `json:"action"`
 	ID     string `json:"id,omitempty"`
+}
+
+// QuestionsLine is the questions line for the person's words after
+// /questions, read as every face reads them (pending.ParseCommand):
+// nothing or list, answer ID, decline ID. An error says what the command
+// takes.
+func QuestionsLine(args []string) (Questions, error) {
+	command, id, err := pending.ParseCommand(args)
+	if err != nil {
+		return Questions{}, err
+	}
+	return Questions{Action: command, ID: id}, nil
 }
 
 // Command is one of the person's commands, as a plain chat takes it after

@@ -5,14 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
@@ -88,9 +89,9 @@ type SessionOptions struct {
 // turns. A nil *ServeOptions is the zero value.
 type ServeOptions struct {
 	// Hello is the first line. Serve fills in the protocol's fields as
-	// Face.Hello does, Wisp (the version the program was built as, or
-	// "devel"), Choices (none when Unattended) and Accepts (questions only
-	// with Parked).
+	// Face.Hello does, Wisp (wisp's version as the build recorded it,
+	// as wisp --version prints it), Choices (none when Unattended) and
+	// Accepts (questions only with Parked).
 	Hello Hello
 	// Parked are the questions the client lists and answers with
 	// questions lines, and notes of those it has not been told of, at the
@@ -100,6 +101,9 @@ type ServeOptions struct {
 	// session reads on (Options.Command). nil: hello does not accept
 	// command lines, and one that comes is told it is not taken.
 	Commands Commander
+	// Dropped are the tools the settings took out (tools.disabled), each
+	// said on SessionOptions.Log before hello.
+	Dropped []string
 }
 
 // A Session is the wisp side of one wisp chat --json session: hello, then
@@ -200,6 +204,20 @@ func (s *Session) RefuseParked(verb, id string) error {
 	return nil
 }
 
+// Questions returns the parked questions of store as the session lists
+// them and puts them to the client (ServeOptions.Parked): a
+// pending.Answerer whose face is the client's (AskParked), refused unless
+// a person is there (RefuseParked), telling the client what was filed
+// (SayParked), with SessionOptions.Terminal as where the person answers.
+// Answers are filed through store, whose Witness records them first (a
+// conversation's Questions are recorded in its session).
+func (s *Session) Questions(store pending.Store) *pending.Answerer {
+	return &pending.Answerer{
+		Store: store, Face: wisp.InquirerFunc(s.face.AskParked), From: pending.FromTUI,
+		Terminal: s.opts.Terminal, Refuse: s.RefuseParked, Commands: "questions", Say: s.SayParked,
+	}
+}
+
 // SayParked tells the client line about parked question q, in a note of
 // kind question. It is a pending.Answerer's Say.
 func (s *Session) SayParked(q wisp.Question, line string) {
@@ -222,6 +240,9 @@ func (s *Session) Serve(ctx context.Context, r io.Reader, conv Conversation, opt
 	s.conv, s.parked, s.commands, s.ctx = conv, o.Parked, o.Commands, ctx
 	s.mu.Unlock()
 
+	for _, name := range o.Dropped {
+		fmt.Fprintf(s.opts.Log, "wisp: %s is disabled by tools.disabled and was left out\n", escape.Terminal(name))
+	}
 	if err := s.face.Hello(s.hello(o.Hello)); err != nil {
 		return err
 	}
@@ -253,7 +274,7 @@ func (s *Session) Serve(ctx context.Context, r io.Reader, conv Conversation, opt
 // hello is h with the session's own fields filled in.
 func (s *Session) hello(h Hello) Hello {
 	if h.Wisp == "" {
-		h.Wisp = version()
+		h.Wisp = version.String()
 	}
 	if h.Choices == nil && s.opts.Unattended {
 		h.Choices = []string{}
@@ -281,14 +302,6 @@ func (s *Session) command(ctx context.Context, c Command) (string, error) {
 		return "", errors.New(errorLine(err))
 	}
 	return text, nil
-}
-
-// version is the version the program was built as.
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }
 
 // message starts a turn on text, or refuses it while one runs.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +18,9 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
+	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
 )
 
@@ -152,6 +155,24 @@ func serveEcho(hello jsonl.Hello, parked jsonl.Parked) func(*jsonl.Session) (jso
 }
 
 var testHello = jsonl.Hello{Wisp: "v1.2.3", Session: "s-1", Thread: "t-1", Model: "script:x", Tools: []string{"ask"}}
+
+// A hello that does not name wisp's version is given the one the build
+// recorded: the line wisp --version prints.
+func TestSessionHelloVersion(t *testing.T) {
+	hello := testHello
+	hello.Wisp = ""
+	p := newPeer(t, nil, serveEcho(hello, nil))
+	var got struct{ Wisp string }
+	if err := json.Unmarshal([]byte(p.next()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Wisp != version.String() {
+		t.Errorf("hello's wisp = %q, want %q", got.Wisp, version.String())
+	}
+	if err := p.end(); err != nil {
+		t.Errorf("Serve = %v, want nil", err)
+	}
+}
 
 // A session: hello, a turn's lines and its end, one turn at a time, a
 // cancel that stops the running turn, and bye when the input ends.
@@ -471,4 +492,64 @@ func TestSessionCommands(t *testing.T) {
 	q.send(`{"type":"command","name":"models"}`)
 	q.expect(`{"type":"note","kind":"command","text":"this session does not take command lines (its hello does not accept them); run wisp models in a terminal"}`)
 	q.end()
+}
+
+// Questions wires a store's parked questions to the session: refused with
+// no person (Unattended, or no terminal), else put to the client and
+// filed through the store, which records who answered.
+func TestSessionQuestions(t *testing.T) {
+	store := pending.Store{Dir: filepath.Join(t.TempDir(), "pending"), NewID: func() string { return "a1b2c3d4" }}
+	if _, err := store.File(t.Context(), wisp.Question{Thread: "t-9", Text: "Which branch?", Options: []string{"main", "dev"}}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts jsonl.SessionOptions
+		want string
+	}{
+		{"unattended", jsonl.SessionOptions{Unattended: true, Terminal: "/dev/pts/9"}, "questions answer needs a person, and this chat runs with --yes, where nobody is asked anything; run wisp questions answer a1b2c3d4 in a terminal"},
+		{"no terminal", jsonl.SessionOptions{}, "questions answer runs only where a person is, so that nothing but a person may answer a question: this wisp chat --json has no terminal; run wisp-tui in a terminal, or wisp questions answer a1b2c3d4"},
+		{"no record of who answers", jsonl.SessionOptions{Terminal: "/dev/pts/9"}, "questions answer a1b2c3d4: " + pending.ErrNoWitness.Error()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := jsonl.NewSession(io.Discard, &tc.opts).Questions(store)
+			if a.From != pending.FromTUI || a.Terminal != tc.opts.Terminal || a.Commands != "questions" {
+				t.Errorf("Questions = from %q at %q by %q; want from %q at %q by questions", a.From, a.Terminal, a.Commands, pending.FromTUI, tc.opts.Terminal)
+			}
+			if _, err := a.Check("a1b2c3d4", false); err == nil || err.Error() != tc.want {
+				t.Errorf("Check(a1b2c3d4) = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// The tools the settings took out are said on the log before hello.
+func TestSessionDropped(t *testing.T) {
+	var log bytes.Buffer
+	p := newPeer(t, &jsonl.SessionOptions{Log: &log}, func(s *jsonl.Session) (jsonl.Conversation, *jsonl.ServeOptions) {
+		return &echo{s: s}, &jsonl.ServeOptions{Dropped: []string{"ask", "models"}}
+	})
+	p.next() // hello
+	if want := "wisp: ask is disabled by tools.disabled and was left out\nwisp: models is disabled by tools.disabled and was left out\n"; log.String() != want {
+		t.Errorf("log = %q, want %q", log.String(), want)
+	}
+	if err := p.end(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The person's /questions words become the questions line, read as every
+// face reads them.
+func TestQuestionsLine(t *testing.T) {
+	got, err := jsonl.QuestionsLine([]string{"decline", "a1b2c3d4"})
+	if want := (jsonl.Questions{Action: jsonl.ActionDecline, ID: "a1b2c3d4"}); err != nil || got != want {
+		t.Errorf("QuestionsLine(decline a1b2c3d4) = %+v, %v; want %+v", got, err, want)
+	}
+	if got, err := jsonl.QuestionsLine(nil); err != nil || got.Action != jsonl.ActionList {
+		t.Errorf("QuestionsLine() = %+v, %v; want the list", got, err)
+	}
+	if _, err := jsonl.QuestionsLine([]string{"answer"}); err == nil {
+		t.Error("QuestionsLine(answer) = nil error, want what the command takes")
+	}
 }

@@ -83,13 +83,15 @@ const (
 )
 
 // approvalParams is the form the client shows for req: what is asked,
-// escaped, and a choice of the scopes it offers and deny.
+// escaped, with its diff if it has one, and a choice of the scopes it
+// offers and deny.
 func approvalParams(req outofband.Request) mcp.ElicitationParams {
 	var b strings.Builder
 	b.WriteString("wisp's model asks your approval to run: " + escape.Terminal(req.Command) + "\n")
 	for line := range strings.SplitSeq(req.Text, "\n") {
 		b.WriteString("  " + escape.Terminal(line) + "\n")
 	}
+	b.WriteString(diffText(req.Diff))
 	b.WriteString("\nUnanswered, it is refused. You can also answer at a terminal: wisp approvals approve " + req.ID + " or wisp approvals deny " + req.ID)
 	var choices []any
 	if req.Offers(wisp.ScopeOnce) {

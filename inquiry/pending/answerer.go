@@ -293,3 +293,26 @@ func filedSummary(a Answer) string {
 		return "you declined it"
 	}
 }
+
+// The person's commands on parked questions, as every face reads them
+// (ParseCommand).
+const (
+	CommandList    = "list"    // list the questions that wait
+	CommandAnswer  = "answer"  // answer question ID
+	CommandDecline = "decline" // decline question ID
+)
+
+// ParseCommand reads the person's words after /questions (or wisp
+// questions): nothing or list lists the questions that wait; answer ID
+// and decline ID answer and decline one. It returns the command
+// (CommandList, CommandAnswer, CommandDecline) and the ID, or an error
+// that says what the command takes.
+func ParseCommand(args []string) (command, id string, err error) {
+	switch {
+	case len(args) == 0 || len(args) == 1 && args[0] == CommandList:
+		return CommandList, "", nil
+	case len(args) == 2 && (args[0] == CommandAnswer || args[0] == CommandDecline):
+		return args[0], args[1], nil
+	}
+	return "", "", errors.New("/questions takes list, answer ID or decline ID")
+}

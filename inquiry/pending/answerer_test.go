@@ -351,3 +351,32 @@ func TestCutUTF8(t *testing.T) {
 		}
 	}
 }
+
+// The person's words after /questions, as every face reads them.
+func TestParseCommand(t *testing.T) {
+	const usage = "/questions takes list, answer ID or decline ID"
+	tests := []struct {
+		args        []string
+		command, id string
+		err         string
+	}{
+		{nil, CommandList, "", ""},
+		{[]string{"list"}, CommandList, "", ""},
+		{[]string{"answer", "a1b2c3d4"}, CommandAnswer, "a1b2c3d4", ""},
+		{[]string{"decline", "a1b2c3d4"}, CommandDecline, "a1b2c3d4", ""},
+		{[]string{"answer"}, "", "", usage},
+		{[]string{"list", "x"}, "", "", usage},
+		{[]string{"answer", "a1b2c3d4", "more"}, "", "", usage},
+		{[]string{"show", "a1b2c3d4"}, "", "", usage},
+	}
+	for _, tc := range tests {
+		command, id, err := ParseCommand(tc.args)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if command != tc.command || id != tc.id || got != tc.err {
+			t.Errorf("ParseCommand(%q) = %q, %q, %q; want %q, %q, %q", tc.args, command, id, got, tc.command, tc.id, tc.err)
+		}
+	}
+}

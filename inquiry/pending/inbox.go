@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/inquiry"
 )
 
@@ -23,7 +22,7 @@ import (
 // Every face's conversation uses it (conversation.New gives it to the
 // agent), so a thread started under wisp mcp and continued elsewhere
 // still gets its answers.
-func Inbox(store Store, desk *inquiry.Desk) agent.Inbox {
+func Inbox(store Store, desk *inquiry.Desk) wisp.Inbox {
 	return &inbox{store: store, desk: desk}
 }
 
@@ -32,7 +31,7 @@ type inbox struct {
 	desk  *inquiry.Desk
 }
 
-func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail, error) {
+func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]wisp.Mail, error) {
 	if b.store.Dir == "" {
 		return nil, nil
 	}
@@ -41,7 +40,7 @@ func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail
 		return nil, fmt.Errorf("the answers to its parked questions cannot be read: %w", err)
 	}
 	now := b.store.now()
-	var mail []agent.Mail
+	var mail []wisp.Mail
 	damaged, err := b.store.Damaged()
 	if err != nil {
 		return nil, fmt.Errorf("the answers to its parked questions cannot be read: %w", err)
@@ -49,7 +48,7 @@ func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail
 	for _, d := range damaged {
 		if d.Thread == thread {
 			// Told once, then settled with the rest: it takes no answer.
-			mail = append(mail, agent.Mail{Text: inquiry.LineDamaged(d.ID), Key: d.ID})
+			mail = append(mail, wisp.Mail{Text: inquiry.LineDamaged(d.ID), Key: d.ID})
 		}
 	}
 	for _, r := range recs {
@@ -60,7 +59,7 @@ func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail
 		case r.Answered:
 			a = wisp.Answer{Outcome: r.Answer.Outcome, Text: r.Answer.Text, Provenance: wisp.FromPerson, FileSHA256: r.Answer.FileSHA256}
 		case r.Withdrawn:
-			mail = append(mail, agent.Mail{Key: q.ID}) // counts for nothing; settled with the rest
+			mail = append(mail, wisp.Mail{Key: q.ID}) // counts for nothing; settled with the rest
 			continue
 		case !q.Deadline.IsZero() && now.After(q.Deadline):
 			if err := b.store.Withdraw(ctx, q.ID, "its time ran out"); errors.Is(err, ErrAnswered) {
@@ -73,7 +72,7 @@ func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail
 			continue
 		}
 		s := b.desk.Resume(ctx, wq, a, turn)
-		m := agent.Mail{Text: s.Line, Key: q.ID}
+		m := wisp.Mail{Text: s.Line, Key: q.ID}
 		if s.Fact != nil {
 			m.Facts = []wisp.Fact{*s.Fact}
 		}
@@ -82,7 +81,7 @@ func (b *inbox) Take(ctx context.Context, thread string, turn int) ([]agent.Mail
 	return mail, nil
 }
 
-func (b *inbox) Delivered(ctx context.Context, _ string, mail []agent.Mail) {
+func (b *inbox) Delivered(ctx context.Context, _ string, mail []wisp.Mail) {
 	for _, m := range mail {
 		_ = b.store.Settle(ctx, m.Key)
 	}

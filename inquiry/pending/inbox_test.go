@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/inquiry"
 )
 
@@ -46,7 +45,7 @@ func TestInbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []agent.Mail{
+	want := []wisp.Mail{
 		{Text: inquiry.LineDamaged("0badf00d"), Key: "0badf00d"},
 		{Text: inquiry.LineLate(choice.Text, answered.ID, "chose: ./wisp.json"), Key: answered.ID,
 			Facts: []wisp.Fact{{Subject: "answer", Name: choice.Text, Value: "./wisp.json", Source: wisp.SourcePerson, Turn: 4}}},

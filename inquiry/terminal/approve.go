@@ -48,7 +48,9 @@ var approvalKeys = [...]struct {
 //	  turns ollama:qwen3:4b on in config.json
 //	allow? [y]once [s]ession [n]o ›
 //
-// The command and every line of r.Text are escaped. Only the scopes
+// The command and every line of r.Text are escaped. A request with a
+// Diff shows it below, each line escaped too, coloured with
+// Options.Color. Only the scopes
 // r.Scopes allows are offered, narrowest first, and [n]o always. A key or
 // its word (once, session, project, always, no), in any case, answers;
 // Enter alone is no. Anything else asks once more, then refuses. Keys typed
@@ -63,15 +65,8 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 	defer f.mu.Unlock()
 	var b strings.Builder
 	w := f.width()
-	b.WriteString(ApprovalLabel + "\n")
-	if r.Command != "" {
-		b.WriteString(Quote("", r.Command, w))
-	}
-	if r.Text != "" {
-		for l := range strings.SplitSeq(strings.TrimSuffix(r.Text, "\n"), "\n") {
-			b.WriteString(Quote("", strings.TrimSuffix(l, "\r"), w))
-		}
-	}
+	b.WriteString(approvalFrame(r.Command, r.Text, w))
+	b.WriteString(Diff(r.Diff, w, f.color))
 	if !r.Deadline.IsZero() {
 		fmt.Fprintf(&b, "(the request is refused unanswered at %s)\n", r.Deadline.Local().Format(time.TimeOnly))
 	}
@@ -116,6 +111,23 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 		}
 		fmt.Fprintf(f.out, "type %s, or press Enter to refuse › ", orList(keys))
 	}
+}
+
+// approvalFrame is a request as the face shows it, without the prompt:
+// under ApprovalLabel, its command and each line of its text, escaped,
+// wrapped to width and indented.
+func approvalFrame(command, text string, width int) string {
+	var b strings.Builder
+	b.WriteString(ApprovalLabel + "\n")
+	if command != "" {
+		b.WriteString(Quote("", command, width))
+	}
+	if text != "" {
+		for l := range strings.SplitSeq(strings.TrimSuffix(text, "\n"), "\n") {
+			b.WriteString(Quote("", strings.TrimSuffix(l, "\r"), width))
+		}
+	}
+	return b.String()
 }
 
 // readApproval turns a line into a decision; ok is false for anything the

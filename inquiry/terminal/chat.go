@@ -57,6 +57,11 @@ type ChatOptions struct {
 	// appeared, and does not echo the lines it reads. nil: whether the
 	// chat reads and writes a terminal.
 	Terminal *bool
+	// NoColor keeps the diffs of approval requests plain at a terminal
+	// too, as the NO_COLOR environment variable asks; the program sets
+	// it. At a terminal they are coloured otherwise, and never through a
+	// pipe.
+	NoColor bool
 }
 
 // RunOptions are what Chat.Run and Responder.Respond show of a
@@ -138,7 +143,7 @@ func NewChat(stdin io.Reader, stdout io.Writer, opts *ChatOptions) *Chat {
 	}
 	// The face writes through the chat's lock, and wraps to the columns
 	// of the terminal behind it.
-	faceOpts := Options{Width: func() int { return Width(stdout) }}
+	faceOpts := Options{Width: func() int { return Width(stdout) }, Color: c.interactive && !o.NoColor}
 	if c.interactive {
 		// At a terminal, keys typed before an approval prompt appeared
 		// must not answer it; a pipe is the person's script and is read
@@ -190,9 +195,10 @@ func (c *Chat) Interrupt() {
 }
 
 // Run runs the chat on conv until the input ends or the person leaves.
-// It returns ErrTurnFailed when a turn failed (each said on
-// ChatOptions.Errors), nil when none did, and an error of its own when
-// the input cannot be read.
+// At the end of the input it returns ErrTurnFailed when a turn failed
+// (each said on ChatOptions.Errors), nil when none did; it returns
+// wisp.ErrInterrupted when the person left with Ctrl-C at the prompt
+// (Interrupt), and an error of its own when the input cannot be read.
 func (c *Chat) Run(ctx context.Context, conv Conversation, opts *RunOptions) error {
 	var o RunOptions
 	if opts != nil {
@@ -209,7 +215,12 @@ func (c *Chat) Run(ctx context.Context, conv Conversation, opts *RunOptions) err
 		}
 		line, err := c.in.ReadLine(ctx)
 		switch {
-		case errors.Is(err, io.EOF), errors.Is(err, wisp.ErrInterrupted):
+		case errors.Is(err, wisp.ErrInterrupted):
+			if c.interactive {
+				fmt.Fprintln(c.out)
+			}
+			return wisp.ErrInterrupted
+		case errors.Is(err, io.EOF):
 			if c.interactive {
 				fmt.Fprintln(c.out)
 			}

@@ -41,6 +41,12 @@ type Options struct {
 	// terminal the face writes to, each time it draws a frame, or no
 	// wrapping when it does not write to a terminal.
 	Width func() int
+
+	// Color colours the lines of an approval request's diff: removed
+	// lines red, added lines green. Set it when the face writes to a
+	// terminal and the NO_COLOR environment variable is not set
+	// (no-color.org). false: plain text.
+	Color bool
 }
 
 // NewWithOptions returns a face like New's, with options.
@@ -51,6 +57,7 @@ func NewWithOptions(in *Input, out io.Writer, opts *Options) *Face {
 		f.hideEcho = opts.HideEcho
 		f.now = opts.Now
 		f.columns = opts.Width
+		f.color = opts.Color
 	}
 	return f
 }

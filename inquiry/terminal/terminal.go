@@ -45,6 +45,7 @@ type Face struct {
 	columns        func() int
 	hideEcho       func() (restore func(), err error)
 	now            func() time.Time
+	color          bool
 }
 
 var (
@@ -78,23 +79,11 @@ func (f *Face) width() int {
 func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var b strings.Builder
-	w := f.width()
-	b.WriteString(Label + "\n")
-	b.WriteString(Quote("", q.Text, w))
-	for i, o := range q.Options {
-		b.WriteString(Quote(fmt.Sprintf("%d ", i+1), o, w))
-	}
 	prompt := PromptText
 	if !q.FreeText() {
-		fmt.Fprintf(&b, "%s%d %s\n", Indent, len(q.Options)+1, inquiry.NoneOfThese)
 		prompt = PromptChoice
 	}
-	if !q.Deadline.IsZero() {
-		fmt.Fprintf(&b, "(the question ends unanswered at %s)\n", q.Deadline.Local().Format(time.TimeOnly))
-	}
-	b.WriteString(prompt)
-	if _, err := io.WriteString(f.out, b.String()); err != nil {
+	if _, err := io.WriteString(f.out, questionFrame(q, f.width(), "")+prompt); err != nil {
 		return wisp.Answer{}, err
 	}
 	for {
@@ -124,6 +113,28 @@ func (f *Face) Ask(ctx context.Context, q wisp.Question) (wisp.Answer, error) {
 		// it takes, and read again.
 		fmt.Fprintf(f.out, "%s › ", escape.Terminal(err.Error()))
 	}
+}
+
+// questionFrame is q as the face shows it, without the prompt: under
+// Label, escaped, wrapped to width and indented, its options numbered
+// with "none of these" last (or the line freeText, for a question that
+// takes free text), and when it ends.
+func questionFrame(q wisp.Question, width int, freeText string) string {
+	var b strings.Builder
+	b.WriteString(Label + "\n")
+	b.WriteString(Quote("", q.Text, width))
+	for i, o := range q.Options {
+		b.WriteString(Quote(fmt.Sprintf("%d ", i+1), o, width))
+	}
+	if q.FreeText() {
+		b.WriteString(freeText)
+	} else {
+		fmt.Fprintf(&b, "%s%d %s\n", Indent, len(q.Options)+1, inquiry.NoneOfThese)
+	}
+	if !q.Deadline.IsZero() {
+		fmt.Fprintf(&b, "(the question ends unanswered at %s)\n", q.Deadline.Local().Format(time.TimeOnly))
+	}
+	return b.String()
 }
 
 // Notify shows a notice from wisp, escaped, on a line of its own.

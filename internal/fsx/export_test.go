@@ -2,6 +2,7 @@ package fsx
 
 // Test-only access to internals.
 var (
-	WriteFileWith = writeFile
-	LookupDirs    = lookupDirs
+	WriteFileWith   = writeFile
+	WriteFileInWith = writeFileIn
+	LookupDirs      = lookupDirs
 )

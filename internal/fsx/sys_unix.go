@@ -13,8 +13,14 @@ import (
 const OpenNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 
 // SyncDir makes a create, rename or removal in dir durable.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
+func SyncDir(dir string) error { return syncOpened(os.Open(dir)) }
+
+// syncDirIn makes a create, rename or removal in dir, inside root,
+// durable.
+func syncDirIn(root *os.Root, dir string) error { return syncOpened(root.Open(dir)) }
+
+// syncOpened syncs and closes a folder just opened.
+func syncOpened(d *os.File, err error) error {
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -46,11 +49,51 @@ func writeFile(path string, perm os.FileMode, fill func(io.Writer) error) error 
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+base+tempInfix+"*")
+	return writeIn(osFolder(dir), base, perm, fill)
+}
+
+// WriteFileIn is WriteFile for the file name inside root: the temp file
+// is made beside it, renamed over it and the folder synced, every step
+// through root, so a name or a symbolic link that leads out of root
+// fails as root's methods fail, and nothing outside root is touched.
+// name is relative to root, in the system's form (filepath).
+//
+// As with WriteFile, a symbolic link at name is replaced, not followed;
+// a caller that means to write the link's target resolves it first.
+func WriteFileIn(root *os.Root, name string, data []byte, perm os.FileMode) error {
+	return writeFileIn(root, name, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileIn is WriteFileIn with the content supplied by fill.
+func writeFileIn(root *os.Root, name string, perm os.FileMode, fill func(io.Writer) error) error {
+	dir, base, err := splitTarget(name)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
+	return writeIn(rootFolder{root: root, dir: dir}, base, perm, fill)
+}
+
+// A folder is where writeIn makes its temp file and renames it: a folder
+// named by its path, or one inside an *os.Root.
+type folder interface {
+	// createTemp creates a new file whose name is "."+base+tempInfix and
+	// digits, and returns it with the name the other methods take.
+	createTemp(base string) (*os.File, string, error)
+	rename(tmp, base string) error
+	remove(tmp string) error
+	sync() error
+}
+
+// writeIn writes base in dir: a temp file, chmod, fill, sync, close,
+// rename, and the folder synced (see WriteFile).
+func writeIn(dir folder, base string, perm os.FileMode, fill func(io.Writer) error) error {
+	f, tmp, err := dir.createTemp(base)
+	if err != nil {
+		return err
+	}
 	renamed := false
 	closed := false
 	defer func() {
@@ -60,7 +103,7 @@ func writeFile(path string, perm os.FileMode, fill func(io.Writer) error) error 
 		if !closed {
 			f.Close()
 		}
-		os.Remove(tmp)
+		dir.remove(tmp)
 	}()
 
 	if err := f.Chmod(perm.Perm()); err != nil {
@@ -76,12 +119,54 @@ func writeFile(path string, perm os.FileMode, fill func(io.Writer) error) error 
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := dir.rename(tmp, base); err != nil {
 		return err
 	}
 	renamed = true
-	return SyncDir(dir)
+	return dir.sync()
 }
+
+// osFolder is a folder named by its path.
+type osFolder string
+
+func (d osFolder) createTemp(base string) (*os.File, string, error) {
+	f, err := os.CreateTemp(string(d), "."+base+tempInfix+"*")
+	if err != nil {
+		return nil, "", err
+	}
+	return f, f.Name(), nil
+}
+
+func (d osFolder) rename(tmp, base string) error {
+	return os.Rename(tmp, filepath.Join(string(d), base))
+}
+func (d osFolder) remove(tmp string) error { return os.Remove(tmp) }
+func (d osFolder) sync() error             { return SyncDir(string(d)) }
+
+// rootFolder is the folder dir inside root.
+type rootFolder struct {
+	root *os.Root
+	dir  string
+}
+
+// createTemp makes the temp file with O_EXCL under a random number, as
+// os.CreateTemp does, trying again while the name is taken.
+func (d rootFolder) createTemp(base string) (*os.File, string, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(d.dir, "."+base+tempInfix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		f, err := d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) && try < 10000 {
+			continue
+		}
+		return f, name, err
+	}
+}
+
+func (d rootFolder) rename(tmp, base string) error {
+	return d.root.Rename(tmp, filepath.Join(d.dir, base))
+}
+func (d rootFolder) remove(tmp string) error { return d.root.Remove(tmp) }
+func (d rootFolder) sync() error             { return syncDirIn(d.root, d.dir) }
 
 // SweepTemps removes the temp files that WriteFile leaves beside path when
 // a process dies between creating one and renaming it. It removes only

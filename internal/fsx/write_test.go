@@ -251,3 +251,62 @@ func TestSweepTempsMissingFolder(t *testing.T) {
 		t.Errorf("SweepTemps in a missing folder = %v, want nil", err)
 	}
 }
+
+// WriteFileIn writes inside its root, as WriteFile does, and refuses a
+// name that leads out of it; a failed write leaves the old file and no
+// temp file.
+func TestWriteFileIn(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "old.txt"), "old")
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+
+	for _, tc := range []struct {
+		name string
+		perm os.FileMode
+	}{{"old.txt", 0o640}, {filepath.Join("sub", "new.txt"), 0o600}} {
+		if err := fsx.WriteFileIn(root, tc.name, []byte("new"), tc.perm); err != nil {
+			t.Fatalf("WriteFileIn(%q) = %v, want nil", tc.name, err)
+		}
+		fi, err := os.Stat(filepath.Join(dir, tc.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, tc.name)); string(got) != "new" || fi.Mode().Perm() != tc.perm {
+			t.Errorf("WriteFileIn(%q): the file holds %q, mode %v; want %q, %v", tc.name, got, fi.Mode().Perm(), "new", tc.perm)
+		}
+	}
+	for _, name := range []string{filepath.Join("..", filepath.Base(outside), "x"), filepath.Join("out", "x")} {
+		if err := fsx.WriteFileIn(root, name, []byte("new"), 0o600); err == nil {
+			t.Errorf("WriteFileIn(%q) = nil, want an error: it leads out of the root", name)
+		}
+	}
+	if diff := cmp.Diff([]string{}, listDir(t, outside)); diff != "" {
+		t.Errorf("the folder outside the root (-want +got):\n%s", diff)
+	}
+
+	errFill := errors.New("the disk is full")
+	err = fsx.WriteFileInWith(root, "old.txt", 0o600, func(w io.Writer) error {
+		w.Write([]byte("half"))
+		return errFill
+	})
+	if !errors.Is(err, errFill) {
+		t.Errorf("WriteFileIn with a failing write = %v, want %v", err, errFill)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "old.txt")); string(got) != "new" {
+		t.Errorf("after a failed write the file holds %q, want %q", got, "new")
+	}
+	if diff := cmp.Diff([]string{"old.txt", "out", "sub"}, listDir(t, dir)); diff != "" {
+		t.Errorf("the root after a failed write (-want +got):\n%s", diff)
+	}
+}

@@ -318,8 +318,12 @@ func TestApproverBehindTheGate(t *testing.T) {
 	var mu sync.Mutex
 	var decided []wisp.Event
 	ids := []string{"7f3a2c1d", "0a0b0c0d"}
+	rows, err := policy.NewClassifier(policy.Rule{Pattern: "models ...", Rating: policy.Moderate, Reason: "changes the models"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	g := policy.NewGate(&policy.GateOptions{
-		Approver: a, Session: "3f2a9c1d", Now: func() time.Time { return t0 },
+		Approver: a, Session: "3f2a9c1d", Now: func() time.Time { return t0 }, Classifier: rows,
 		NewID: func() string { id := ids[0]; ids = ids[1:]; return id },
 		Events: wisp.EventSinkFunc(func(ctx context.Context, e wisp.Event) error {
 			mu.Lock()

@@ -74,7 +74,8 @@
 //
 // "deadline" is left out when the request waits for ever. "scopes" are
 // the answers the request allows, narrowest first: once, session,
-// project, always.
+// project, always. A request to change a file has "diff" after "text":
+// the change as a unified diff.
 //
 // The digest is the SHA-256, in lower-case hex, of the bytes
 // "wisp approval request v1" and a zero byte, followed by the ID, the
@@ -83,7 +84,8 @@
 // varint, as encoding/binary writes it) and its bytes; then the number of
 // scopes as a varint and each scope's name the same way; then the time
 // asked and the deadline (UTC, RFC 3339 with nanoseconds; the empty
-// string for no deadline) the same way. A decision carries the digest of
+// string for no deadline) the same way; then, for a request with a diff
+// only, the diff the same way. A decision carries the digest of
 // the request the person was shown, so it binds to every word of it and
 // to that one filing: a request filed again under the same ID, even with
 // the same words, has another digest. Readers check it too, so a request

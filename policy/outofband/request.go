@@ -17,11 +17,13 @@ const (
 	// MaxFileBytes is the most the Store reads of any file in the
 	// approvals folder; a longer file is malformed. At worst JSON writes a
 	// byte as six, so a request within the limits below always fits.
-	MaxFileBytes = 64 << 10
+	MaxFileBytes = 160 << 10
 	// MaxCommandBytes bounds Command and Pattern.
 	MaxCommandBytes = 1 << 10
 	// MaxTextBytes bounds Text.
 	MaxTextBytes = 4 << 10
+	// MaxDiffBytes bounds Diff.
+	MaxDiffBytes = 16 << 10
 	// maxKindBytes bounds Kind; maxLabelBytes bounds Session and Thread.
 	maxKindBytes  = 64
 	maxLabelBytes = 256
@@ -68,6 +70,10 @@ type Request struct {
 	Command string
 	Pattern string
 	Text    string
+	// Diff, when set, is the change to a file the request would allow,
+	// as a unified diff (wisp.ApprovalRequest.Diff); it comes from the
+	// file and the model, so escape it too.
+	Diff string
 	// Scopes are the answers the request allows, narrowest first, none of
 	// them ScopeNone.
 	Scopes []wisp.Scope
@@ -105,6 +111,7 @@ type requestFile struct {
 	Command  string    `json:"command"`
 	Pattern  string    `json:"pattern"`
 	Text     string    `json:"text"`
+	Diff     string    `json:"diff,omitempty"`
 	Scopes   []string  `json:"scopes"`
 	Asked    time.Time `json:"asked"`
 	Deadline time.Time `json:"deadline,omitzero"`
@@ -119,7 +126,9 @@ const digestTag = "wisp approval request v1\x00"
 // (in decimal), Kind, Command, Pattern and Text, each as a uvarint byte
 // length and the bytes, then the number of scopes as a uvarint and each
 // scope's name the same way, then Asked and Deadline (UTC, RFC 3339 with
-// nanoseconds; no deadline is the empty string) the same way.
+// nanoseconds; no deadline is the empty string) the same way, and last,
+// for a request with a Diff only, the Diff the same way (so a request
+// without one keeps the digest it always had).
 func digestOf(r Request) string {
 	d := spool.NewDigest(digestTag)
 	for _, s := range []string{r.ID, r.Session, r.Thread, strconv.Itoa(r.Turn), r.Kind, r.Command, r.Pattern, r.Text} {
@@ -135,6 +144,9 @@ func digestOf(r Request) string {
 	} else {
 		d.Time(r.Deadline)
 	}
+	if r.Diff != "" {
+		d.Field(r.Diff)
+	}
 	return d.Sum()
 }
 
@@ -149,6 +161,7 @@ func checkRequest(r Request) error {
 		{"the command", r.Command, 1, MaxCommandBytes},
 		{"the pattern", r.Pattern, 0, MaxCommandBytes},
 		{"the text", r.Text, 0, MaxTextBytes},
+		{"the diff", r.Diff, 0, MaxDiffBytes},
 		{"the kind", r.Kind, 0, maxKindBytes},
 		{"the session name", r.Session, 0, maxLabelBytes},
 		{"the thread name", r.Thread, 0, maxLabelBytes},
@@ -205,6 +218,7 @@ func encodeRequest(r Request) ([]byte, error) {
 		Command:  r.Command,
 		Pattern:  r.Pattern,
 		Text:     r.Text,
+		Diff:     r.Diff,
 		Scopes:   scopeNames(r.Scopes),
 		Asked:    r.Asked,
 		Deadline: r.Deadline,
@@ -235,6 +249,7 @@ func parseRequest(data []byte) (Request, error) {
 		Command:  f.Command,
 		Pattern:  f.Pattern,
 		Text:     f.Text,
+		Diff:     f.Diff,
 		Asked:    f.Asked.UTC(),
 		Deadline: f.Deadline,
 		Digest:   f.Digest,

@@ -121,7 +121,7 @@ func TestLargeFile(t *testing.T) {
 	if err := os.WriteFile(s.path(r.ID, kindDecision), big, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Decided(r.ID); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "larger than 65536 bytes") {
+	if _, _, err := s.Decided(r.ID); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), fmt.Sprintf("larger than %d bytes", MaxFileBytes)) {
 		t.Errorf("Decided with a huge decision file = %v, want ErrMalformed", err)
 	}
 }

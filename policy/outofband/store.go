@@ -137,14 +137,14 @@ func (s Store) path(id, kind string) string { return spool.Path(s.Dir, id, kind)
 // as filed: with the time asked and its Digest. The ID must be valid
 // (ErrBadID) and not filed already (ErrFiled); the rest must be within
 // the limits (ErrInvalid): a command of 1 to MaxCommandBytes, a text of at
-// most MaxTextBytes, all valid UTF-8, and one or more scopes, narrowest
-// first, none of them ScopeNone. Leftovers of an earlier request under the
-// same ID that a crash left behind are removed first, so the new request
-// never inherits an old decision.
+// most MaxTextBytes, a diff of at most MaxDiffBytes, all valid UTF-8, and
+// one or more scopes, narrowest first, none of them ScopeNone. Leftovers
+// of an earlier request under the same ID that a crash left behind are
+// removed first, so the new request never inherits an old decision.
 //
-// Credentials in the command, the pattern and the text are replaced by
-// markers (see Redact) before the request is filed, and the request as
-// filed is what File returns and what decisions are bound to.
+// Credentials in the command, the pattern, the text and the diff are
+// replaced by markers (see Redact) before the request is filed, and the
+// request as filed is what File returns and what decisions are bound to.
 //
 // File creates the approvals folder when it is missing and writes
 // <id>.request.json, mode 0600, atomically and durably. It waits for the
@@ -162,6 +162,7 @@ func (s Store) File(ctx context.Context, r wisp.ApprovalRequest) (Request, error
 		Command: r.Command,
 		Pattern: r.Pattern,
 		Text:    r.Text,
+		Diff:    r.Diff,
 		Scopes:  slices.Clone(r.Scopes),
 		Asked:   s.now(),
 	}
@@ -176,6 +177,7 @@ func (s Store) File(ctx context.Context, r wisp.ApprovalRequest) (Request, error
 	req.Command = cutBytes(redact(req.Command), MaxCommandBytes)
 	req.Pattern = cutBytes(redact(req.Pattern), MaxCommandBytes)
 	req.Text = cutBytes(redact(req.Text), MaxTextBytes)
+	req.Diff = cutBytes(redact(req.Diff), MaxDiffBytes)
 	if err := checkRequest(req); err != nil {
 		return Request{}, spool.Line(ErrInvalid, fmt.Sprintf("cannot file approval request %s once its credentials are redacted: %v", r.ID, err))
 	}

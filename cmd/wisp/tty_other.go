@@ -1,9 +1,0 @@
-//go:build !linux
-
-package main
-
-import "os"
-
-// ttyName names the terminal f is, as far as this system tells: the name
-// it was opened by.
-func ttyName(f *os.File) string { return f.Name() }
