@@ -100,7 +100,7 @@ func (v *view) orig(start, end int) (int, int) {
 // A viewBuilder assembles a copy of a parent view.
 type viewBuilder struct {
 	parent *view
-	buf    []byte
+	buf    strings.Builder
 	segs   []seg
 	pieces []piece
 	// k is the parent's seg that the last copy ended in.
@@ -135,11 +135,11 @@ func (b *viewBuilder) add(out string, start, end int) {
 	if len(out) == 1 && hi == lo+1 {
 		// One byte for one: it maps as a copied byte does, and so goes
 		// in the run of copied bytes around it.
-		b.addSeg(seg{at: len(b.buf), lo: lo, copied: true}, 1)
+		b.addSeg(seg{at: b.buf.Len(), lo: lo, copied: true}, 1)
 	} else {
-		b.addSeg(seg{at: len(b.buf), lo: lo, hi: hi}, len(out))
+		b.addSeg(seg{at: b.buf.Len(), lo: lo, hi: hi}, len(out))
 	}
-	b.buf = append(b.buf, out...)
+	b.buf.WriteString(out)
 }
 
 // copy appends the parent's bytes [start, end) unchanged.
@@ -148,14 +148,14 @@ func (b *viewBuilder) copy(start, end int) {
 		return
 	}
 	p := b.parent
-	if n := len(b.pieces); n > 0 && b.pieces[n-1].at+b.pieces[n-1].n == len(b.buf) && b.pieces[n-1].from+b.pieces[n-1].n == start {
+	if n := len(b.pieces); n > 0 && b.pieces[n-1].at+b.pieces[n-1].n == b.buf.Len() && b.pieces[n-1].from+b.pieces[n-1].n == start {
 		b.pieces[n-1].n += end - start
 	} else {
-		b.pieces = append(b.pieces, piece{at: len(b.buf), from: start, n: end - start})
+		b.pieces = append(b.pieces, piece{at: b.buf.Len(), from: start, n: end - start})
 	}
 	if p.parent == nil {
-		b.addSeg(seg{at: len(b.buf), lo: start, copied: true}, end-start)
-		b.buf = append(b.buf, p.text[start:end]...)
+		b.addSeg(seg{at: b.buf.Len(), lo: start, copied: true}, end-start)
+		b.buf.WriteString(p.text[start:end])
 		return
 	}
 	for i := start; i < end; {
@@ -167,17 +167,17 @@ func (b *viewBuilder) copy(start, end int) {
 		}
 		j := min(end, next)
 		if s.copied {
-			b.addSeg(seg{at: len(b.buf), lo: s.lo + i - s.at, copied: true}, j-i)
+			b.addSeg(seg{at: b.buf.Len(), lo: s.lo + i - s.at, copied: true}, j-i)
 		} else {
-			b.addSeg(seg{at: len(b.buf), lo: s.lo, hi: s.hi}, j-i)
+			b.addSeg(seg{at: b.buf.Len(), lo: s.lo, hi: s.hi}, j-i)
 		}
-		b.buf = append(b.buf, p.text[i:j]...)
+		b.buf.WriteString(p.text[i:j])
 		i = j
 	}
 }
 
 func (b *viewBuilder) view() *view {
-	return &view{text: string(b.buf), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces}
+	return &view{text: b.buf.String(), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces}
 }
 
 // size returns the length of the original text.
@@ -233,7 +233,7 @@ func derive(v *view, at []int, slack int, undo func(b *viewBuilder, start, end i
 		n += st[1] - st[0] + 1
 	}
 	b := newViewBuilder(v)
-	b.buf = make([]byte, 0, n)
+	b.buf.Grow(n)
 	done := 0
 	for _, st := range sts {
 		start := max(st[0], done)
