@@ -523,8 +523,12 @@ const (
 // the blobBytes flags of the run's bytes. It looks at a short head of the
 // run first, since most runs are not encoded text.
 func decodeBlob(run string, seen uint8) (string, bool) {
+	// The head is decoded from and into arrays of the stack.
+	var src [64]byte
+	var dst [48]byte
 	if len(run) >= minHexRun && len(run)%2 == 0 && seen&blobNotHex == 0 {
-		if out, err := hex.DecodeString(run[:min(len(run), 64)]); err != nil || !readsAsText(trimRune(out)) {
+		head := src[:copy(src[:], run)]
+		if n, err := hex.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 			return "", false
 		}
 		out, err := hex.DecodeString(run)
@@ -540,7 +544,8 @@ func decodeBlob(run string, seen uint8) (string, bool) {
 		}
 		enc = base64.RawURLEncoding
 	}
-	if head, err := enc.DecodeString(run[:min(len(run), 64)&^3]); err != nil || !readsAsText(trimRune(head)) {
+	head := src[:copy(src[:], run[:min(len(run), 64)&^3])]
+	if n, err := enc.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 		return "", false
 	}
 	if len(run)%4 == 1 {
