@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -293,9 +294,9 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 	}
 	clear(e.memo)
 	if rec != nil {
-		rec.kind = make([]uint8, 0, len(at))
-		rec.touch = make([]int32, 0, len(at))
-		rec.rec = make([]int32, 0, len(at))
+		rec.kind = slices.Grow(rec.kind, len(at))
+		rec.touch = slices.Grow(rec.touch, len(at))
+		rec.rec = slices.Grow(rec.rec, len(at))
 	}
 	done := 0
 	for k, p := range at {

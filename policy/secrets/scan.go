@@ -126,7 +126,7 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 			continue
 		}
 		if v.record && v.scans == nil {
-			v.scans = make([]ruleScan, len(ruleTable))
+			v.scans = takeScans()
 		}
 		s := ruleTable[i].spec
 		emit := func(start, end, lead, group int) (bool, string) {
