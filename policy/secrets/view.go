@@ -252,8 +252,8 @@ func stripView(v *view) *view {
 	s := v.text
 	var at []int
 	for i := 0; i < len(s); i++ {
-		if s[i] < utf8.RuneSelf {
-			continue
+		if i = asciiEnd(s, i); i == len(s) {
+			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if isIgnorable(r) {
