@@ -54,6 +54,7 @@ var allowed = map[string][]string{
 	"tools/modelstool":           {"", "models", "tools"},
 	"tools/requestapproval":      {"", "policy", "tools"},
 	"tools/runcommand":           {"", "policy", "policy/secrets", "tools"},
+	"tools/runcommand/sandboxed": {"", "policy", "policy/shell", "sandbox", "tools/runcommand"},
 	"models/script":              {""},
 	"models/ollama":              {"", "models", "internal/neterr"},
 	"models/ollama/ollamatest":   {},
