@@ -44,7 +44,7 @@ func newFixture(t *testing.T) fixture {
 		}
 	}
 	for p, text := range map[string]string{
-		filepath.Join(f.wispHome, "config.json"): "{}\n",
+		filepath.Join(f.wispHome, "config.json"):    "{}\n",
 		filepath.Join(f.home, ".ssh", "id_ed25519"): "key\n",
 	} {
 		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
