@@ -52,11 +52,10 @@ type GateOptions struct {
 }
 
 // A Gate decides whether what the model asks for may go ahead: it rates
-// the command, lets an earlier answer whose pattern covers it (one of this
-// session, or one the Keeper kept for this project or always) go ahead
-// unasked, allows
-// what is rated below the threshold, and otherwise asks the person
-// through the Approver, narrowing the answer to the scopes the request
+// the command, lets an earlier answer whose pattern covers it (one of
+// this session, or one the Keeper kept for this project or always) let
+// it through, allows what is rated below the threshold, and otherwise
+// asks the person through the Approver, narrowing the answer to the scopes the request
 // and the command's rating allow (WidestScope: a dangerous command once
 // only). Answers of project and always are kept through the Keeper.
 // Every step is recorded.
