@@ -55,9 +55,9 @@ type GateOptions struct {
 // the command, lets an earlier answer whose pattern covers it (one of
 // this session, or one the Keeper kept for this project or always) let
 // it through, allows what is rated below the threshold, and otherwise
-// asks the person through the Approver, narrowing the answer to the scopes the request
-// and the command's rating allow (WidestScope: a dangerous command once
-// only). Answers of project and always are kept through the Keeper.
+// asks the person through the Approver, narrowing the answer to the
+// scopes the request and the command's rating allow (WidestScope: a
+// dangerous command once only). Answers of project and always are kept through the Keeper.
 // Every step is recorded.
 //
 // A Gate is one session: what the person allowed for the session is
