@@ -62,7 +62,7 @@ var allowed = map[string][]string{
 	"models/mlx/mlxtest":         {},
 	"wisptest":                   {""},
 	"sandbox":                    {},
-	"conversation":               {"", "agent", "agent/threadfile", "audit", "config", "home", "inquiry", "inquiry/pending", "inquiry/unattended", "models", "models/script", "policy", "policy/secrets", "tools", "tools/..."},
+	"conversation":               {"", "agent", "agent/threadfile", "audit", "config", "home", "inquiry", "inquiry/pending", "inquiry/unattended", "models", "models/script", "policy", "policy/secrets", "policy/shell", "tools", "tools/..."},
 	"cmd/wisp":                   {"", "agent", "agent/...", "audit", "config", "conversation", "home", "inquiry/...", "mcpserver", "models/...", "policy/...", "sandbox", "tools/..."},
 	"cmd/wisp-tui":               {"", "inquiry/escape", "inquiry/jsonl", "sandbox"},
 	"scripts/benchpull":          {"models/hf/hubtest"},

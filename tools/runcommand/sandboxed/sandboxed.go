@@ -50,8 +50,9 @@ type Options struct {
 	// Home is the person's home folder: what "~" names in a command, and
 	// where the Hidden paths are. "": none is hidden but the wisp home.
 	Home string
-	// Mode is sandbox.mode; "": workspace-write.
-	Mode sandbox.Mode
+	// Mode is sandbox.mode, as config spells it (sandbox.ParseMode):
+	// read-only, workspace-write or off; "": workspace-write.
+	Mode string
 	// Network is sandbox.network: confined commands may reach the
 	// network.
 	Network bool
@@ -83,7 +84,7 @@ func New(ctx context.Context, opts *Options) (*Runner, error) {
 	if opts != nil {
 		o = *opts
 	}
-	mode, err := sandbox.ParseMode(string(o.Mode))
+	mode, err := sandbox.ParseMode(o.Mode)
 	if err != nil {
 		return nil, err
 	}

@@ -143,7 +143,7 @@ func TestGitReadOnly(t *testing.T) {
 // Output streams as it comes, by stream name, and the Result keeps it.
 func TestRunStreams(t *testing.T) {
 	f := newFixture(t)
-	r := f.runner(t, sandboxed.Options{Mode: sandbox.Off})
+	r := f.runner(t, sandboxed.Options{Mode: runcommand.ModeOff})
 	var mu sync.Mutex
 	got := map[string]string{}
 	res, err := r.Run(context.Background(), runcommand.Spec{Command: "echo out; echo err >&2; exit 3", Env: env, Timeout: 30 * time.Second,
@@ -167,7 +167,7 @@ func TestRunStreams(t *testing.T) {
 // run_command expects.
 func TestRunCancelled(t *testing.T) {
 	f := newFixture(t)
-	r := f.runner(t, sandboxed.Options{Mode: sandbox.Off})
+	r := f.runner(t, sandboxed.Options{Mode: runcommand.ModeOff})
 	cause := errors.New("the person stopped the turn")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	started := make(chan struct{})
@@ -206,7 +206,7 @@ func TestUnavailable(t *testing.T) {
 		t.Errorf("Run = %+v, want it run in mode off", res)
 	}
 	// Mode off asked for is not a sandbox that is missing.
-	off := f.runner(t, sandboxed.Options{Mode: sandbox.Off, Probe: func(context.Context) sandbox.Support {
+	off := f.runner(t, sandboxed.Options{Mode: runcommand.ModeOff, Probe: func(context.Context) sandbox.Support {
 		t.Error("mode off probed")
 		return sandbox.Support{}
 	}})
@@ -220,7 +220,7 @@ func TestNewRefuses(t *testing.T) {
 	for _, o := range []*sandboxed.Options{
 		nil,
 		{Workspace: f.ws, WispHome: f.wispHome, Mode: "wide-open"},
-		{Workspace: f.ws, Mode: sandbox.WorkspaceWrite, Probe: func(context.Context) sandbox.Support { return sandbox.Support{Confined: true} }},
+		{Workspace: f.ws, Mode: runcommand.ModeWorkspaceWrite, Probe: func(context.Context) sandbox.Support { return sandbox.Support{Confined: true} }},
 		{Workspace: filepath.Join(f.wispHome, "ws"), WispHome: f.wispHome, Probe: func(context.Context) sandbox.Support { return sandbox.Support{Confined: true} }},
 	} {
 		if _, err := sandboxed.New(context.Background(), o); err == nil {
@@ -235,15 +235,16 @@ func TestJudge(t *testing.T) {
 	f := newFixture(t)
 	confined := func(context.Context) sandbox.Support { return sandbox.Support{Confined: true} }
 	for _, tc := range []struct {
-		mode sandbox.Mode
+		mode string
 		line string
 		want policy.Rating
 	}{
-		{sandbox.WorkspaceWrite, "git status", policy.Safe},
-		{sandbox.Off, "git status", policy.Moderate},
-		{sandbox.WorkspaceWrite, "cat ~/.ssh/id_ed25519", policy.Dangerous},
-		{sandbox.WorkspaceWrite, "echo x > out.txt", policy.Moderate},
-		{sandbox.WorkspaceWrite, "ls " + f.wispHome, policy.Dangerous},
+		{runcommand.ModeWorkspaceWrite, "git status", policy.Safe},
+		{runcommand.ModeReadOnly, "git status", policy.Safe},
+		{runcommand.ModeOff, "git status", policy.Moderate},
+		{runcommand.ModeWorkspaceWrite, "cat ~/.ssh/id_ed25519", policy.Dangerous},
+		{runcommand.ModeWorkspaceWrite, "echo x > out.txt", policy.Moderate},
+		{runcommand.ModeWorkspaceWrite, "ls " + f.wispHome, policy.Dangerous},
 	} {
 		// A home outside /tmp, which a confined command sees as its own.
 		r, err := sandboxed.New(context.Background(), &sandboxed.Options{Workspace: f.ws, WispHome: f.wispHome, Home: "/home/p", Mode: tc.mode, Probe: confined})
