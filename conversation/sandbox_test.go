@@ -139,7 +139,7 @@ func TestSandboxedCommands(t *testing.T) {
 	conv, err := conversation.New(context.Background(), &conversation.Options{
 		Home: f.wispHome, Model: m, Named: []string{"ask_user", "run_command"}, Workspace: f.ws,
 		Face: wisptest.NewPerson(wisptest.Says(secret)), Approver: person,
-		Environ: []string{"PATH=/usr/bin:/bin", "HOME=" + f.home},
+		Environ:  []string{"PATH=/usr/bin:/bin", "HOME=" + f.home},
 		Notifier: notifier(func(n wisp.Notice) { notices = append(notices, n) }),
 	})
 	if err != nil {
