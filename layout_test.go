@@ -66,6 +66,7 @@ var allowed = map[string][]string{
 	"cmd/wisp":                   {"", "agent", "agent/...", "audit", "config", "conversation", "home", "inquiry/...", "mcpserver", "models/...", "policy/...", "sandbox", "tools/..."},
 	"cmd/wisp-tui":               {"", "inquiry/escape", "inquiry/jsonl", "sandbox"},
 	"scripts/benchpull":          {"models/hf/hubtest"},
+	"scripts/interop-ollama":     {"models"},
 	"examples/customface":        {"", "agent", "inquiry/...", "models/...", "tools/..."},
 	"examples/embed":             {"", "conversation", "home", "inquiry/escape", "models/script"},
 }

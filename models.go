@@ -25,8 +25,21 @@ type ModelInfo struct {
 	Parameters   string // "4.0B"
 	Quantization string // "Q4_K_M", "4-bit"
 	Size         int64  // bytes on disk
-	Context      int    // tokens; 0 when unknown
-	Enabled      bool
+	// Context is the most context the model takes, in tokens, as its
+	// facts state it; 0 when unknown.
+	Context int
+	// RunContext is the context, in tokens, the model runs with: the
+	// length config.json sets (models.contextLength), else the one its
+	// runner has it loaded with (Ollama's /api/ps); 0 when neither is
+	// known, as for a model Ollama has not loaded, which gets the
+	// server's own default.
+	RunContext int
+	// Digest names the model's files as its backend knows them:
+	// Ollama's manifest digest, the commit an MLX model was pulled at;
+	// "" when there is none (a folder of one's own). An enablement holds
+	// to the digest the model had when it was checked.
+	Digest  string
+	Enabled bool
 	// Capabilities are what the model can do: "completion", "tools",
 	// "thinking", "vision", "embedding".
 	Capabilities []string

@@ -63,7 +63,9 @@ type Options struct {
 	MaxHistory int
 	// ContextTokens is the model's context length (from its facts); when
 	// a request would not fit three quarters of it, older turns are
-	// condensed. 0: only MaxHistory applies.
+	// condensed. A model that can say what its runner has (a
+	// ContextSizer) is asked instead, before each step. 0: only
+	// MaxHistory applies.
 	ContextTokens int
 	// Session names the session in events and tool calls.
 	Session string
@@ -759,18 +761,41 @@ func messagesTokens(ms []ThreadRecord) int {
 	return n
 }
 
+// A ContextSizer is a wisp.Model that can say how much context its
+// runner has for it, which may be less than the most the model takes:
+// Ollama loads a model with its own default unless asked for more. The
+// agent asks before each step and condenses the thread to fit.
+type ContextSizer interface {
+	// ContextTokens returns the tokens of context the model's runner has
+	// for it, or 0 when it cannot tell. It may load the model to find
+	// out, as the step's request would.
+	ContextTokens(ctx context.Context) int
+}
+
+// contextTokens is the context a request must fit: what the model says
+// its runner has, else Options.ContextTokens.
+func (a *Agent) contextTokens(ctx context.Context) int {
+	if s, ok := a.model.(ContextSizer); ok {
+		if n := s.ContextTokens(ctx); n > 0 {
+			return n
+		}
+	}
+	return a.opts.ContextTokens
+}
+
 // condense drops a thread's oldest turns when it holds more than
-// MaxHistory messages, when its request would not fit the model's
-// context (ContextTokens, with a quarter kept for the reply), or when its
-// messages and facts would take more than MaxThreadBytes stored. It drops
+// MaxHistory messages, when its request would not fit the context the
+// model runs with (contextTokens, with a quarter kept for the reply), or
+// when its messages and facts would take more than MaxThreadBytes stored.
+// It drops
 // whole turns from the front, starting each kept part at a message the
 // person wrote so no tool result loses its call; the system prompt, the
 // facts, the notices and the current turn are always kept. Each
 // condensing is recorded as thread.condensed.
 func (a *Agent) condense(ctx context.Context, threadID string, t *thread, turnStart int) (int, error) {
 	budget := 0
-	if a.opts.ContextTokens > 0 {
-		budget = a.opts.ContextTokens * 3 / 4
+	if n := a.contextTokens(ctx); n > 0 {
+		budget = n * 3 / 4
 	}
 	fixed := estimateTokens(a.opts.System) + messagesTokens(nil)
 	for _, f := range t.facts {

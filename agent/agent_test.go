@@ -370,6 +370,64 @@ func TestCondenseToContext(t *testing.T) {
 	}
 }
 
+// sized is a model whose runner has less context than the agent was told
+// the model takes, as Ollama's runner has when it loads a model at its
+// own default.
+type sized struct {
+	*script.Model
+	tokens int
+	asked  int
+}
+
+func (s *sized) ContextTokens(context.Context) int {
+	s.asked++
+	return s.tokens
+}
+
+// The context the runner has, when the model says, decides when to
+// condense, not the most the model takes; a model that cannot tell (0)
+// leaves it to Options.ContextTokens.
+func TestCondenseToRunnerContext(t *testing.T) {
+	long := strings.Repeat("word ", 200) // about 250 tokens
+	for _, tc := range []struct {
+		name      string
+		runner    int
+		condensed bool
+	}{
+		{"the runner has 1,200 of the model's 40,960", 1200, true},
+		{"the runner cannot tell", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var steps []script.Step
+			for range 8 {
+				steps = append(steps, script.Step{Content: long})
+			}
+			m := &sized{Model: script.New("t", steps), tokens: tc.runner}
+			rec := &wisptest.Recorder{}
+			a := agent.New(m, &agent.Options{ContextTokens: 40960, Events: rec})
+			for i := range 8 {
+				if _, err := a.Respond(context.Background(), "t", fmt.Sprint("turn ", i, " ", long)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := len(rec.Events(wisp.KindCondensed)) > 0; got != tc.condensed {
+				t.Errorf("condensed = %v, want %v", got, tc.condensed)
+			}
+			if m.asked < 8 {
+				t.Errorf("the model was asked for its runner's context %d times, want once a step (8)", m.asked)
+			}
+			reqs := m.Requests()
+			total := 0
+			for _, msg := range reqs[len(reqs)-1].Messages {
+				total += len(msg.Content)
+			}
+			if tc.condensed && total/4 > tc.runner {
+				t.Errorf("the last request holds about %d tokens, over the runner's %d", total/4, tc.runner)
+			}
+		})
+	}
+}
+
 // asker is a tool that asks the person, and so summarises its calls
 // without their words.
 type asker struct{ echo }

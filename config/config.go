@@ -50,6 +50,11 @@ type Models struct {
 	// Trusted is models.trusted: the publishers the person trusts to pull
 	// from. Only the person writes it.
 	Trusted []string `json:"trusted"`
+	// ContextLength is models.contextLength: the context, in tokens,
+	// every request to a model asks for (Ollama's num_ctx), the probe of
+	// enable and check included; 0 (the default) asks for none, so the
+	// server's own setting stands.
+	ContextLength int `json:"contextLength"`
 }
 
 // Approval holds the settings of the approval gate.

@@ -35,6 +35,7 @@ func ExampleKeys() {
 	// commands.env (list, default "")
 	// inquiry.elicitation (bool, default "false")
 	// inquiry.timeoutSeconds (int, default "0")
+	// models.contextLength (int, default "0")
 	// models.default (string, default "")
 	// models.enabled (list, default "")
 	// models.trusted (list, default "")

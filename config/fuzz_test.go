@@ -38,6 +38,8 @@ func FuzzLoad(f *testing.F) {
 		"[]",
 		"\xff\xfe{}",
 		`{"tools":{"a\nb":1}}`,
+		`{"models":{"enabled":["ollama:qwen3:4b@0123456789abcdef","mlx:X"],"contextLength":8192}}`,
+		`{"models":{"enabled":["ollama:qwen3:4b@XYZ"],"contextLength":"255"}}`,
 	} {
 		f.Add([]byte(seed))
 	}

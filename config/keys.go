@@ -122,13 +122,20 @@ func table() []setting {
 		listSetting(Key{
 			Name:    "models.enabled",
 			Default: "",
-			Doc:     "the models wisp may run, as comma-separated names (set by wisp models enable and disable)",
-		}, modelNames, isModelName, func(c *Config) *[]string { return &c.Models.Enabled }),
+			Doc:     "the models wisp may run, as comma-separated names, each with @ and the digest it was checked at (set by wisp models enable, disable and check)",
+		}, enabledNames, isEnabledModel, func(c *Config) *[]string { return &c.Models.Enabled }),
 		listSetting(Key{
 			Name:    "models.trusted",
 			Default: "",
 			Doc:     "publishers you trust to pull models from (set by wisp models trust)",
 		}, publisherNames, isPublisher, func(c *Config) *[]string { return &c.Models.Trusted }),
+		intSetting(Key{
+			Name:    "models.contextLength",
+			Default: "0",
+			Doc:     "tokens of context every request to a model asks for (Ollama's num_ctx); 0 leaves it to the server (OLLAMA_CONTEXT_LENGTH)",
+		}, "0 (the server's own) or 256 to 16,777,216",
+			func(n int) bool { return n == 0 || 256 <= n && n <= 1<<24 },
+			func(c *Config) *int { return &c.Models.ContextLength }),
 		enumSetting(Key{
 			Name:    "approval.threshold",
 			Default: "moderate",
@@ -430,7 +437,7 @@ func listSetting(k Key, what string, valid func(string) bool, field func(*Config
 // What each list holds, for its error.
 const (
 	toolNames      = "tool names separated by commas (lower-case letters, digits, _)"
-	modelNames     = "model names separated by commas (ollama:NAME[:TAG] or mlx:NAME)"
+	enabledNames   = "model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits)"
 	publisherNames = "publishers separated by commas (Hugging Face organisations or users, like mlx-community)"
 	envNames       = "environment variable names separated by commas (letters, digits, _; never WISP_*)"
 )
@@ -464,6 +471,26 @@ func isModelName(s string) bool {
 		}
 	}
 	return !strings.Contains(rest, "..")
+}
+
+// isEnabledModel reports whether s is an entry of models.enabled: a
+// model name (isModelName), maybe followed by @ and the digest the model
+// had when it was checked, 12 to 64 lower-case hex digits. An entry
+// without one, as older files have, names the model whatever its digest.
+func isEnabledModel(s string) bool {
+	name, digest, bound := strings.Cut(s, "@")
+	if !bound {
+		return isModelName(s)
+	}
+	if len(digest) < 12 || len(digest) > 64 {
+		return false
+	}
+	for _, r := range digest {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return isModelName(name)
 }
 
 // isPublisher reports whether s is a Hugging Face organisation or user

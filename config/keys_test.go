@@ -14,7 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 )
 
-const validKeys = "approval.outOfBand, approval.threshold, commands.env, inquiry.elicitation, inquiry.timeoutSeconds, models.default, models.enabled, models.trusted, sandbox.mode, sandbox.network, tools.ask, tools.ask_user, tools.disabled, tools.models, tools.request_approval, tools.run_command"
+const validKeys = "approval.outOfBand, approval.threshold, commands.env, inquiry.elicitation, inquiry.timeoutSeconds, models.contextLength, models.default, models.enabled, models.trusted, sandbox.mode, sandbox.network, tools.ask, tools.ask_user, tools.disabled, tools.models, tools.request_approval, tools.run_command"
 
 // setCases are good and bad values for every key, typed as on the command
 // line. want is what Get prints afterwards; wantErr the exact error text.
@@ -57,6 +57,13 @@ var setCases = []struct {
 	{key: "tools.disabled", value: "ásk", wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "ásk"`, is: config.ErrBadValue},
 	{key: "tools.disabled", value: "a" + strings.Repeat("b", 64), wantErr: `tools.disabled takes tool names separated by commas (lower-case letters, digits, _); got "a` + strings.Repeat("b", 63) + `…"`, is: config.ErrBadValue},
 
+	{key: "models.contextLength", value: "0", want: "0"},
+	{key: "models.contextLength", value: "8192", want: "8192"},
+	{key: "models.contextLength", value: "256", want: "256"},
+	{key: "models.contextLength", value: "16777216", want: "16777216"},
+	{key: "models.contextLength", value: "255", wantErr: `models.contextLength must be 0 (the server's own) or 256 to 16,777,216; got 255`, is: config.ErrBadValue},
+	{key: "models.contextLength", value: "-1", wantErr: `models.contextLength must be 0 (the server's own) or 256 to 16,777,216; got -1`, is: config.ErrBadValue},
+	{key: "models.contextLength", value: "8k", wantErr: `models.contextLength must be 0 (the server's own) or 256 to 16,777,216; got "8k"`, is: config.ErrBadValue},
 	{key: "inquiry.timeoutSeconds", value: "0", want: "0"},
 	{key: "inquiry.timeoutSeconds", value: "10", want: "10"},
 	{key: "inquiry.timeoutSeconds", value: "300", want: "300"},
@@ -90,10 +97,15 @@ var setCases = []struct {
 	{key: "models.enabled", value: "ollama:qwen3:4b,mlx:Qwen3-4B-4bit", want: "mlx:Qwen3-4B-4bit,ollama:qwen3:4b"},
 	{key: "models.enabled", value: "ollama:hf.co/org/repo:Q4_K_M", want: "ollama:hf.co/org/repo:Q4_K_M"},
 	{key: "models.enabled", value: "", want: ""},
-	{key: "models.enabled", value: "qwen3:4b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "qwen3:4b"`, is: config.ErrBadValue},
-	{key: "models.enabled", value: "mlx:", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:"`, is: config.ErrBadValue},
-	{key: "models.enabled", value: "mlx:a b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:a b"`, is: config.ErrBadValue},
-	{key: "models.enabled", value: "mlx:../x", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME); got "mlx:../x"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "ollama:qwen3:4b@0123456789ab,mlx:Qwen3-4B-4bit@" + strings.Repeat("c", 40), want: "mlx:Qwen3-4B-4bit@" + strings.Repeat("c", 40) + ",ollama:qwen3:4b@0123456789ab"},
+	{key: "models.enabled", value: "ollama:qwen3:4b@" + strings.Repeat("f", 64), want: "ollama:qwen3:4b@" + strings.Repeat("f", 64)},
+	{key: "models.enabled", value: "ollama:qwen3:4b@0123456789a", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "ollama:qwen3:4b@0123456789a"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "ollama:qwen3:4b@0123456789AB", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "ollama:qwen3:4b@0123456789AB"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "qwen3:4b@0123456789ab", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "qwen3:4b@0123456789ab"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "qwen3:4b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "qwen3:4b"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "mlx:", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "mlx:"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "mlx:a b", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "mlx:a b"`, is: config.ErrBadValue},
+	{key: "models.enabled", value: "mlx:../x", wantErr: `models.enabled takes model names separated by commas (ollama:NAME[:TAG] or mlx:NAME, each maybe with @DIGEST, 12 to 64 lower-case hex digits); got "mlx:../x"`, is: config.ErrBadValue},
 
 	{key: "models.default", value: "ollama:qwen3:4b", want: "ollama:qwen3:4b"},
 	{key: "models.default", value: "", want: ""},
@@ -197,8 +209,9 @@ func TestKeys(t *testing.T) {
 		{Name: "commands.env", Kind: "list", Default: "", Doc: "variables of your environment that run_command's commands get beyond the defaults, as comma-separated names (never WISP_*)", Security: true},
 		{Name: "inquiry.elicitation", Kind: "bool", Default: "false", Doc: "under wisp mcp, also put questions and approvals to the MCP client's dialog when it can show one", Security: true},
 		{Name: "inquiry.timeoutSeconds", Kind: "int", Default: "0", Doc: "seconds a question waits for your answer; 0 waits for ever, otherwise 10 to 86,400"},
+		{Name: "models.contextLength", Kind: "int", Default: "0", Doc: "tokens of context every request to a model asks for (Ollama's num_ctx); 0 leaves it to the server (OLLAMA_CONTEXT_LENGTH)"},
 		{Name: "models.default", Kind: "string", Default: "", Doc: "the model chat and respond use when --model is not given (ollama:NAME[:TAG] or mlx:NAME)"},
-		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names (set by wisp models enable and disable)", Security: true},
+		{Name: "models.enabled", Kind: "list", Default: "", Doc: "the models wisp may run, as comma-separated names, each with @ and the digest it was checked at (set by wisp models enable, disable and check)", Security: true},
 		{Name: "models.trusted", Kind: "list", Default: "", Doc: "publishers you trust to pull models from (set by wisp models trust)", Security: true},
 		{Name: "sandbox.mode", Kind: "enum", Default: "workspace-write", Doc: "where run_command's commands may write: read-only, workspace-write (the workspace and a private temp folder) or off (no sandbox, and every command is asked)", Security: true},
 		{Name: "sandbox.network", Kind: "bool", Default: "false", Doc: "let run_command's commands reach the network", Security: true},

@@ -47,7 +47,7 @@ func (a *Actions) Action(ctx context.Context, verb, name string) (wisp.Action, e
 		return a.pullAction(ctx, name)
 	}
 	free := wisp.Action{NoApproval: true}
-	m, err := a.Resolve(ctx, name)
+	m, held, err := a.forDisable(ctx, name)
 	if err != nil {
 		if ctx.Err() != nil {
 			return wisp.Action{}, context.Cause(ctx)
@@ -56,13 +56,15 @@ func (a *Actions) Action(ctx context.Context, verb, name string) (wisp.Action, e
 	}
 	var text string
 	switch {
-	case verb == VerbEnable && m.Enabled, verb == VerbDisable && !m.Enabled:
+	case verb == VerbEnable && (m.Enabled || isGone(m)), verb == VerbDisable && !held:
 		return free, nil
 	case verb == VerbEnable:
 		text = "adds " + m.Name + " to models.enabled in config.json, after checking that it can call tools"
 	case verb == VerbDisable:
 		text = "removes " + m.Name + " from models.enabled in config.json"
-	case verb == VerbCheck && m.Enabled:
+	case verb == VerbCheck && held && !m.Enabled && !isGone(m):
+		text = "checks " + m.Name + ", another model than the one enabled under its name; if it passes, its entry in models.enabled in config.json holds this one, and if it fails, the entry goes"
+	case verb == VerbCheck && held:
 		text = "checks " + m.Name + "; if it fails, removes it from models.enabled in config.json"
 	case verb == VerbCheck:
 		text = "checks " + m.Name + "; config.json does not change unless it fails"

@@ -91,7 +91,25 @@ var (
 	// models.enabled or models.trusted was not made. It is a failed write,
 	// not a refusal: the models tool ends the turn with it.
 	ErrNotSaved = config.ErrNotSaved
+	// ErrCheckFailed: a model failed its check, when it was checked
+	// (Check) or before it was turned on (Enable). The *CheckError that
+	// wraps it says why, in the runtime's own words where it gave any.
+	ErrCheckFailed = errors.New("failed its check")
 )
+
+// A CheckError is a check a model failed. Change holds the lines the
+// person and the model read: why it failed (with the runtime's own
+// words, such as Ollama's "500 Internal Server Error: … missing tensor
+// …"), what the check found, and what changed. Its text is those lines,
+// joined on one line. It wraps ErrCheckFailed.
+type CheckError struct {
+	Change wisp.Change
+}
+
+func (e *CheckError) Error() string { return strings.Join(e.Change.Lines, "; ") }
+
+// Unwrap returns ErrCheckFailed.
+func (e *CheckError) Unwrap() error { return ErrCheckFailed }
 
 // New returns Actions over opts.
 func New(opts *Options) *Actions {
@@ -104,9 +122,13 @@ func New(opts *Options) *Actions {
 
 // listing asks every backend at once.
 type listing struct {
-	models      []wisp.ModelInfo
+	models []wisp.ModelInfo
+	// gone are the models models.enabled names that their backends,
+	// which answered, no longer have.
+	gone        []wisp.ModelInfo
 	unreachable []string
 	errs        map[string]error // by runtime, for the backends that did not answer
+	entries     []enablement     // models.enabled
 }
 
 func (a *Actions) listAll(ctx context.Context) (listing, error) {
@@ -130,7 +152,8 @@ func (a *Actions) listAll(ctx context.Context) (listing, error) {
 	if err != nil {
 		return listing{}, err
 	}
-	var l listing
+	l := listing{entries: enablements(cfg)}
+	answered := map[string]bool{}
 	for i, r := range results {
 		b := a.opts.Backends[i]
 		if r.err != nil {
@@ -141,16 +164,76 @@ func (a *Actions) listAll(ctx context.Context) (listing, error) {
 			l.errs[b.Runtime()] = r.err
 			continue
 		}
+		answered[b.Runtime()] = true
 		for _, m := range r.models {
 			m.Runtime = b.Runtime()
 			m.Name = b.Runtime() + ":" + m.Name
-			m.Enabled = slices.Contains(cfg.Models.Enabled, m.Name)
 			l.models = append(l.models, m)
 		}
 	}
-	slices.SortFunc(l.models, func(x, y wisp.ModelInfo) int { return cmp.Compare(x.Name, y.Name) })
+	for i := range l.models {
+		a.state(cfg, l.entries, &l.models[i])
+	}
+	for _, e := range l.entries {
+		runtime, _, _ := strings.Cut(e.name, ":")
+		has := func(m wisp.ModelInfo) bool { return m.Name == e.name }
+		if answered[runtime] && !slices.ContainsFunc(l.models, has) && !slices.ContainsFunc(l.gone, has) {
+			l.gone = append(l.gone, goneModel(e.name, runtime))
+		}
+	}
+	slices.SortFunc(l.models, byName)
 	return l, nil
 }
+
+func byName(x, y wisp.ModelInfo) int { return cmp.Compare(x.Name, y.Name) }
+
+// all returns the models the backends have and those models.enabled
+// names that are gone, sorted by name.
+func (l listing) all() []wisp.ModelInfo {
+	ms := append(slices.Clone(l.models), l.gone...)
+	slices.SortFunc(ms, byName)
+	return ms
+}
+
+// goneModel is a model models.enabled names that its backend, which
+// answered, no longer has: listed, enabled and not usable, until the
+// person disables it.
+func goneModel(name, runtime string) wisp.ModelInfo {
+	return wisp.ModelInfo{Name: name, Runtime: runtime, Enabled: true,
+		Why: fmt.Sprintf("%s no longer has it; wisp models disable %s forgets it", runtime, name)}
+}
+
+// isGone reports whether m is a model models.enabled names that its
+// backend no longer has (goneModel).
+func isGone(m wisp.ModelInfo) bool {
+	return m.Enabled && !m.Usable && m.Why == goneModel(m.Name, m.Runtime).Why
+}
+
+// state sets whether m is enabled, as models.enabled (entries) says, and
+// the context it runs with, as cfg sets it. A model whose entry holds
+// another digest is another model pulled under the name since it was
+// checked: it is not enabled, and cannot be used until it is checked.
+func (a *Actions) state(cfg config.Config, entries []enablement, m *wisp.ModelInfo) {
+	if n := cfg.Models.ContextLength; n > 0 {
+		m.RunContext = n
+		if m.Context > 0 {
+			m.RunContext = min(n, m.Context) // as Ollama caps num_ctx
+		}
+	}
+	e, ok := findEnablement(entries, m.Name)
+	switch {
+	case !ok:
+	case e.holds(m.Digest):
+		m.Enabled = true
+	default:
+		m.Enabled, m.Usable = false, false
+		m.Why = fmt.Sprintf(lineChanged, m.Name)
+	}
+}
+
+// lineChanged is why a model whose enablement holds another digest cannot
+// be used.
+const lineChanged = "it is not the model that was enabled: another was pulled under its name since; wisp models check %s checks it and enables it again"
 
 func (a *Actions) settings() (config.Config, error) {
 	if a.opts.Settings == nil {
@@ -173,10 +256,16 @@ func (a *Actions) List(ctx context.Context, page int) (wisp.Listing, error) {
 	// Where the pages break depends on every model's line, so every
 	// model's facts are filled in first.
 	a.fillIn(ctx, l.models)
+	cfg, err := a.settings()
+	if err != nil {
+		return wisp.Listing{}, err
+	}
 	for i := range l.models {
+		a.state(cfg, l.entries, &l.models[i]) // again, with the facts filled in
 		judge(&l.models[i])
 	}
-	bounds := pageBounds(l.models, l.unreachable)
+	all := l.all()
+	bounds := pageBounds(all, l.unreachable)
 	pages := len(bounds)
 	if page < 1 || page > pages {
 		return wisp.Listing{}, fmt.Errorf("%w %d; pages run from 1 to %d", ErrNoPage, page, pages)
@@ -185,7 +274,7 @@ func (a *Actions) List(ctx context.Context, page int) (wisp.Listing, error) {
 	if page > 1 {
 		lo = bounds[page-2]
 	}
-	ms := slices.Clone(l.models[lo:bounds[page-1]])
+	ms := slices.Clone(all[lo:bounds[page-1]])
 	return wisp.Listing{Models: ms, Page: page, Pages: pages, Unreachable: l.unreachable}, nil
 }
 
@@ -231,6 +320,9 @@ func (a *Actions) fillIn(ctx context.Context, ms []wisp.ModelInfo) {
 			if m.Licence == "" {
 				m.Licence = info.Licence
 			}
+			if m.RunContext == 0 {
+				m.RunContext = info.RunContext
+			}
 		})
 	}
 	wg.Wait()
@@ -258,7 +350,7 @@ func (a *Actions) Resolve(ctx context.Context, name string) (wisp.ModelInfo, err
 		}
 	}
 	var found []wisp.ModelInfo
-	for _, m := range l.models {
+	for _, m := range l.all() {
 		if runtime != "" && m.Runtime != runtime {
 			continue
 		}
@@ -305,18 +397,26 @@ func sameName(m wisp.ModelInfo, rest string) bool {
 // cannot call tools is not usable, and says so.
 func (a *Actions) Show(ctx context.Context, name string) (wisp.ModelInfo, error) {
 	m, err := a.Resolve(ctx, name)
-	if err != nil {
-		return wisp.ModelInfo{}, err
+	if err != nil || isGone(m) {
+		return m, err
 	}
 	b := a.backend(m.Runtime)
 	info, err := b.Show(ctx, strings.TrimPrefix(m.Name, m.Runtime+":"))
 	if err != nil {
 		return wisp.ModelInfo{}, err
 	}
-	info.Name, info.Runtime, info.Enabled = m.Name, m.Runtime, m.Enabled
+	info.Name, info.Runtime = m.Name, m.Runtime
 	if info.Size == 0 {
 		info.Size = m.Size
 	}
+	if info.Digest == "" {
+		info.Digest = m.Digest
+	}
+	cfg, err := a.settings()
+	if err != nil {
+		return wisp.ModelInfo{}, err
+	}
+	a.state(cfg, enablements(cfg), &info)
 	judge(&info)
 	return info, nil
 }
@@ -330,6 +430,8 @@ func (a *Actions) Runnable(ctx context.Context, name string) (wisp.ModelInfo, er
 		return wisp.ModelInfo{}, err
 	}
 	switch {
+	case !m.Enabled && m.Why == fmt.Sprintf(lineChanged, m.Name):
+		return wisp.ModelInfo{}, fmt.Errorf("%s is %w: %s", m.Name, ErrDisabled, m.Why)
 	case !m.Enabled:
 		return wisp.ModelInfo{}, fmt.Errorf("%s is %w; wisp models enable %s checks it and turns it on", m.Name, ErrDisabled, m.Name)
 	case !m.Usable && m.Why != "" && m.Why != LineCannotCallTools:
@@ -353,11 +455,24 @@ func (a *Actions) Open(ctx context.Context, name string) (wisp.Model, wisp.Model
 	if !ok {
 		return nil, wisp.ModelInfo{}, fmt.Errorf("%w %q: wisp cannot run %s models here", wisp.ErrUnknownModel, name, info.Runtime)
 	}
-	m, err := r.Model(strings.TrimPrefix(info.Name, info.Runtime+":"), info)
+	run, err := a.runOptions()
+	if err != nil {
+		return nil, wisp.ModelInfo{}, err
+	}
+	m, err := r.Model(strings.TrimPrefix(info.Name, info.Runtime+":"), info, run)
 	if err != nil {
 		return nil, wisp.ModelInfo{}, setupError{err}
 	}
 	return m, info, nil
+}
+
+// runOptions are how every request to a model runs, as config.json says.
+func (a *Actions) runOptions() (*RunOptions, error) {
+	cfg, err := a.settings()
+	if err != nil {
+		return nil, err
+	}
+	return &RunOptions{ContextTokens: cfg.Models.ContextLength}, nil
 }
 
 // setupError is a Runner's error, which keeps its text and wraps ErrSetup.
@@ -379,12 +494,18 @@ func (a *Actions) backend(runtime string) Backend {
 }
 
 // Enable checks a model and, when it can call tools, adds it to
-// models.enabled. Asked for by the model, it needs the person's approval
-// (see Actions).
+// models.enabled, bound to the digest it has now: another model pulled
+// under its name later is not enabled until it is checked. A model that
+// fails its check is refused with a *CheckError saying why, and nothing
+// changes. Asked for by the model, it needs the person's approval (see
+// Actions).
 func (a *Actions) Enable(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
 	m, err := a.Resolve(ctx, name)
 	if err != nil {
 		return wisp.Change{}, err
+	}
+	if isGone(m) {
+		return wisp.Change{}, fmt.Errorf("%s cannot be enabled: %s", m.Name, m.Why)
 	}
 	if m.Enabled {
 		return wisp.Change{Name: m.Name, Lines: []string{m.Name + " is already enabled; nothing changed"}}, nil
@@ -398,9 +519,13 @@ func (a *Actions) Enable(ctx context.Context, name string, by wisp.Actor) (wisp.
 		return wisp.Change{}, err
 	}
 	if why := unfit(rep); why != "" {
-		return wisp.Change{}, fmt.Errorf("%s %s, so it cannot serve the agent; nothing changed", m.Name, why)
+		return wisp.Change{}, &CheckError{wisp.Change{Name: m.Name, Lines: []string{
+			m.Name + " failed its check: " + why,
+			"nothing changed: a model that fails its check cannot serve the agent",
+			"checked: " + strings.Join(rep.Findings, "; "),
+		}}}
 	}
-	if err := a.setEnabled(ctx, m.Name, true, by, approval); err != nil {
+	if err := a.setEnabled(ctx, m.Name, digestOf(checked(m, rep)), true, by, approval); err != nil {
 		return wisp.Change{}, err
 	}
 	return wisp.Change{Name: m.Name, Lines: []string{
@@ -409,28 +534,71 @@ func (a *Actions) Enable(ctx context.Context, name string, by wisp.Actor) (wisp.
 	}}, nil
 }
 
-// Disable removes a model from models.enabled. Asked for by the model, it
-// needs the person's approval (see Actions).
+// Disable removes a model from models.enabled: any model the file names,
+// under any spelling Resolve takes, whether or not its backend still has
+// it or answers. Asked for by the model, it needs the person's approval
+// (see Actions).
 func (a *Actions) Disable(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
-	m, err := a.Resolve(ctx, name)
+	m, held, err := a.forDisable(ctx, name)
 	if err != nil {
 		return wisp.Change{}, err
 	}
-	if !m.Enabled {
+	if !held {
 		return wisp.Change{Name: m.Name, Lines: []string{m.Name + " is already disabled; nothing changed"}}, nil
 	}
 	approval, err := a.approved(ctx, by, "models disable "+m.Name)
 	if err != nil {
 		return wisp.Change{}, err
 	}
-	if err := a.setEnabled(ctx, m.Name, false, by, approval); err != nil {
+	if err := a.setEnabled(ctx, m.Name, "", false, by, approval); err != nil {
 		return wisp.Change{}, err
 	}
 	return wisp.Change{Name: m.Name, Lines: []string{m.Name + " is disabled: wisp will not run it"}}, nil
 }
 
-// Check verifies a model; an enabled model that fails is disabled. Asked
-// for by the model, it needs the person's approval (see Actions).
+// forDisable finds the model a disable of name means: the one Resolve
+// finds or, when it finds none (the backend no longer has it, or does not
+// answer), the entry of models.enabled the name means under the same
+// spellings. held reports whether models.enabled names it.
+func (a *Actions) forDisable(ctx context.Context, name string) (m wisp.ModelInfo, held bool, err error) {
+	m, err = a.Resolve(ctx, name)
+	cfg, cerr := a.settings()
+	if cerr != nil {
+		return wisp.ModelInfo{}, false, cerr
+	}
+	entries := enablements(cfg)
+	if err == nil {
+		_, held = findEnablement(entries, m.Name)
+		return m, held, nil
+	}
+	if ctx.Err() != nil {
+		return wisp.ModelInfo{}, false, err
+	}
+	raw := strings.TrimSpace(name)
+	var found []enablement
+	for _, e := range entries {
+		runtime, _, _ := strings.Cut(e.name, ":")
+		rest := raw
+		if r, after, ok := strings.Cut(raw, ":"); ok && strings.EqualFold(r, runtime) {
+			rest = after
+		}
+		if sameName(wisp.ModelInfo{Name: e.name, Runtime: runtime}, rest) {
+			found = append(found, e)
+		}
+	}
+	if len(found) != 1 {
+		return wisp.ModelInfo{}, false, err
+	}
+	runtime, _, _ := strings.Cut(found[0].name, ":")
+	return wisp.ModelInfo{Name: found[0].name, Runtime: runtime, Enabled: true}, true, nil
+}
+
+// Check verifies a model. One that fails is refused with a *CheckError
+// saying why, in the runtime's own words where it gave any (its lines are
+// what a passed check returns); if it was enabled, it is disabled. A
+// model that passes is enabled again if another model was under its name
+// when it was enabled: its entry now holds this model's digest. Asked for
+// by the model, it needs the person's approval (see Actions).
 func (a *Actions) Check(ctx context.Context, name string, by wisp.Actor) (wisp.Change, error) {
 	m, err := a.Resolve(ctx, name)
 	if err != nil {
@@ -440,41 +608,113 @@ func (a *Actions) Check(ctx context.Context, name string, by wisp.Actor) (wisp.C
 	if err != nil {
 		return wisp.Change{}, err
 	}
-	rep, err := a.check(ctx, m, by, approval)
+	var rep CheckReport
+	if isGone(m) {
+		rep = CheckReport{Why: m.Why, Findings: []string{m.Why}, Info: m}
+	} else if rep, err = a.check(ctx, m, by, approval); err != nil {
+		return wisp.Change{}, err
+	}
+	cfg, err := a.settings()
 	if err != nil {
 		return wisp.Change{}, err
 	}
+	entry, held := findEnablement(enablements(cfg), m.Name)
 	c := wisp.Change{Name: m.Name}
 	why := unfit(rep)
 	if why == "" {
 		c.Lines = append(c.Lines, m.Name+" passed its check")
 	} else {
-		c.Lines = append(c.Lines, m.Name+" failed its check: it "+why)
+		c.Lines = append(c.Lines, m.Name+" failed its check: "+why)
 	}
 	c.Lines = append(c.Lines, "checked: "+strings.Join(rep.Findings, "; "))
-	if why != "" && m.Enabled {
-		if err := a.setEnabled(ctx, m.Name, false, by, approval); err != nil {
+	switch {
+	case why != "" && held:
+		if err := a.setEnabled(ctx, m.Name, "", false, by, approval); err != nil {
 			return wisp.Change{}, err
 		}
 		c.Lines = append(c.Lines, m.Name+" is now disabled: wisp will not run it")
+	case why == "" && held && entry.digest != digestOf(checked(m, rep)):
+		// The entry holds the model that passed: another model was under
+		// the name, or the entry held no digest yet.
+		if err := a.setEnabled(ctx, m.Name, digestOf(checked(m, rep)), true, by, approval); err != nil {
+			return wisp.Change{}, err
+		}
+		if !m.Enabled {
+			c.Lines = append(c.Lines, m.Name+" is enabled again: the model now under its name passed")
+		}
+	}
+	if why != "" {
+		return wisp.Change{}, &CheckError{c}
 	}
 	return c, nil
+}
+
+// CheckEnabled checks every model models.enabled names, in its order,
+// one after another, as Check does, and returns their lines together. When
+// any failed its check or could not be checked, it returns a *CheckError
+// holding every line and, last, how many failed.
+func (a *Actions) CheckEnabled(ctx context.Context, by wisp.Actor) (wisp.Change, error) {
+	cfg, err := a.settings()
+	if err != nil {
+		return wisp.Change{}, err
+	}
+	entries := enablements(cfg)
+	if len(entries) == 0 {
+		return wisp.Change{Lines: []string{"no model is enabled; wisp models enable NAME checks one and turns it on"}}, nil
+	}
+	var all wisp.Change
+	failed := 0
+	for _, e := range entries {
+		c, err := a.Check(ctx, e.name, by)
+		var ce *CheckError
+		switch {
+		case ctx.Err() != nil:
+			return wisp.Change{}, context.Cause(ctx)
+		case errors.As(err, &ce):
+			c = ce.Change
+			failed++
+		case errors.Is(err, wisp.ErrNotRecorded), errors.Is(err, ErrNotSaved), errors.Is(err, wisp.ErrNotApproved):
+			return wisp.Change{}, err
+		case err != nil:
+			c = wisp.Change{Lines: []string{e.name + " could not be checked: " + oneLine(err.Error())}}
+			failed++
+		}
+		all.Lines = append(all.Lines, c.Lines...)
+	}
+	if failed > 0 {
+		all.Lines = append(all.Lines, fmt.Sprintf("%d of %d enabled models failed", failed, len(entries)))
+		return wisp.Change{}, &CheckError{all}
+	}
+	return all, nil
 }
 
 // unfit says why a checked model cannot serve the agent, or "".
 func unfit(rep CheckReport) string {
 	switch {
 	case !rep.OK:
-		return "did not pass its check"
+		return or(rep.Why, "one of its findings failed")
 	case !slices.Contains(rep.Info.Capabilities, "tools"):
-		return "cannot call tools"
+		return LineCannotCallTools
 	}
 	return ""
 }
 
-// check runs the backend's check and records model.verified.
+// checked is m with the digest its check saw, when the check saw one.
+func checked(m wisp.ModelInfo, rep CheckReport) wisp.ModelInfo {
+	if rep.Info.Digest != "" {
+		m.Digest = rep.Info.Digest
+	}
+	return m
+}
+
+// check runs the backend's check, as config.json says every request runs,
+// and records model.verified.
 func (a *Actions) check(ctx context.Context, m wisp.ModelInfo, by wisp.Actor, approval string) (CheckReport, error) {
-	rep, err := a.backend(m.Runtime).Check(ctx, strings.TrimPrefix(m.Name, m.Runtime+":"))
+	run, err := a.runOptions()
+	if err != nil {
+		return CheckReport{}, err
+	}
+	rep, err := a.backend(m.Runtime).Check(ctx, strings.TrimPrefix(m.Name, m.Runtime+":"), run)
 	if err != nil {
 		return CheckReport{}, err
 	}
@@ -531,36 +771,101 @@ func (a *Actions) approved(ctx context.Context, by wisp.Actor, command string) (
 	return ap.ID, nil
 }
 
-// setEnabled adds or removes name in models.enabled and records it.
-func (a *Actions) setEnabled(ctx context.Context, name string, on bool, by wisp.Actor, approval string) error {
+// setEnabled writes name's entry in models.enabled and records it: on,
+// the entry holds digest (replacing one that held another); off, it goes.
+func (a *Actions) setEnabled(ctx context.Context, name, digest string, on bool, by wisp.Actor, approval string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	changed := false
+	var change wisp.ConfigChangeData
 	err := a.opts.Settings.Update(ctx, func(c *config.Config) error {
-		list := slices.Clone(c.Models.Enabled)
-		has := slices.Contains(list, name)
-		switch {
-		case on && !has:
-			list = append(list, name)
-		case !on && has:
-			list = slices.DeleteFunc(list, func(s string) bool { return s == name })
-		default:
+		change = wisp.ConfigChangeData{Key: "models.enabled"}
+		var list []string
+		for _, s := range c.Models.Enabled {
+			if parseEnablement(s).name == name {
+				change.Removed = s
+				continue
+			}
+			list = append(list, s)
+		}
+		if on {
+			change.Added = enablement{name, digest}.String()
+			list = append(list, change.Added)
+		}
+		if change.Added == change.Removed {
+			change = wisp.ConfigChangeData{}
 			return nil
 		}
-		changed = true
 		return c.Set("models.enabled", strings.Join(list, ","))
 	})
-	if err != nil {
+	if err != nil || change.Key == "" {
 		return err
 	}
-	if changed {
-		change := wisp.ConfigChangeData{Key: "models.enabled", Removed: name}
-		if on {
-			change = wisp.ConfigChangeData{Key: "models.enabled", Added: name}
-		}
-		return a.record(ctx, by, approval, change)
+	return a.record(ctx, by, approval, change)
+}
+
+// An enablement is one entry of models.enabled: a model's full name and,
+// after "@", the digest the model had when it passed its check. An entry
+// without a digest, as files written before enablements held to one have,
+// enables the model whatever its digest.
+type enablement struct{ name, digest string }
+
+func parseEnablement(s string) enablement {
+	name, digest, _ := strings.Cut(s, "@")
+	return enablement{name, digest}
+}
+
+func (e enablement) String() string {
+	if e.digest == "" {
+		return e.name
 	}
-	return nil
+	return e.name + "@" + e.digest
+}
+
+// holds reports whether the entry enables a model of this digest: one
+// that begins with the entry's digest (at least 12 digits, which the
+// config holds it to), or any, for an entry without one.
+func (e enablement) holds(digest string) bool {
+	return e.digest == "" || strings.HasPrefix(digestText(digest), e.digest)
+}
+
+// enablements returns the entries of models.enabled in cfg, in order.
+func enablements(cfg config.Config) []enablement {
+	es := make([]enablement, 0, len(cfg.Models.Enabled))
+	for _, s := range cfg.Models.Enabled {
+		es = append(es, parseEnablement(s))
+	}
+	return es
+}
+
+// findEnablement returns the entry for the model named name.
+func findEnablement(es []enablement, name string) (enablement, bool) {
+	for _, e := range es {
+		if e.name == name {
+			return e, true
+		}
+	}
+	return enablement{}, false
+}
+
+// digestOf is the digest an enablement of m holds: its digest as
+// lower-case hex without a "sha256:" prefix, or "" when it has none that
+// reads so.
+func digestOf(m wisp.ModelInfo) string {
+	d := digestText(m.Digest)
+	if len(d) < 12 || len(d) > 64 || strings.Trim(d, "0123456789abcdef") != "" {
+		return ""
+	}
+	return d
+}
+
+// digestText is a digest as an enablement writes it: lower-case, without
+// a "sha256:" or "sha256-" prefix.
+func digestText(d string) string {
+	d = strings.ToLower(strings.TrimSpace(d))
+	if rest, ok := strings.CutPrefix(d, "sha256"); ok && rest != "" && (rest[0] == ':' || rest[0] == '-') {
+		d = rest[1:]
+	}
+	return d
 }
 
 // record hands an event to Options.Events. The audit log writes it even

@@ -2,6 +2,8 @@ package models_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -73,6 +75,12 @@ func guard(ctx context.Context, person asker, actions *models.Actions, thread st
 	return change(ctx)
 }
 
+// digest is the digest the fake Ollama gives a model of this name.
+func digest(name string) string {
+	sum := sha256.Sum256([]byte(name))
+	return hex.EncodeToString(sum[:])
+}
+
 type fixture struct {
 	actions   *models.Actions
 	opts      *models.Options
@@ -135,13 +143,13 @@ func TestListing(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := models.FormatListing(l, "ollama:qwen3:4b")
-	want := `  mlx:Qwen3-4B-4bit  mlx  4.0B  size  40,960 context  disabled  completion, tools, thinking
-  mlx:SmolLM-135M-4bit  mlx  4.0B  size  40,960 context  disabled  completion
+	want := `  mlx:Qwen3-4B-4bit  mlx  4.0B  size  context 40,960 max, 40,960 in use  disabled  completion, tools, thinking
+  mlx:SmolLM-135M-4bit  mlx  4.0B  size  context 40,960 max, 40,960 in use  disabled  completion
     cannot be used: cannot call tools
-  ollama:gemma3:latest  ollama  4.3B  3.3 GB  131,072 context  disabled  completion, vision
+  ollama:gemma3:latest  ollama  4.3B  3.3 GB  context 131,072 max  disabled  completion, vision
     cannot be used: cannot call tools
-  ollama:granite4.1:8b  ollama  8.2B  4.9 GB  131,072 context  disabled  completion, tools
-* ollama:qwen3:4b  ollama  4.0B  2.5 GB  40,960 context  enabled  completion, tools, thinking
+  ollama:granite4.1:8b  ollama  8.2B  4.9 GB  context 131,072 max  disabled  completion, tools
+* ollama:qwen3:4b  ollama  4.0B  2.5 GB  context 40,960 max, 4,096 in use  enabled  completion, tools, thinking
 `
 	// MLX sizes depend on the fixture's bytes; compare them apart.
 	lines := strings.Split(got, "\n")
@@ -259,7 +267,7 @@ func TestEnableDisableCheck(t *testing.T) {
 		if ch.Lines[0] != "ollama:granite4.1:8b is enabled: wisp may run it" || !strings.HasPrefix(ch.Lines[1], "checked: ") {
 			t.Errorf("lines = %q", ch.Lines)
 		}
-		if diff := cmp.Diff([]string{"ollama:granite4.1:8b"}, f.enabled(t)); diff != "" {
+		if diff := cmp.Diff([]string{"ollama:granite4.1:8b@" + digest("granite4.1:8b")}, f.enabled(t)); diff != "" {
 			t.Errorf("models.enabled (-want +got):\n%s", diff)
 		}
 		if diff := cmp.Diff([]string{"model.verified", "config.change"}, f.events.Kinds()); diff != "" {
@@ -273,12 +281,19 @@ func TestEnableDisableCheck(t *testing.T) {
 			t.Errorf("enable twice = %q, %v", again.Lines, err)
 		}
 	})
-	t.Run("a model that cannot call tools is refused", func(t *testing.T) {
+	t.Run("a model that cannot call tools is refused, saying why", func(t *testing.T) {
 		f := newFixture(t)
-		for _, name := range []string{"gemma3", "mlx:SmolLM-135M-4bit"} {
+		for name, why := range map[string]string{
+			"gemma3":               "ollama:gemma3:latest failed its check: the model cannot take tools: ollama answers a chat that offers one with 400 Bad Request: registry.ollama.ai/library/gemma3:latest does not support tools",
+			"mlx:SmolLM-135M-4bit": "mlx:SmolLM-135M-4bit failed its check: cannot call tools",
+		} {
 			_, err := f.actions.Enable(ctx, name, wisp.ActorPerson)
-			if err == nil || !strings.Contains(err.Error(), "cannot call tools, so it cannot serve the agent; nothing changed") {
-				t.Errorf("Enable(%s) = %v", name, err)
+			var ce *models.CheckError
+			if !errors.As(err, &ce) || !errors.Is(err, models.ErrCheckFailed) {
+				t.Fatalf("Enable(%s) = %v, want a *CheckError", name, err)
+			}
+			if diff := cmp.Diff([]string{why, "nothing changed: a model that fails its check cannot serve the agent"}, ce.Change.Lines[:2]); diff != "" {
+				t.Errorf("Enable(%s) lines (-want +got):\n%s", name, diff)
 			}
 		}
 		if got := f.enabled(t); len(got) != 0 {
@@ -300,11 +315,14 @@ func TestEnableDisableCheck(t *testing.T) {
 		f := newFixture(t)
 		f.actions.Enable(ctx, "qwen3:4b", wisp.ActorPerson)
 		f.ollama.TruncateChat(true)
-		ch, err := f.actions.Check(ctx, "qwen3:4b", wisp.ActorPerson)
-		if err != nil {
-			t.Fatal(err)
+		_, err := f.actions.Check(ctx, "qwen3:4b", wisp.ActorPerson)
+		var ce *models.CheckError
+		if !errors.As(err, &ce) {
+			t.Fatalf("Check = %v, want a *CheckError", err)
 		}
-		if ch.Lines[0] != "ollama:qwen3:4b failed its check: it did not pass its check" || ch.Lines[len(ch.Lines)-1] != "ollama:qwen3:4b is now disabled: wisp will not run it" {
+		ch := ce.Change
+		why := "ollama:qwen3:4b failed its check: the model does not answer (1-token probe): ollama at " + f.ollama.URL + " ended its answer on /api/chat early (no message marked done); see the ollama server log"
+		if ch.Lines[0] != why || ch.Lines[len(ch.Lines)-1] != "ollama:qwen3:4b is now disabled: wisp will not run it" {
 			t.Errorf("lines = %q", ch.Lines)
 		}
 		if got := f.enabled(t); len(got) != 0 {
@@ -436,7 +454,8 @@ runtime: ollama
 parameters: 4.0B
 quantization: Q4_K_M
 size: 2.5 GB
-context: 40,960 context
+context: 40,960
+context in use: the server's own default, known once it has loaded the model
 state: disabled
 capabilities: completion, tools, thinking
 licence: Apache License 2.0
@@ -447,7 +466,8 @@ runtime: ollama
 parameters: 4.3B
 quantization: Q4_K_M
 size: 3.3 GB
-context: 131,072 context
+context: 131,072
+context in use: the server's own default, known once it has loaded the model
 state: disabled
 capabilities: completion, vision
 usable: no: cannot call tools

@@ -26,26 +26,41 @@ type Backend interface {
 	// Show returns one model's facts. It returns an error wrapping
 	// ErrNotFound when the backend has no model by that exact name.
 	Show(ctx context.Context, name string) (wisp.ModelInfo, error)
-	// Check verifies that a model can run: for Ollama its facts and a
-	// one-token chat; for MLX every file against its recorded digest, the
-	// configuration and the chat template.
-	Check(ctx context.Context, name string) (CheckReport, error)
+	// Check verifies that a model can run as opts say every request to
+	// it runs (nil: the runtime's own settings): for Ollama its facts and
+	// a one-token chat offered a tool; for MLX every file against its
+	// recorded digest, the configuration and the chat template.
+	Check(ctx context.Context, name string, opts *RunOptions) (CheckReport, error)
+}
+
+// RunOptions say how wisp runs a model, the same for every request to
+// it, the probe of a check among them, so that the runtime never loads
+// it one way for one request and another way for the next. A nil
+// *RunOptions, like a zero one, leaves everything to the runtime.
+type RunOptions struct {
+	// ContextTokens is the context, in tokens, every request asks for
+	// (models.contextLength in config.json); 0 asks for none, so the
+	// runtime's own setting stands.
+	ContextTokens int
 }
 
 // A Runner is a Backend whose models can be opened for chat. Actions.Open
 // opens a model through its backend's Runner.
 type Runner interface {
-	// Model opens the model name (without the runtime's prefix) for chat;
-	// info is its facts as Actions.Runnable returned them (its context
-	// length among them). It reaches no server: a model that does not
-	// answer fails on its first Chat.
-	Model(name string, info wisp.ModelInfo) (wisp.Model, error)
+	// Model opens the model name (without the runtime's prefix) for chat,
+	// every request run as opts say (nil: the runtime's own settings);
+	// info is its facts as Actions.Runnable returned them. It reaches no
+	// server: a model that does not answer fails on its first Chat.
+	Model(name string, info wisp.ModelInfo, opts *RunOptions) (wisp.Model, error)
 }
 
 // CheckReport is what a check found.
 type CheckReport struct {
 	// OK is true when every finding passed.
 	OK bool
+	// Why is the first finding that failed, with the runtime's own words
+	// where it gave any; "" when OK.
+	Why string
 	// Findings are one line each, in the order checked: "12 of 12 files
 	// match their digests", "chat template supports tool calls".
 	Findings []string

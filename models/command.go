@@ -31,7 +31,7 @@ var commands = []Command{
 	{"cancel", "ORGANISATION/NAME", "Stop a pull running anywhere on this machine, keeping what arrived"},
 	{"enable", "NAME", "Check a model and let wisp run it"},
 	{"disable", "NAME", "Stop wisp from running a model"},
-	{"check", "NAME", "Verify a model again; an enabled model that fails is disabled"},
+	{"check", "[NAME]", "Verify a model again, or every enabled one; a model that fails is disabled"},
 	{"trust", "PUBLISHER", "Trust a publisher to pull models from (yours alone to decide)"},
 }
 
@@ -70,7 +70,7 @@ type CommandOptions struct {
 
 // RunCommand runs one of the person's models commands: args are the
 // words after "models" (list [PAGE], show NAME, pull REPO, cancel REPO,
-// enable NAME, disable NAME, check NAME or trust PUBLISHER). It returns
+// enable NAME, disable NAME, check [NAME] or trust PUBLISHER). It returns
 // what the person reads of it, lines that end with a newline and hold the
 // backends' and the Hub's words unescaped: a face escapes them as it
 // shows them. Every action is the person's own (wisp.ActorPerson),
@@ -78,7 +78,10 @@ type CommandOptions struct {
 // its end arrives as Options.Pull's notice.
 //
 // A command it cannot read is a *CommandError; an action that fails
-// returns the action's error.
+// returns the action's error. A check (check NAME, or check alone for
+// every enabled model) that a model fails returns a *CheckError, whose
+// Change holds the lines the person reads: a face shows them and fails,
+// as wisp models check exits 1.
 func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOptions) (string, error) {
 	var o CommandOptions
 	if opts != nil {
@@ -114,9 +117,20 @@ func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOpt
 			return "", err
 		}
 		return FormatInfo(m), nil
-	case "enable", "disable", "check":
+	case "check":
+		var ch wisp.Change
+		if arg == "" {
+			ch, err = a.CheckEnabled(ctx, wisp.ActorPerson)
+		} else {
+			ch, err = a.Check(ctx, arg, wisp.ActorPerson)
+		}
+		if err != nil {
+			return "", err
+		}
+		return FormatChange(ch), nil
+	case "enable", "disable":
 		do := map[string]func(context.Context, string, wisp.Actor) (wisp.Change, error){
-			"enable": a.Enable, "disable": a.Disable, "check": a.Check}[c.Name]
+			"enable": a.Enable, "disable": a.Disable}[c.Name]
 		ch, err := do(ctx, arg, wisp.ActorPerson)
 		if err != nil {
 			return "", err

@@ -20,7 +20,7 @@ func TestRunCommand(t *testing.T) {
 		args []string
 		want string // a line of the output
 	}{
-		{[]string{"list"}, "  ollama:qwen3:4b  ollama  4.0B  2.5 GB  40,960 context  disabled  completion, tools, thinking\n"},
+		{[]string{"list"}, "  ollama:qwen3:4b  ollama  4.0B  2.5 GB  context 40,960 max  disabled  completion, tools, thinking\n"},
 		{[]string{"list", "1"}, "  ollama:granite4.1:8b  ollama"},
 		{[]string{"show", "QWEN3:4B"}, "name: ollama:qwen3:4b\n"},
 		{[]string{"enable", "qwen3:4b"}, "ollama:qwen3:4b is enabled: wisp may run it\n"},
@@ -63,7 +63,7 @@ func TestRunCommand(t *testing.T) {
 
 func TestRunCommandRefusals(t *testing.T) {
 	f := newFixture(t)
-	usage := "list [PAGE], show NAME, pull ORGANISATION/NAME, cancel ORGANISATION/NAME, enable NAME, disable NAME, check NAME or trust PUBLISHER"
+	usage := "list [PAGE], show NAME, pull ORGANISATION/NAME, cancel ORGANISATION/NAME, enable NAME, disable NAME, check [NAME] or trust PUBLISHER"
 	tests := []struct {
 		args    []string
 		want    string

@@ -47,7 +47,7 @@ func entry(m wisp.ModelInfo, current string) string {
 	if m.Name == current {
 		mark = "*"
 	}
-	fields := []string{mark + " " + m.Name, m.Runtime, or(m.Parameters, "?"), Size(m.Size), contextLine(m.Context), enabled(m.Enabled), capabilities(m.Capabilities)}
+	fields := []string{mark + " " + m.Name, m.Runtime, or(m.Parameters, "?"), Size(m.Size), contextField(m), enabled(m.Enabled), capabilities(m.Capabilities)}
 	s := strings.Join(fields, "  ") + "\n"
 	if !m.Usable && m.Why != "" {
 		s += "    cannot be used: " + m.Why + "\n"
@@ -123,7 +123,8 @@ func FormatInfo(m wisp.ModelInfo) string {
 		"parameters: " + or(m.Parameters, "unknown"),
 		"quantization: " + or(m.Quantization, "unknown"),
 		"size: " + Size(m.Size),
-		"context: " + contextLine(m.Context),
+		"context: " + tokens(m.Context),
+		"context in use: " + inUse(m),
 		"state: " + enabled(m.Enabled),
 		"capabilities: " + capabilities(m.Capabilities),
 	}
@@ -163,14 +164,39 @@ func Size(n int64) string {
 	return ""
 }
 
-func contextLine(n int) string {
-	if n <= 0 {
-		return "context unknown"
+// contextField is the listing's context: the most the model takes
+// ("max") and, when known, what it runs with ("in use").
+func contextField(m wisp.ModelInfo) string {
+	switch {
+	case m.Context > 0 && m.RunContext > 0:
+		return "context " + Thousands(m.Context) + " max, " + Thousands(m.RunContext) + " in use"
+	case m.Context > 0:
+		return "context " + Thousands(m.Context) + " max"
+	case m.RunContext > 0:
+		return "context " + Thousands(m.RunContext) + " in use"
 	}
-	return groupThousands(n) + " context"
+	return "context unknown"
 }
 
-func groupThousands(n int) string {
+// tokens writes a count of tokens, or "unknown".
+func tokens(n int) string {
+	if n <= 0 {
+		return "unknown"
+	}
+	return Thousands(n)
+}
+
+// inUse says what context the model runs with.
+func inUse(m wisp.ModelInfo) string {
+	if m.RunContext > 0 {
+		return Thousands(m.RunContext)
+	}
+	return "the server's own default, known once it has loaded the model"
+}
+
+// Thousands writes n with a comma between each group of three digits, as
+// the listing writes a context length: 40,960.
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wisp-agent/wisp"
@@ -47,6 +48,117 @@ type PullPlan struct {
 	Bytes   int64
 	// Trusted reports whether the person trusts the publisher.
 	Trusted bool
+	// Verdict is what the model's small files, fetched by the plan before
+	// the rest, say it can do; nil when no backend could tell (no
+	// Inspector) or a pull of the repository was running.
+	Verdict *Verdict
+
+	lock *heldLock // the repository's lock, from PlanPull to RunPull
+}
+
+// heldLock is a repository's lock a plan holds for the pull that runs it.
+type heldLock struct {
+	mu     sync.Mutex
+	unlock func() // nil once taken or let go
+}
+
+// take hands over the lock, or nil when it was taken or let go.
+func (l *heldLock) take() func() {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	u := l.unlock
+	l.unlock = nil
+	return u
+}
+
+// Release lets go of the repository's lock the plan holds, when it is not
+// to be pulled (a dry run, a question declined). RunPull takes it over
+// instead. Releasing twice, or after RunPull, does nothing.
+func (p PullPlan) Release() {
+	if u := p.lock.take(); u != nil {
+		u()
+	}
+}
+
+// A Verdict is what a model's small files say it can do, by the rules a
+// check of the pulled model applies, before its weights are fetched.
+type Verdict struct {
+	// Capabilities are "completion", "tools", "thinking", "vision".
+	Capabilities []string
+	// Findings say why, a line each, as a check's do: "chat template
+	// supports tool calls (json_tools parser, inferred from the chat
+	// template)".
+	Findings []string
+}
+
+// An Inspector is a Backend that can say what a model can do from the
+// small files of its folder dir, as its check of the model will: for MLX
+// (*mlx.Backend), its configuration and chat template. A pull's plan asks
+// the "mlx" backend, when it is one.
+type Inspector interface {
+	Inspect(dir string) Verdict
+}
+
+// earlyFiles are the files of a repository that say what a model can do,
+// fetched by a pull's plan before it asks to fetch the rest; the chat
+// templates under additional_chat_templates/ too. Each is a few
+// kilobytes; one over maxEarly is left for the pull.
+var earlyFiles = []string{"config.json", "tokenizer_config.json", "chat_template.jinja", "generation_config.json"}
+
+const maxEarly = 8 << 20
+
+// early returns the paths of p's files that a plan fetches first.
+func early(p hf.Plan) []string {
+	var paths []string
+	for _, f := range p.Files {
+		extra := strings.HasPrefix(f.Path, "additional_chat_templates/") && strings.HasSuffix(f.Path, ".jinja")
+		if (slices.Contains(earlyFiles, f.Path) || extra) && f.Size <= maxEarly {
+			paths = append(paths, f.Path)
+		}
+	}
+	return paths
+}
+
+// Abilities says what the model's files say it can do, in the words of the
+// approval request: "its files say it can call tools and think: chat
+// template supports tool calls (…)", or that it cannot call tools, so
+// wisp cannot run it as an agent. It is "" when there is no Verdict.
+func (p PullPlan) Abilities() string {
+	if p.Verdict == nil {
+		return ""
+	}
+	why := ""
+	for _, f := range p.Verdict.Findings {
+		if strings.Contains(f, "tool calls") || strings.HasPrefix(f, "no chat template") || why == "" {
+			why = f
+		}
+	}
+	if why != "" {
+		why = ": " + why
+	}
+	return "its files say it " + p.says() + why
+}
+
+// says is what the Verdict says the model can do, as "can call tools and
+// think".
+func (p PullPlan) says() string {
+	caps := p.Verdict.Capabilities
+	switch tools, thinks := slices.Contains(caps, "tools"), slices.Contains(caps, "thinking"); {
+	case tools && thinks:
+		return "can call tools and think"
+	case tools:
+		return "can call tools and does not think"
+	}
+	return "cannot call tools, so wisp cannot run it as an agent"
+}
+
+// Agentless reports whether the model's files say it cannot call tools:
+// pulled, it could not serve the agent.
+func (p PullPlan) Agentless() bool {
+	return p.Verdict != nil && !slices.Contains(p.Verdict.Capabilities, "tools")
 }
 
 // Name is the model's full name, mlx:<name>.
@@ -79,14 +191,48 @@ func (p PullPlan) Licence() string {
 	return "licence: " + p.Plan.Licence
 }
 
-// Text is the whole approval text: download, publisher, licence.
+// Text is the whole approval text: download, what the model's files say
+// it can do, publisher, licence.
 func (p PullPlan) Text() string {
-	return strings.Join([]string{p.Download(), p.Publisher(), p.Licence()}, "\n")
+	lines := []string{p.Download()}
+	if s := p.Abilities(); s != "" {
+		lines = append(lines, s)
+	}
+	return strings.Join(append(lines, p.Publisher(), p.Licence()), "\n")
 }
 
-// PlanPull asks the Hub for a repository's plan and says what is missing
-// here, without fetching anything.
+// PlanPull asks the Hub for a repository's plan, fetches the few small
+// files that say what the model can do (config.json,
+// tokenizer_config.json, chat_template.jinja, generation_config.json; a
+// few kilobytes, verified as every pulled file is) and reads them
+// (Verdict), and says what is still missing here. It fetches no weights.
+//
+// The plan holds the repository's lock, as a pull does from the moment it
+// is planned (a cancel from then on stops it), until RunPull runs it or
+// Release lets it go. While another pull of the repository runs, the plan
+// holds no lock and has no Verdict, and RunPull of it is refused.
 func (a *Actions) PlanPull(ctx context.Context, repo string) (PullPlan, error) {
+	pp, err := a.plan(ctx, repo)
+	if err != nil {
+		return PullPlan{}, err
+	}
+	unlock, err := a.lockPull(pp.Plan.Repo)
+	switch {
+	case errors.Is(err, hf.ErrBusy):
+		return pp, nil
+	case err != nil:
+		return PullPlan{}, err
+	}
+	if pp, err = a.inspect(ctx, pp); err != nil {
+		unlock()
+		return PullPlan{}, err
+	}
+	pp.lock = &heldLock{unlock: unlock}
+	return pp, nil
+}
+
+// plan asks the Hub for a repository's plan and says what is missing here.
+func (a *Actions) plan(ctx context.Context, repo string) (PullPlan, error) {
 	po := a.opts.Pull
 	if po == nil || po.Hub == nil {
 		return PullPlan{}, ErrPullUnavailable
@@ -101,6 +247,32 @@ func (a *Actions) PlanPull(ctx context.Context, repo string) (PullPlan, error) {
 		return PullPlan{}, err
 	}
 	return PullPlan{Plan: plan, Missing: missing, Bytes: bytes, Trusted: slices.Contains(cfg.Models.Trusted, plan.Publisher)}, nil
+}
+
+// inspect fetches the small files of pp's model that say what it can do,
+// and has the "mlx" backend, when it is an Inspector, read them: the
+// plan's Verdict. What is missing is counted again. The caller holds the
+// repository's lock.
+func (a *Actions) inspect(ctx context.Context, pp PullPlan) (PullPlan, error) {
+	in, ok := a.backend("mlx").(Inspector)
+	paths := early(pp.Plan)
+	if !ok || len(paths) == 0 {
+		return pp, nil
+	}
+	po := a.opts.Pull
+	var fo hf.FetchOptions
+	if po.Fetch != nil {
+		fo = *po.Fetch
+	}
+	fo.Progress = nil
+	dir, _, err := po.Store.Prefetch(ctx, po.Hub, pp.Plan, paths, &fo)
+	if err != nil {
+		return PullPlan{}, fmt.Errorf("cannot read what %s can do: %w", pp.Plan.Repo, err)
+	}
+	v := in.Inspect(dir)
+	pp.Verdict = &v
+	pp.Missing, pp.Bytes = po.Store.Missing(pp.Plan)
+	return pp, nil
 }
 
 // pullJob is one pull running in the background.
@@ -175,7 +347,7 @@ func (a *Actions) planAndLock(ctx context.Context, repo string, by wisp.Actor) (
 // lockedPlan plans a pull and takes its repository's lock; a pull of it
 // running (or waiting for the person) is ErrPullRunning.
 func (a *Actions) lockedPlan(ctx context.Context, repo string) (PullPlan, func(), error) {
-	pp, err := a.PlanPull(ctx, repo)
+	pp, err := a.plan(ctx, repo)
 	if err != nil {
 		return PullPlan{}, nil, err
 	}
@@ -184,6 +356,10 @@ func (a *Actions) lockedPlan(ctx context.Context, repo string) (PullPlan, func()
 		if errors.Is(err, hf.ErrBusy) {
 			return PullPlan{}, nil, fmt.Errorf("a pull of %s is %w; its end arrives as a note to the conversation that asked for it, so do not ask for it again", pp.Plan.Repo, ErrPullRunning)
 		}
+		return PullPlan{}, nil, err
+	}
+	if pp, err = a.inspect(ctx, pp); err != nil {
+		unlock()
 		return PullPlan{}, nil, err
 	}
 	return pp, unlock, nil
@@ -206,7 +382,8 @@ func (a *Actions) goesAhead(ctx context.Context, pp PullPlan, by wisp.Actor, app
 }
 
 // RunPull runs a planned pull in the foreground, for the person's own
-// `wisp models pull`: lock, fetch, verify, link. replace lets wisp move
+// `wisp models pull`: lock (taking over the lock the plan holds), fetch,
+// verify, link. replace lets wisp move
 // aside a folder of the person's own at the model's link.
 func (a *Actions) RunPull(ctx context.Context, pp PullPlan, replace bool) (string, error) {
 	return a.RunPullWith(ctx, pp, replace, nil)
@@ -214,12 +391,15 @@ func (a *Actions) RunPull(ctx context.Context, pp PullPlan, replace bool) (strin
 
 // RunPullWith is RunPull with a progress function of its own.
 func (a *Actions) RunPullWith(ctx context.Context, pp PullPlan, replace bool, progress func(hf.Progress)) (string, error) {
-	unlock, err := a.lockPull(pp.Plan.Repo)
-	if err != nil {
-		if errors.Is(err, hf.ErrBusy) {
-			return "", fmt.Errorf("a pull of %s is %w", pp.Plan.Repo, ErrPullRunning)
+	unlock := pp.lock.take()
+	if unlock == nil {
+		var err error
+		if unlock, err = a.lockPull(pp.Plan.Repo); err != nil {
+			if errors.Is(err, hf.ErrBusy) {
+				return "", fmt.Errorf("a pull of %s is %w", pp.Plan.Repo, ErrPullRunning)
+			}
+			return "", err
 		}
-		return "", err
 	}
 	defer unlock()
 	if err := a.goesAhead(ctx, pp, wisp.ActorPerson, ""); err != nil {
@@ -295,8 +475,12 @@ func (a *Actions) runPull(ctx context.Context, pp PullPlan, by wisp.Actor, appro
 	}
 	switch {
 	case err == nil:
-		return fmt.Sprintf("[wisp: %s finished: fetched %s; it is %s. Its capabilities are undeclared until it is checked: models enable %s asks to turn it on and check it]",
-			head, Size(pp.Bytes), pp.Name(), pp.Name())
+		said := "Its capabilities are undeclared until it is checked"
+		if pp.Verdict != nil {
+			said = "Its files say it " + pp.says()
+		}
+		return fmt.Sprintf("[wisp: %s finished: fetched %s; it is %s. %s: models enable %s asks to turn it on and check it]",
+			head, Size(pp.Bytes), pp.Name(), said, pp.Name())
 	case errors.Is(err, context.Canceled):
 		return fmt.Sprintf("[wisp: %s was cancelled; what arrived is kept, and pulling it again resumes]", head)
 	default:

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/config"
@@ -49,7 +50,8 @@ type pullFixture struct {
 func newPullFixture(t *testing.T, trusted ...string) *pullFixture {
 	t.Helper()
 	home := t.TempDir()
-	hub := hubtest.NewServer(t, hubRepo(mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"), "apache-2.0"))
+	hub := hubtest.NewServer(t, hubRepo(mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"), "apache-2.0"),
+		hubRepo(mlxtest.NoTools("mlx-community", "SmolLM-135M-4bit"), "apache-2.0"))
 	client, err := hf.NewClient(&hf.ClientOptions{Endpoint: hub.URL})
 	if err != nil {
 		t.Fatal(err)
@@ -127,8 +129,12 @@ func TestPullPlanWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := len(pp.Plan.Files)
+	if len(pp.Missing) != n-2 {
+		t.Errorf("after the plan %d of %d files are missing, want all but config.json and tokenizer_config.json", len(pp.Missing), n)
+	}
 	want := []string{
-		"downloads " + models.Size(pp.Plan.Bytes()) + " in " + strconv.Itoa(n) + " of " + strconv.Itoa(n) + " files from Hugging Face, as mlx:Qwen3-4B-4bit",
+		"downloads " + models.Size(pp.Bytes) + " in " + strconv.Itoa(n-2) + " of " + strconv.Itoa(n) + " files from Hugging Face, as mlx:Qwen3-4B-4bit",
+		"its files say it can call tools and think: chat template supports tool calls (json_tools parser, inferred from the chat template)",
 		"publisher mlx-community: not trusted: approving pulls it this once, and only the person can trust it, with /models trust",
 		"licence: apache-2.0",
 	}
@@ -162,7 +168,7 @@ func TestModelPullInTheBackground(t *testing.T) {
 	}
 	note := f.waitNote(t, "t1")
 	want := "[wisp: the pull of mlx-community/Qwen3-4B-4bit you asked for (approval 7f3a2c1d) finished: fetched " + models.Size(p.Bytes) +
-		"; it is mlx:Qwen3-4B-4bit. Its capabilities are undeclared until it is checked: models enable mlx:Qwen3-4B-4bit asks to turn it on and check it]"
+		"; it is mlx:Qwen3-4B-4bit. Its files say it can call tools and think: models enable mlx:Qwen3-4B-4bit asks to turn it on and check it]"
 	if note != want {
 		t.Errorf("note =\n %q\nwant\n %q", note, want)
 	}
@@ -195,8 +201,10 @@ func TestModelPullDeclined(t *testing.T) {
 	if err == nil || err.Error() != "not approved: the person declined" {
 		t.Errorf("Pull declined = %v", err)
 	}
+	// Only the small files that say what the model can do were fetched,
+	// to ask; no weights.
 	for _, r := range f.hub.Requests() {
-		if strings.Contains(r.Path, "/resolve/") || r.Host == "cdn" {
+		if strings.Contains(r.Path, "/resolve/") && !strings.HasSuffix(r.Path, "/config.json") && !strings.HasSuffix(r.Path, "/tokenizer_config.json") || r.Host == "cdn" {
 			t.Errorf("a declined pull fetched %s %s", r.Host, r.Path)
 		}
 	}
@@ -204,7 +212,9 @@ func TestModelPullDeclined(t *testing.T) {
 
 func TestPullCancelledKeepsWhatArrived(t *testing.T) {
 	f := newPullFixture(t)
-	f.hub.Throttle(2_000) // slow enough (about 3 s for the whole repository) to cancel part-way, however busy the machine
+	// A weight file goes silent part-way, so the pull runs until it is
+	// cancelled, however busy the machine.
+	f.hub.Stall("mlx-community/Qwen3-4B-4bit/model-00002-of-00002.safetensors", 1)
 	if _, err := f.modelPull(context.Background(), "t9", 1, "mlx-community/Qwen3-4B-4bit"); err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +231,6 @@ func TestPullCancelledKeepsWhatArrived(t *testing.T) {
 	if !strings.Contains(note, "was cancelled; what arrived is kept, and pulling it again resumes]") {
 		t.Errorf("note = %q", note)
 	}
-	f.hub.Throttle(0)
 	pp, err := f.actions.PlanPull(context.Background(), "mlx-community/Qwen3-4B-4bit")
 	if err != nil {
 		t.Fatal(err)
@@ -472,8 +481,15 @@ func TestModelPullNeedsItsApproval(t *testing.T) {
 	}
 	want := wisp.Action{Kind: "modelAction", Command: "models pull mlx-community/Qwen3-4B-4bit", Pattern: "models pull *",
 		Scopes: []wisp.Scope{wisp.ScopeOnce}, AlwaysAsk: true}
+	// The plan is held, so a second plan cannot read the model's files:
+	// it says the rest.
 	pp, _ := f.actions.PlanPull(ctx, "mlx-community/Qwen3-4B-4bit")
-	want.Text = pp.Text()
+	if pp.Verdict != nil {
+		t.Errorf("a plan while the pull is held read the files again: %+v", pp.Verdict)
+	}
+	want.Text = strings.Join([]string{pp.Download(),
+		"its files say it can call tools and think: chat template supports tool calls (json_tools parser, inferred from the chat template)",
+		pp.Publisher(), pp.Licence()}, "\n")
 	got := act
 	got.Release = nil
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -497,5 +513,58 @@ func TestModelPullNeedsItsApproval(t *testing.T) {
 			t.Error("Cancel found no pull")
 		}
 		f.waitNote(t, "t1")
+	}
+}
+
+// A pull's plan fetches the small files that say what the model can do,
+// and no weights, and says it before anything else moves: whether the
+// model can call tools and think, as its check will judge it. The pulled
+// model's facts and its check agree with that.
+func TestPullKnowsBeforeTheWeights(t *testing.T) {
+	for _, tc := range []struct {
+		repo, name string
+		caps       []string
+		abilities  string
+		agentless  bool
+	}{
+		{"mlx-community/Qwen3-4B-4bit", "mlx:Qwen3-4B-4bit", []string{"completion", "tools", "thinking"},
+			"its files say it can call tools and think: chat template supports tool calls (json_tools parser, inferred from the chat template)", false},
+		{"mlx-community/SmolLM-135M-4bit", "mlx:SmolLM-135M-4bit", []string{"completion"},
+			"its files say it cannot call tools, so wisp cannot run it as an agent: chat template does not support tool calls", true},
+	} {
+		t.Run(tc.repo, func(t *testing.T) {
+			ctx := context.Background()
+			f := newPullFixture(t)
+			pp, err := f.actions.PlanPull(ctx, tc.repo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fetched []string
+			for _, r := range f.hub.Requests() {
+				if i := strings.Index(r.Path, "/resolve/"); i >= 0 {
+					fetched = append(fetched, r.Path[strings.LastIndex(r.Path, "/")+1:])
+				}
+			}
+			if diff := cmp.Diff([]string{"config.json", "tokenizer_config.json"}, fetched, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+				t.Errorf("the plan fetched (-want +got):\n%s", diff)
+			}
+			if pp.Verdict == nil || !cmp.Equal(tc.caps, pp.Verdict.Capabilities) || pp.Abilities() != tc.abilities || pp.Agentless() != tc.agentless {
+				t.Fatalf("plan: verdict %+v, abilities %q, agentless %v; want %q, %q, %v", pp.Verdict, pp.Abilities(), pp.Agentless(), tc.caps, tc.abilities, tc.agentless)
+			}
+			if lines := strings.Split(pp.Text(), "\n"); len(lines) < 2 || lines[1] != tc.abilities {
+				t.Errorf("approval text = %q, want its second line %q", pp.Text(), tc.abilities)
+			}
+			if _, err := f.actions.RunPull(ctx, pp, false); err != nil {
+				t.Fatal(err)
+			}
+			m, err := f.actions.Show(ctx, tc.name)
+			if err != nil || !cmp.Equal(tc.caps, m.Capabilities) {
+				t.Errorf("after the pull, show = %+v, %v; want capabilities %q", m, err, tc.caps)
+			}
+			_, err = f.actions.Check(ctx, tc.name, wisp.ActorPerson)
+			if tc.agentless != errors.Is(err, models.ErrCheckFailed) {
+				t.Errorf("after the pull, check = %v; want it to fail %v", err, tc.agentless)
+			}
+		})
 	}
 }

@@ -19,7 +19,7 @@ import (
 func TestCtrlCAtPullQuestion(t *testing.T) {
 	repo := hubtest.Repo{ID: "someone/Small-4bit", Files: []hubtest.File{
 		{Path: "config.json", Data: []byte(`{"model_type":"qwen3"}`)},
-		{Path: "tokenizer_config.json", Data: []byte(`{}`)},
+		{Path: "tokenizer_config.json", Data: []byte(`{"chat_template":"<tool_call>{{ tool_call.name }}"}`)},
 		{Path: "model.safetensors", Data: []byte(strings.Repeat("w", 4096)), LFS: true},
 	}}
 	hub := hubtest.NewServer(t, repo)

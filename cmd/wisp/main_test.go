@@ -117,6 +117,7 @@ func scriptHubRepos() []hubtest.Repo {
 	return []hubtest.Repo{
 		toHub(mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"), "apache-2.0"),
 		toHub(mlxtest.Qwen3Tools("someone", "Other-4bit"), ""),
+		toHub(mlxtest.NoTools("mlx-community", "SmolLM-135M-4bit"), "apache-2.0"),
 		{ID: "org/not-mlx", Files: []hubtest.File{{Path: "README.md", Data: []byte("# not mlx\n")}, {Path: "pytorch_model.bin", Data: []byte("weights"), LFS: true}}},
 	}
 }

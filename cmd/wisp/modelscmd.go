@@ -61,7 +61,10 @@ a missing :latest, or the name without its runtime when only one has it will do,
 MLX model can be named by its repository, ORGANISATION/NAME.
 
 enable checks the model first and refuses one that cannot call tools; check verifies it
-again and disables it if it fails. Your own actions need no approval; the model's do.`,
+again (check alone, every enabled model) and disables it if it fails, saying why, and
+exits with status 1. An enablement holds to the model's digest: another model pulled
+under the name is not enabled until it is checked. Your own actions need no approval;
+the model's do.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return usagef("models needs a subcommand: %s", models.CommandUsage())
@@ -108,13 +111,20 @@ func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 			}
 			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
 				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), nil)
-				if err != nil {
+				var failed *models.CheckError
+				if errors.As(err, &failed) {
+					// What the check found is the answer; the status says it failed.
+					text, err = models.FormatChange(failed.Change), exitError{code: 1}
+				} else if err != nil {
 					return modelsErr(err)
 				}
 				fmt.Fprint(out, terminal.Lines(strings.TrimSuffix(text, "\n"))+"\n")
-				return nil
+				return err
 			})
 		},
+	}
+	if m.Name == "check" {
+		sub.Args = cobra.ArbitraryArgs // RunCommand says what it takes
 	}
 	if m.Name == "list" {
 		sub.Use = "list [PAGE | --page N]"

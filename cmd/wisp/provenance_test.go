@@ -104,7 +104,7 @@ func TestMCPPlantedDecisionIsRefused(t *testing.T) {
 		t.Fatalf("respond = %v", res)
 	}
 	cfg, err := config.Load(filepath.Join(home, "config.json"))
-	if err != nil || strings.Join(cfg.Models.Enabled, ",") != "ollama:qwen3:4b" {
+	if err != nil || len(cfg.Models.Enabled) != 1 || !strings.HasPrefix(cfg.Models.Enabled[0], "ollama:qwen3:4b@") {
 		t.Errorf("models.enabled %v (%v), want the model the person approved", cfg.Models.Enabled, err)
 	}
 	answered := waitRecord(t, home, wisp.KindApprovalAnswered)

@@ -32,9 +32,13 @@ $WISP_HOME/hub, pinned to the repository's current commit, and link it as mlx:NA
 Only the files an MLX model needs are fetched; each is checked against its digest as
 it streams. Ctrl-C keeps what arrived: pull again to resume.
 
-A publisher you have not trusted is asked about first: [y]once [t]rust [n]o.
---yes pulls it this once without asking; --dry-run prints the plan and fetches
-nothing; --replace lets wisp move aside a folder of your own at the model's link.`,
+The plan first fetches the few small files that say what the model can do
+(config.json, tokenizer_config.json, chat_template.jinja, generation_config.json)
+and says whether it can call tools and think, before any weights move. A publisher
+you have not trusted is asked about first: [y]once [t]rust [n]o; so is a model
+that cannot call tools, which wisp could not run as an agent. --yes pulls without
+asking; --dry-run prints the plan and fetches nothing more; --replace lets wisp
+move aside a folder of your own at the model's link.`,
 		Args: exactArgs(1, "pull takes one repository, as ORGANISATION/NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
@@ -42,12 +46,15 @@ nothing; --replace lets wisp move aside a folder of your own at the model's link
 				if err != nil {
 					return modelsErr(err)
 				}
-				fmt.Fprintf(out, "%s at %s\n  %s\n  %s\n  %s\n", escape.Terminal(pp.Plan.Repo), pp.Plan.Commit[:min(12, len(pp.Plan.Commit))],
-					escape.Terminal(pp.Download()), escape.Terminal(pp.Publisher()), escape.Terminal(pp.Licence()))
+				defer pp.Release() // unless the pull took it over
+				fmt.Fprintf(out, "%s at %s\n", escape.Terminal(pp.Plan.Repo), pp.Plan.Commit[:min(12, len(pp.Plan.Commit))])
+				for _, line := range strings.Split(pp.Text(), "\n") {
+					fmt.Fprintf(out, "  %s\n", escape.Terminal(line))
+				}
 				if dryRun {
 					return nil
 				}
-				if !pp.Trusted && !yes {
+				if (!pp.Trusted || pp.Agentless()) && !yes {
 					ok, err := askPublisher(ctx, cmd.InOrStdin(), out, a, pp)
 					if err != nil || !ok {
 						return err
@@ -70,21 +77,29 @@ nothing; --replace lets wisp move aside a folder of your own at the model's link
 			})
 		},
 	}
-	c.Flags().BoolVar(&yes, "yes", false, "pull from a publisher you have not trusted, this once, without asking")
+	c.Flags().BoolVar(&yes, "yes", false, "pull without asking, from a publisher you have not trusted (this once) or a model that cannot call tools")
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan (what would be fetched) and fetch nothing")
 	c.Flags().BoolVar(&replace, "replace", false, "move aside a folder of your own at the model's link and link the model there")
 	return c
 }
 
-// askPublisher asks about a publisher the person has not trusted, and
-// reports whether to pull. At a terminal, keys typed before the question
+// askPublisher asks about a publisher the person has not trusted, or a
+// model whose files say it cannot call tools, and reports whether to
+// pull. At a terminal, keys typed before the question
 // appeared are dropped first. Ctrl-C ends the question (ctx's cause is
 // wisp.ErrInterrupted) and nothing is pulled; so does the end of the
 // input.
 func askPublisher(ctx context.Context, in io.Reader, out io.Writer, a *models.Actions, pp models.PullPlan) (bool, error) {
 	input := terminal.NewInput(in)
 	input.DropTypeAhead()
-	fmt.Fprintf(out, "%s is not a publisher you trust. Pull it? [y]once [t]rust [n]o › ", escape.Terminal(pp.Plan.Publisher))
+	switch {
+	case pp.Agentless() && pp.Trusted:
+		fmt.Fprint(out, "wisp could not run it as an agent. Pull it anyway? [y]es [n]o › ")
+	case pp.Agentless():
+		fmt.Fprintf(out, "wisp could not run it as an agent, and %s is not a publisher you trust. Pull it anyway? [y]once [t]rust [n]o › ", escape.Terminal(pp.Plan.Publisher))
+	default:
+		fmt.Fprintf(out, "%s is not a publisher you trust. Pull it? [y]once [t]rust [n]o › ", escape.Terminal(pp.Plan.Publisher))
+	}
 	line, err := input.ReadLine(ctx)
 	switch {
 	case errors.Is(err, io.EOF):
@@ -96,10 +111,10 @@ func askPublisher(ctx context.Context, in io.Reader, out io.Writer, a *models.Ac
 		fmt.Fprintln(out)
 		return false, fmt.Errorf("stopped; nothing was pulled (wisp models pull %s asks again)", pp.Plan.Repo)
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "once":
+	switch answer := strings.ToLower(strings.TrimSpace(line)); {
+	case answer == "y" || answer == "once" || answer == "yes":
 		return true, nil
-	case "t", "trust":
+	case (answer == "t" || answer == "trust") && !pp.Trusted:
 		if err := a.Trust(ctx, pp.Plan.Publisher, wisp.ActorPerson); err != nil {
 			return false, err
 		}

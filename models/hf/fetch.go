@@ -98,6 +98,42 @@ type Progress struct {
 // Hold [Store.Lock] for p.Repo while fetching: two fetches of one
 // repository at once would write the same partial files.
 func (s Store) Fetch(ctx context.Context, src Source, p Plan, opts *FetchOptions) error {
+	if err := s.fetch(ctx, src, p, opts); err != nil {
+		return err
+	}
+	return writeSnapshot(s.RepoDir(p.Repo), p)
+}
+
+// Prefetch fetches the files of p whose paths are among paths, as Fetch
+// does (verified as they stream, resumable, a file that fails deleted),
+// and links them in the snapshot of p's commit without recording the
+// commit in refs/main: the snapshot is not the repository's until Fetch
+// has every file. It returns the snapshot's folder, where the files can
+// be read, and the plan of what it fetched. A pull reads the small files
+// that say what a model can do this way before it asks to fetch the
+// weights; Fetch of the whole plan then finds them here. Hold
+// [Store.Lock] for p.Repo while prefetching, as for Fetch.
+func (s Store) Prefetch(ctx context.Context, src Source, p Plan, paths []string, opts *FetchOptions) (dir string, fetched Plan, err error) {
+	fetched = p
+	fetched.Files = nil
+	for _, f := range p.Files {
+		if slices.Contains(paths, f.Path) {
+			fetched.Files = append(fetched.Files, f)
+		}
+	}
+	if err := s.fetch(ctx, src, fetched, opts); err != nil {
+		return "", Plan{}, err
+	}
+	repoDir := s.RepoDir(p.Repo)
+	if err := linkSnapshot(repoDir, fetched); err != nil {
+		return "", Plan{}, err
+	}
+	return filepath.Join(repoDir, "snapshots", p.Commit), fetched, nil
+}
+
+// fetch downloads and verifies the blobs of p that are not yet here, and
+// links nothing.
+func (s Store) fetch(ctx context.Context, src Source, p Plan, opts *FetchOptions) error {
 	if s.Home == "" {
 		return errors.New("the model store has no home folder")
 	}
@@ -135,10 +171,7 @@ func (s Store) Fetch(ctx context.Context, src Source, p Plan, opts *FetchOptions
 	if err := s.fetchAll(ctx, src, p, o, blobs, jobs, t); err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return writeSnapshot(repoDir, p)
+	return ctx.Err()
 }
 
 // withDefaults copies opts with its zero fields set to the defaults.

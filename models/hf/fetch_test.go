@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/wisp-agent/wisp/models/hf"
 )
 
@@ -571,4 +572,56 @@ func editState(t *testing.T, path string, edit func(map[string]any)) {
 		t.Fatal(err)
 	}
 	writeFile(t, path, data)
+}
+
+// Prefetch fetches only the files named, links them in the snapshot and
+// leaves refs/main alone; the Fetch of the whole plan then fetches the
+// rest only, and records the commit.
+func TestPrefetch(t *testing.T) {
+	s := hf.Store{Home: t.TempDir()}
+	weights := pattern(3<<20, 7)
+	p, src := newPlan("org/model",
+		testFile{"config.json", []byte(`{"model_type":"qwen3"}`), false},
+		testFile{"chat_template.jinja", []byte("{{ messages }}"), false},
+		testFile{"model.safetensors", weights, true},
+	)
+	dir, fetched, err := s.Prefetch(context.Background(), src, p, []string{"config.json", "chat_template.jinja", "tokenizer_config.json"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(s.RepoDir(p.Repo), "snapshots", p.Commit); dir != want {
+		t.Errorf("Prefetch dir = %s, want %s", dir, want)
+	}
+	var paths []string
+	for _, f := range fetched.Files {
+		paths = append(paths, f.Path)
+	}
+	if diff := cmp.Diff([]string{"config.json", "chat_template.jinja"}, paths); diff != "" {
+		t.Errorf("Prefetch fetched (-want +got):\n%s", diff)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "config.json")); err != nil || string(data) != `{"model_type":"qwen3"}` {
+		t.Errorf("the snapshot's config.json = %q, %v", data, err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "model.safetensors")); err == nil {
+		t.Error("the weights were linked by a prefetch")
+	}
+	if _, err := os.Stat(filepath.Join(s.RepoDir(p.Repo), "refs", "main")); err == nil {
+		t.Error("a prefetch wrote refs/main")
+	}
+	if missing, _ := s.Missing(p); len(missing) != 1 || missing[0].Path != "model.safetensors" {
+		t.Errorf("Missing after a prefetch = %v, want the weights only", missing)
+	}
+	if err := s.Fetch(context.Background(), src, p, nil); err != nil {
+		t.Fatal(err)
+	}
+	var opened []string
+	for _, o := range src.opens {
+		opened = append(opened, o.Path)
+	}
+	if diff := cmp.Diff([]string{"chat_template.jinja", "config.json", "model.safetensors"}, opened, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("files opened in all (-want +got):\n%s", diff)
+	}
+	if ref, err := os.ReadFile(filepath.Join(s.RepoDir(p.Repo), "refs", "main")); err != nil || string(ref) != p.Commit {
+		t.Errorf("refs/main after the whole fetch = %q, %v", ref, err)
+	}
 }

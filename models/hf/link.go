@@ -198,6 +198,16 @@ func removeLink(path string) {
 // snapshots/<commit>/<path> -> ../../blobs/<etag> for every file (deeper
 // for a file in a subfolder), then refs/main. Each blob must be present.
 func writeSnapshot(repoDir string, p Plan) error {
+	if err := linkSnapshot(repoDir, p); err != nil {
+		return err
+	}
+	return writeRef(repoDir, p)
+}
+
+// linkSnapshot writes the snapshot's links for the files of p, and no
+// ref: a snapshot that refs/main does not name yet is one that tools
+// reading the cache pass by.
+func linkSnapshot(repoDir string, p Plan) error {
 	blobs := filepath.Join(repoDir, "blobs")
 	snapshot := filepath.Join(repoDir, "snapshots", p.Commit)
 	folders := map[string]bool{}
@@ -221,6 +231,11 @@ func writeSnapshot(repoDir string, p Plan) error {
 			return fmt.Errorf("cannot link the snapshot of %s: %w", p.Repo, err)
 		}
 	}
+	return nil
+}
+
+// writeRef records p's commit in refs/main.
+func writeRef(repoDir string, p Plan) error {
 	refs := filepath.Join(repoDir, "refs")
 	ref := filepath.Join(refs, "main")
 	if old, err := fsx.ReadFile(ref, 1<<10); err == nil && string(old) == p.Commit {

@@ -382,7 +382,7 @@ func TestStoreFetchLayout(t *testing.T) {
 		t.Errorf("mlx Show = %+v; want usable, repo %s, size %d, 4-bit", info, p.Repo, p.Bytes())
 	}
 	// Check reads every blob against the etag its link names.
-	report, err := mlx.New(home).Check(ctx, "Tiny-4bit")
+	report, err := mlx.New(home).Check(ctx, "Tiny-4bit", nil)
 	if err != nil || !slices.Contains(report.Findings, "3 of 3 files match their digests") {
 		t.Errorf("mlx Check = %q, %v; want 3 of 3 files matching", report.Findings, err)
 	}

@@ -22,13 +22,17 @@ import (
 // that does not; a folder of one's own has none), config.json, the
 // weights against the index, the tokenizer, the chat template, and
 // whether the template supports tool calls. The report is OK only when
-// every finding passed; a template without tool calls passes.
+// every finding passed, and Why is the first that failed; a template
+// without tool calls passes.
 //
 // Check reads every byte of the model, so it can take a while; it returns
 // ctx's error promptly when ctx is done. It returns an error wrapping
 // [models.ErrNotFound] when there is no such model. A model that fails
 // its check is no error.
-func (b *Backend) Check(ctx context.Context, name string) (models.CheckReport, error) {
+//
+// An MLX server takes no context length with a request, so opts change
+// nothing here.
+func (b *Backend) Check(ctx context.Context, name string, _ *models.RunOptions) (models.CheckReport, error) {
 	if err := ctx.Err(); err != nil {
 		return models.CheckReport{}, err
 	}
@@ -54,7 +58,9 @@ func (b *Backend) Check(ctx context.Context, name string) (models.CheckReport, e
 	report := models.CheckReport{OK: true, Info: seen.info}
 	for _, f := range found {
 		report.Findings = append(report.Findings, f.line)
-		report.OK = report.OK && f.ok
+		if !f.ok && report.OK {
+			report.OK, report.Why = false, f.line
+		}
 	}
 	return report, nil
 }

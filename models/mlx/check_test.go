@@ -193,7 +193,7 @@ func TestCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			home := t.TempDir()
 			tt.setup(t, home)
-			got, err := mlx.New(home).Check(t.Context(), "M")
+			got, err := mlx.New(home).Check(t.Context(), "M", nil)
 			if err != nil {
 				t.Fatalf("Check(M) error = %v", err)
 			}
@@ -218,7 +218,7 @@ func TestCheckInfo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := b.Check(t.Context(), "Qwen3-4B-4bit")
+	got, err := b.Check(t.Context(), "Qwen3-4B-4bit", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestCheckInfo(t *testing.T) {
 func TestCheckNotFound(t *testing.T) {
 	home := t.TempDir()
 	mlxtest.Write(t, home, mlxtest.Qwen3Tools("mlx-community", "Qwen3-4B-4bit"))
-	if _, err := mlx.New(home).Check(t.Context(), "Qwen3-8B-4bit"); !errors.Is(err, models.ErrNotFound) {
+	if _, err := mlx.New(home).Check(t.Context(), "Qwen3-8B-4bit", nil); !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("Check(Qwen3-8B-4bit) error = %v, want one wrapping models.ErrNotFound", err)
 	}
 }

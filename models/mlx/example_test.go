@@ -41,7 +41,7 @@ func Example() {
 	}
 	fmt.Println(info.Name, info.Quantization, info.Context, info.Capabilities, info.Usable)
 
-	report, err := b.Check(ctx, "My-Model")
+	report, err := b.Check(ctx, "My-Model", nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -57,6 +57,9 @@ func (m *model) goneLine() string {
 // chat template, tool calls.
 func (m *model) inspect() inspection {
 	info := wisp.ModelInfo{Name: m.name, Runtime: runtime, Repo: m.repo}
+	if m.repo != "" {
+		info.Digest = filepath.Base(m.dir) // the snapshot's commit
+	}
 	if m.gone {
 		line := m.goneLine()
 		info.Why = line
@@ -66,7 +69,6 @@ func (m *model) inspect() inspection {
 	info.Licence = licence(m.dir)
 
 	var found []finding
-	var caps []string
 
 	cfg, err := readObject(filepath.Join(m.dir, "config.json"))
 	if err != nil {
@@ -74,6 +76,7 @@ func (m *model) inspect() inspection {
 	} else {
 		found = append(found, pass("config.json parses"))
 		info.Context = contextLength(cfg)
+		info.RunContext = info.Context // an MLX server runs it with all it takes
 		info.Quantization = quantization(cfg)
 	}
 
@@ -83,9 +86,30 @@ func (m *model) inspect() inspection {
 
 	found = append(found, m.tokenizer())
 
-	tmpl := readTemplates(m.dir)
+	caps, said := abilities(m.dir, cfg, m.mend())
+	found = append(found, said...)
+	info.Capabilities = caps
+
+	info.Usable = true
+	for _, f := range found {
+		if f.blocks {
+			info.Usable, info.Why = false, f.line
+			break
+		}
+	}
+	return inspection{info: info, findings: found}
+}
+
+// abilities says what the model in dir can do, by its chat template and
+// config.json (cfg): chat (a template), call tools (a parser mlx-lm
+// infers or tokenizer_config.json names), think (a pair of thinking
+// tokens), see (a vision_config). It reads none of the weights and only
+// the head of tokenizer.json, and only when the other files do not show
+// thinking tokens. mend says how to mend a file that cannot be read.
+func abilities(dir string, cfg map[string]json.RawMessage, mend string) (caps []string, found []finding) {
+	tmpl := readTemplates(dir)
 	if tmpl.err != nil {
-		found = append(found, fatal(problem(tmpl.bad, tmpl.err, m.mend())))
+		found = append(found, fatal(problem(tmpl.bad, tmpl.err, mend)))
 	}
 	switch {
 	case tmpl.source == "":
@@ -107,16 +131,7 @@ func (m *model) inspect() inspection {
 	if _, ok := member[json.RawMessage](cfg, "vision_config"); ok {
 		caps = append(caps, "vision")
 	}
-	info.Capabilities = caps
-
-	info.Usable = true
-	for _, f := range found {
-		if f.blocks {
-			info.Usable, info.Why = false, f.line
-			break
-		}
-	}
-	return inspection{info: info, findings: found}
+	return caps, found
 }
 
 // weights finds the weight files and checks them against the index. It

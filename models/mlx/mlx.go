@@ -45,15 +45,54 @@ func New(home string) *Backend {
 }
 
 // Model opens the MLX model name for chat on the Server, which loads it
-// from the model's link. It fails only on a Server that is not an
-// address.
-func (b *Backend) Model(name string, _ wisp.ModelInfo) (wisp.Model, error) {
+// from the model's link. An MLX server takes no context length with a
+// request and runs a model with all it takes (info.Context), so the
+// model says it runs with that, or with opts.ContextTokens when they set
+// fewer: the agent condenses a thread to fit. It fails only on a Server
+// that is not an address.
+func (b *Backend) Model(name string, info wisp.ModelInfo, opts *models.RunOptions) (wisp.Model, error) {
 	c, err := openai.New(b.Server, nil)
 	if err != nil {
 		return nil, err
 	}
-	return c.ChatModel(filepath.Join(b.modelsDir(), name)), nil
+	tokens := info.Context
+	if opts != nil && opts.ContextTokens > 0 && (tokens == 0 || opts.ContextTokens < tokens) {
+		tokens = opts.ContextTokens
+	}
+	return sizedChat{c.ChatModel(filepath.Join(b.modelsDir(), name)), tokens}, nil
 }
+
+// sizedChat is an MLX model on its server, which runs it with tokens of
+// context (0: unknown).
+type sizedChat struct {
+	chat   *openai.Chat
+	tokens int
+}
+
+// Chat sends req to the server (openai.Chat.Chat).
+func (c sizedChat) Chat(ctx context.Context, req wisp.ChatRequest, stream func(wisp.ChatDelta)) (wisp.ChatResponse, error) {
+	return c.chat.Chat(ctx, req, stream)
+}
+
+// ContextTokens returns the context the server runs the model with, for
+// the agent to condense a thread to (agent.ContextSizer).
+func (c sizedChat) ContextTokens(context.Context) int { return c.tokens }
+
+// Inspect says what the model whose files are in the folder dir can do,
+// from its configuration and chat template alone, by the rules Check and
+// Show apply to a pulled model: a pull's plan reads them this way before
+// it asks to fetch the weights (models.Inspector).
+func (b *Backend) Inspect(dir string) models.Verdict {
+	cfg, _ := readObject(filepath.Join(dir, "config.json"))
+	caps, found := abilities(dir, cfg, "pull it again")
+	v := models.Verdict{Capabilities: caps}
+	for _, f := range found {
+		v.Findings = append(v.Findings, f.line)
+	}
+	return v
+}
+
+var _ models.Inspector = (*Backend)(nil)
 
 // Runtime returns "mlx".
 func (b *Backend) Runtime() string { return runtime }

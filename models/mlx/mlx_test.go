@@ -157,6 +157,12 @@ func fixtureHome(t *testing.T) (string, []wisp.ModelInfo) {
 			Capabilities: []string{"completion", "tools", "thinking", "vision"}, Licence: "apache-2.0", Usable: true,
 		},
 	}
+	for i := range want {
+		want[i].RunContext = want[i].Context // an MLX server runs a model with all it takes
+		if want[i].Repo != "" {
+			want[i].Digest = filepath.Base(snapshot) // the commit pulled
+		}
+	}
 	return home, want
 }
 
@@ -224,7 +230,7 @@ func TestCancelled(t *testing.T) {
 	if _, err := b.Show(ctx, "Qwen3-4B-4bit"); !errors.Is(err, context.Canceled) {
 		t.Errorf("Show(cancelled) error = %v, want context.Canceled", err)
 	}
-	if _, err := b.Check(ctx, "Qwen3-4B-4bit"); !errors.Is(err, context.Canceled) {
+	if _, err := b.Check(ctx, "Qwen3-4B-4bit", nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("Check(cancelled) error = %v, want context.Canceled", err)
 	}
 }

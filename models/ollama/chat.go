@@ -66,10 +66,17 @@ var _ wisp.Model = (*Chat)(nil)
 
 var _ models.Runner = (*Backend)(nil)
 
-// Model opens the Ollama model name for chat with the context window its
-// facts give (info.Context): the models.Runner that Actions.Open uses.
-func (b *Backend) Model(name string, info wisp.ModelInfo) (wisp.Model, error) {
-	return b.ChatModel(name, &ChatOptions{ContextTokens: info.Context}), nil
+// Model opens the Ollama model name for chat, every request asking for
+// the context opts sets (num_ctx) or, without one, for none, so that the
+// server's own setting (OLLAMA_CONTEXT_LENGTH) stands and the model is
+// never loaded again at another size: the models.Runner that Actions.Open
+// uses.
+func (b *Backend) Model(name string, _ wisp.ModelInfo, opts *models.RunOptions) (wisp.Model, error) {
+	var o models.RunOptions
+	if opts != nil {
+		o = *opts
+	}
+	return b.ChatModel(name, &ChatOptions{ContextTokens: o.ContextTokens}), nil
 }
 
 // ChatModel returns a wisp.Model that chats with the Ollama model name
@@ -225,6 +232,31 @@ func (c *Chat) Chat(ctx context.Context, req wisp.ChatRequest, stream func(wisp.
 	}, nil
 }
 
+// ContextTokens returns the context, in tokens, Ollama's runner has for
+// the model, as /api/ps reports it. A model Ollama has not loaded is
+// loaded first, by a chat request with no messages sent with the options
+// every Chat sends, so the next Chat finds it loaded as it would load it.
+// It returns 0 when Ollama cannot tell (it does not answer, or the model
+// fails to load: the Chat that follows says why). It makes the agent
+// condense a thread to the context the model runs with, not the most it
+// takes (agent.ContextSizer).
+func (c *Chat) ContextTokens(ctx context.Context) int {
+	if c.err != nil {
+		return 0
+	}
+	b := Backend{c: c.c}
+	if n := b.loaded(ctx).context(c.name); n > 0 {
+		return n
+	}
+	stream := false
+	load := &api.ChatRequest{Model: c.name, Messages: []api.Message{}, Stream: &stream,
+		KeepAlive: c.keepAlive, Think: c.think, Options: runOptions(c.numCtx, nil)}
+	if err := c.c.chat(ctx, load, func(api.ChatResponse) error { return nil }); err != nil {
+		return 0
+	}
+	return b.loaded(ctx).context(c.name)
+}
+
 // request builds the /api/chat request for req.
 func (c *Chat) request(req wisp.ChatRequest) (*api.ChatRequest, error) {
 	stream := true
@@ -235,9 +267,7 @@ func (c *Chat) request(req wisp.ChatRequest) (*api.ChatRequest, error) {
 		Think:     c.think,
 		Messages:  make([]api.Message, 0, len(req.Messages)),
 	}
-	if c.numCtx > 0 {
-		out.Options = map[string]any{"num_ctx": c.numCtx}
-	}
+	out.Options = runOptions(c.numCtx, nil)
 	for i, m := range req.Messages {
 		am := api.Message{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
 		if m.Role == wisp.RoleTool {

@@ -15,6 +15,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/ollama"
 	"github.com/wisp-agent/wisp/models/ollama/ollamatest"
@@ -541,5 +542,60 @@ func TestChatSteps(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, chats[1].Messages, argsAsMap, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("second request's messages (-want +got):\n%s", diff)
+	}
+}
+
+// The model opened for the agent asks for no context unless one is set,
+// and tells the agent the context its runner has: loading it first, with
+// what every Chat sends, when Ollama has not loaded it, so that the first
+// Chat finds it loaded as it would load it.
+func TestModelContext(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   *models.RunOptions
+		numCtx any
+		runner int
+	}{
+		{"none set", nil, nil, ollamatest.DefaultContext},
+		{"a context set", &models.RunOptions{ContextTokens: 16384}, float64(16384), 16384},
+		{"more than the model takes", &models.RunOptions{ContextTokens: 65536}, float64(65536), 40960},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, s := backend(t, qwen)
+			m, err := b.Model("qwen3:4b", wisp.ModelInfo{Context: 40960}, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sizer := m.(agent.ContextSizer)
+			if n := sizer.ContextTokens(t.Context()); n != tc.runner {
+				t.Errorf("ContextTokens() = %d, want %d", n, tc.runner)
+			}
+			if _, err := m.Chat(t.Context(), hello("hi"), nil); err != nil {
+				t.Fatal(err)
+			}
+			if n := sizer.ContextTokens(t.Context()); n != tc.runner {
+				t.Errorf("ContextTokens() after a chat = %d, want %d", n, tc.runner)
+			}
+			chats := s.Chats()
+			if len(chats) != 2 || len(chats[0].Messages) != 0 {
+				t.Fatalf("chats = %+v, want a load (no messages) and the chat", chats)
+			}
+			for i, c := range chats {
+				if got := c.Options["num_ctx"]; got != tc.numCtx {
+					t.Errorf("request %d: num_ctx %v, want %v", i+1, got, tc.numCtx)
+				}
+			}
+			if diff := cmp.Diff([]ollamatest.Load{{Model: "qwen3:4b", Context: tc.runner}}, s.Loads()); diff != "" {
+				t.Errorf("loads (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// A model that cannot load cannot say: 0, and the Chat says why.
+	broken := qwen
+	broken.LoadError = ollamatest.LineMissingTensor
+	b, _ := backend(t, broken)
+	m, _ := b.Model("qwen3:4b", wisp.ModelInfo{}, nil)
+	if n := m.(agent.ContextSizer).ContextTokens(t.Context()); n != 0 {
+		t.Errorf("ContextTokens() of a model that cannot load = %d, want 0", n)
 	}
 }

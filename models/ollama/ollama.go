@@ -9,8 +9,8 @@ package ollama
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/wisp-agent/wisp/internal/neterr"
 	"net"
 	"net/http"
 	"slices"
@@ -21,6 +21,7 @@ import (
 	"github.com/ollama/ollama/types/model"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/neterr"
 	"github.com/wisp-agent/wisp/models"
 )
 
@@ -97,22 +98,28 @@ func (b *Backend) Runtime() string { return "ollama" }
 func (b *Backend) URL() string { return b.c.base.String() }
 
 // List returns every model Ollama has, in the order it lists them
-// (/api/tags). Each is Usable; its Context and Capabilities are set when
-// the server's list reports them (Ollama 0.17 does not; Show does).
+// (/api/tags), each with its Digest. Each is Usable; its Context and
+// Capabilities are set when the server's list reports them (Ollama 0.17
+// does not; Show does), and its RunContext when Ollama has it loaded
+// (/api/ps).
 func (b *Backend) List(ctx context.Context) ([]wisp.ModelInfo, error) {
 	tags, err := b.tags(ctx)
 	if err != nil {
 		return nil, err
 	}
+	loaded := b.loaded(ctx)
 	out := make([]wisp.ModelInfo, 0, len(tags))
 	for _, m := range tags {
-		out = append(out, m.info())
+		info := m.info()
+		info.RunContext = loaded.context(m.Name)
+		out = append(out, info)
 	}
 	return out, nil
 }
 
-// Show returns one model's facts (/api/show, with the size from
-// /api/tags). The name is Ollama's ("qwen3:4b"); Ollama reads a name
+// Show returns one model's facts (/api/show, with the size and digest
+// from /api/tags, and the context Ollama has it loaded with from
+// /api/ps). The name is Ollama's ("qwen3:4b"); Ollama reads a name
 // without a tag as ":latest", and the returned Name is the one Ollama
 // lists. The model is Usable; Check finds out whether it runs. When
 // Ollama has no such model, the error wraps models.ErrNotFound.
@@ -143,19 +150,28 @@ func (b *Backend) Show(ctx context.Context, name string) (wisp.ModelInfo, error)
 		info.Capabilities = caps
 	}
 	info.Licence = licence(sr.License)
+	info.RunContext = b.loaded(ctx).context(info.Name)
 	return info, nil
 }
 
 // Check shows the model, then asks it for one token (/api/chat, "hi",
-// num_predict 1). The findings say where Ollama answers, what the model
-// can do, whether it can call tools and whether it answered. OK is false,
-// and Info.Usable false with Why set, when the model cannot chat or the
-// probe fails or ends without being done.
+// num_predict 1) offering it one tool, run as opts say: with num_ctx
+// when opts.ContextTokens is set, as every chat then asks, and without
+// otherwise, so that the probe loads the model as chats will. The
+// findings say where Ollama answers, what the model can do, whether it
+// takes tools and answers, and the context Ollama loaded it with. OK is
+// false, with Why and Info.Why set to the finding that failed (Ollama's
+// own words included), when the model cannot chat, when Ollama refuses it
+// the tool, and when the probe fails or ends without being done.
 //
 // Check returns an error, not a report, when Ollama does not answer, has
 // no such model (wrapping models.ErrNotFound) or fails on /api/show, and
 // when ctx ends (wrapping ctx.Err()).
-func (b *Backend) Check(ctx context.Context, name string) (models.CheckReport, error) {
+func (b *Backend) Check(ctx context.Context, name string, opts *models.RunOptions) (models.CheckReport, error) {
+	var o models.RunOptions
+	if opts != nil {
+		o = *opts
+	}
 	info, err := b.Show(ctx, name)
 	if err != nil {
 		return models.CheckReport{}, err
@@ -164,7 +180,7 @@ func (b *Backend) Check(ctx context.Context, name string) (models.CheckReport, e
 	add := func(line string) { r.Findings = append(r.Findings, line) }
 	fail := func(line string) {
 		add(line)
-		r.OK, r.Info.Usable, r.Info.Why = false, false, line
+		r.OK, r.Why, r.Info.Usable, r.Info.Why = false, line, false, line
 	}
 
 	add("ollama answers at " + b.URL())
@@ -189,19 +205,92 @@ func (b *Backend) Check(ctx context.Context, name string) (models.CheckReport, e
 	req := &api.ChatRequest{
 		Model:    name,
 		Messages: []api.Message{{Role: "user", Content: "hi"}},
+		Tools:    api.Tools{probeTool()},
 		Stream:   &stream,
-		Options:  map[string]any{"num_predict": 1},
+		Options:  runOptions(o.ContextTokens, map[string]any{"num_predict": 1}),
 	}
 	err = b.c.chat(ctx, req, func(api.ChatResponse) error { return nil })
 	if ctx.Err() != nil {
 		return models.CheckReport{}, b.c.ctxErr(ctx, "/api/chat")
 	}
-	if err != nil {
+	var se api.StatusError
+	switch {
+	case errors.As(err, &se) && se.StatusCode == http.StatusBadRequest && strings.Contains(se.ErrorMessage, "does not support tools"):
+		fail(fmt.Sprintf("the model cannot take tools: ollama answers a chat that offers one with %s: %s", se.Status, se.ErrorMessage))
+		return r, nil
+	case err != nil:
 		fail("the model does not answer (1-token probe): " + err.Error())
 		return r, nil
 	}
-	add("the model loads and answers (1-token probe)")
+	add("the model loads and answers (1-token probe, offered a tool)")
+	if n := b.loaded(ctx).context(info.Name); n > 0 {
+		r.Info.RunContext = n
+		how := "the server's own setting; wisp asks for none"
+		if o.ContextTokens > 0 {
+			how = fmt.Sprintf("wisp asks for %s", models.Thousands(o.ContextTokens))
+		}
+		add(fmt.Sprintf("ollama has it loaded with %s tokens of context (%s)", models.Thousands(n), how))
+	}
 	return r, nil
+}
+
+// probeTool is the tool a check offers, so that Ollama itself says
+// whether the model takes tools.
+func probeTool() api.Tool {
+	return api.Tool{Type: "function", Function: api.ToolFunction{
+		Name:        "wisp_probe",
+		Description: "Does nothing.",
+		Parameters:  api.ToolFunctionParameters{Type: "object", Properties: api.NewToolPropertiesMap()},
+	}}
+}
+
+// runOptions returns opts with num_ctx set to tokens when tokens is
+// positive: every request wisp makes asks for the same context, or none.
+// It returns nil when there is nothing to send.
+func runOptions(tokens int, opts map[string]any) map[string]any {
+	if tokens > 0 {
+		if opts == nil {
+			opts = map[string]any{}
+		}
+		opts["num_ctx"] = tokens
+	}
+	return opts
+}
+
+// running is what /api/ps says of the models Ollama has loaded.
+type running []api.ProcessModelResponse
+
+// loaded fetches /api/ps. A server that does not answer it has nothing
+// loaded, as far as wisp can tell.
+func (b *Backend) loaded(ctx context.Context) running {
+	var pr api.ProcessResponse
+	if err := b.c.call(ctx, http.MethodGet, "/api/ps", nil, &pr); err != nil {
+		return nil
+	}
+	return pr.Models
+}
+
+// context returns the context the runner of name has, in tokens, or 0
+// when Ollama does not have it loaded.
+func (r running) context(name string) int {
+	for _, m := range r {
+		if sameName(m.Name, name) || sameName(m.Model, name) {
+			return m.ContextLength
+		}
+	}
+	return 0
+}
+
+// sameName reports whether Ollama's listed name is name, as Ollama reads
+// it: a name without a tag is its ":latest".
+func sameName(listed, name string) bool {
+	if listed == name {
+		return true
+	}
+	if last := name[strings.LastIndex(name, "/")+1:]; !strings.Contains(last, ":") {
+		return listed == name+":latest"
+	}
+	return false
 }
 
 // tags fetches /api/tags.
@@ -223,6 +312,7 @@ type tagsModel struct {
 	Name         string             `json:"name"`
 	Model        string             `json:"model"`
 	Size         int64              `json:"size"`
+	Digest       string             `json:"digest"`
 	Details      tagsDetails        `json:"details"`
 	Capabilities []model.Capability `json:"capabilities,omitempty"`
 }
@@ -240,6 +330,7 @@ func (m tagsModel) info() wisp.ModelInfo {
 		Parameters:   m.Details.ParameterSize,
 		Quantization: m.Details.QuantizationLevel,
 		Size:         m.Size,
+		Digest:       m.Digest,
 		Context:      m.Details.ContextLength,
 		Capabilities: capabilities(m.Capabilities),
 		Usable:       true,
@@ -247,17 +338,17 @@ func (m tagsModel) info() wisp.ModelInfo {
 }
 
 // findTag returns the index of the entry for name, or -1. A name without
-// a tag matches its ":latest" entry, as Ollama reads it.
+// a tag matches its ":latest" entry, as Ollama reads it; an exact match
+// wins.
 func findTag(tags []tagsModel, name string) int {
-	alt := name
-	if last := name[strings.LastIndex(name, "/")+1:]; !strings.Contains(last, ":") {
-		alt = name + ":latest"
+	for i, m := range tags {
+		if m.Name == name || m.Model == name {
+			return i
+		}
 	}
-	for _, want := range []string{name, alt} {
-		for i, m := range tags {
-			if m.Name == want || m.Model == want {
-				return i
-			}
+	for i, m := range tags {
+		if sameName(m.Name, name) || sameName(m.Model, name) {
+			return i
 		}
 	}
 	return -1

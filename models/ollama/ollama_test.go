@@ -2,6 +2,8 @@ package ollama_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"net"
@@ -37,6 +39,12 @@ var (
 	}
 	bare = ollamatest.Model{Name: "hf.co/someone/tiny:Q8_0", Size: 1000, Capabilities: []string{}}
 )
+
+// digest is the digest the fake gives a model of this name.
+func digest(name string) string {
+	sum := sha256.Sum256([]byte(name))
+	return hex.EncodeToString(sum[:])
+}
 
 // backend returns a Backend for a fake Ollama with the given models.
 func backend(t *testing.T, ms ...ollamatest.Model) (*ollama.Backend, *ollamatest.Server) {
@@ -78,9 +86,9 @@ func TestRuntime(t *testing.T) {
 // List gives every model as Ollama lists it, usable, with Context and
 // Capabilities only when the list reports them.
 func TestList(t *testing.T) {
-	qwenInfo := wisp.ModelInfo{Name: "qwen3:4b", Runtime: "ollama", Parameters: "4.0B", Quantization: "Q4_K_M", Size: 2_497_293_931, Usable: true}
-	gemmaInfo := wisp.ModelInfo{Name: "gemma3:latest", Runtime: "ollama", Parameters: "4.3B", Quantization: "Q4_K_M", Size: 3_338_801_804, Usable: true}
-	embedInfo := wisp.ModelInfo{Name: "nomic-embed-text:latest", Runtime: "ollama", Parameters: "137M", Quantization: "F16", Size: 274_302_450, Usable: true}
+	qwenInfo := wisp.ModelInfo{Name: "qwen3:4b", Runtime: "ollama", Parameters: "4.0B", Quantization: "Q4_K_M", Size: 2_497_293_931, Digest: digest("qwen3:4b"), Usable: true}
+	gemmaInfo := wisp.ModelInfo{Name: "gemma3:latest", Runtime: "ollama", Parameters: "4.3B", Quantization: "Q4_K_M", Size: 3_338_801_804, Digest: digest("gemma3:latest"), Usable: true}
+	embedInfo := wisp.ModelInfo{Name: "nomic-embed-text:latest", Runtime: "ollama", Parameters: "137M", Quantization: "F16", Size: 274_302_450, Digest: digest("nomic-embed-text:latest"), Usable: true}
 	with := func(m wisp.ModelInfo, ctx int, caps ...string) wisp.ModelInfo {
 		m.Context, m.Capabilities = ctx, caps
 		return m
@@ -135,22 +143,22 @@ func TestShow(t *testing.T) {
 	}{
 		{"qwen3:4b", wisp.ModelInfo{
 			Name: "qwen3:4b", Runtime: "ollama", Parameters: "4.0B", Quantization: "Q4_K_M", Size: 2_497_293_931,
-			Context: 40960, Capabilities: []string{"completion", "tools", "thinking"}, Licence: "Apache License", Usable: true,
+			Context: 40960, Digest: digest("qwen3:4b"), Capabilities: []string{"completion", "tools", "thinking"}, Licence: "Apache License", Usable: true,
 		}},
 		// A name without a tag is Ollama's ":latest"; the licence is cut
 		// to 80 characters.
 		{"gemma3", wisp.ModelInfo{
 			Name: "gemma3:latest", Runtime: "ollama", Parameters: "4.3B", Quantization: "Q4_K_M", Size: 3_338_801_804,
-			Context: 131072, Capabilities: []string{"completion"},
+			Context: 131072, Digest: digest("gemma3:latest"), Capabilities: []string{"completion"},
 			Licence: "Gemma Terms of Use, Last modified: February 21, 2024. By using, reproducing, mo…", Usable: true,
 		}},
 		{"nomic-embed-text:latest", wisp.ModelInfo{
 			Name: "nomic-embed-text:latest", Runtime: "ollama", Parameters: "137M", Quantization: "F16", Size: 274_302_450,
-			Context: 2048, Capabilities: []string{"embedding"}, Usable: true,
+			Context: 2048, Digest: digest("nomic-embed-text:latest"), Capabilities: []string{"embedding"}, Usable: true,
 		}},
 		// No context length, no capabilities, no licence.
 		{"hf.co/someone/tiny:Q8_0", wisp.ModelInfo{
-			Name: "hf.co/someone/tiny:Q8_0", Runtime: "ollama", Size: 1000, Usable: true,
+			Name: "hf.co/someone/tiny:Q8_0", Runtime: "ollama", Size: 1000, Digest: digest("hf.co/someone/tiny:Q8_0"), Usable: true,
 		}},
 	}
 	b, s := backend(t, qwen, gemma, embed, bare)
@@ -206,7 +214,7 @@ func TestShowServerError(t *testing.T) {
 			if !errors.As(err, &se) || se.StatusCode != 500 {
 				t.Errorf("Show() error does not wrap api.StatusError 500: %v", err)
 			}
-			if _, err := b.Check(t.Context(), "qwen3:4b"); err == nil {
+			if _, err := b.Check(t.Context(), "qwen3:4b", nil); err == nil {
 				t.Error("Check() = nil error, want the same failure")
 			}
 		})
@@ -224,7 +232,7 @@ func TestNotRunning(t *testing.T) {
 	calls := map[string]func() error{
 		"List":  func() error { _, err := b.List(t.Context()); return err },
 		"Show":  func() error { _, err := b.Show(t.Context(), "qwen3:4b"); return err },
-		"Check": func() error { _, err := b.Check(t.Context(), "qwen3:4b"); return err },
+		"Check": func() error { _, err := b.Check(t.Context(), "qwen3:4b", nil); return err },
 	}
 	for name, call := range calls {
 		err := call()
@@ -301,41 +309,46 @@ func TestNotOllama(t *testing.T) {
 	}
 }
 
-// Check shows the model, tells what it can do and probes it with one
-// token.
+// Check shows the model, tells what it can do, probes it with one token
+// offering it a tool, and says the context Ollama loaded it with. A model
+// that cannot take tools fails with Ollama's own words.
 func TestCheck(t *testing.T) {
+	loaded := "ollama has it loaded with 4,096 tokens of context (the server's own setting; wisp asks for none)"
+	noTools := "the model cannot take tools: ollama answers a chat that offers one with 400 Bad Request: registry.ollama.ai/library/gemma3:latest does not support tools"
 	tests := []struct {
 		name     string
 		want     models.CheckReport // Findings without the first, which names the URL
-		wantChat bool
+		wantReqs []string
 	}{
 		{"qwen3:4b", models.CheckReport{
 			OK: true,
 			Findings: []string{
 				"capabilities: completion, tools, thinking",
 				"the model can call tools",
-				"the model loads and answers (1-token probe)",
+				"the model loads and answers (1-token probe, offered a tool)",
+				loaded,
 			},
 			Info: wisp.ModelInfo{
 				Name: "qwen3:4b", Runtime: "ollama", Parameters: "4.0B", Quantization: "Q4_K_M", Size: 2_497_293_931,
-				Context: 40960, Capabilities: []string{"completion", "tools", "thinking"}, Licence: "Apache License", Usable: true,
+				Context: 40960, RunContext: 4096, Digest: digest("qwen3:4b"), Capabilities: []string{"completion", "tools", "thinking"}, Licence: "Apache License", Usable: true,
 			},
-		}, true},
+		}, []string{"POST /api/show", "GET /api/tags", "GET /api/ps", "POST /api/chat", "GET /api/ps"}},
 		{"gemma3:latest", models.CheckReport{
-			OK: true,
+			Why: noTools,
 			Findings: []string{
 				"capabilities: completion",
 				"the model cannot call tools",
-				"the model loads and answers (1-token probe)",
+				noTools,
 			},
 			Info: wisp.ModelInfo{
 				Name: "gemma3:latest", Runtime: "ollama", Parameters: "4.3B", Quantization: "Q4_K_M", Size: 3_338_801_804,
-				Context: 131072, Capabilities: []string{"completion"},
-				Licence: "Gemma Terms of Use, Last modified: February 21, 2024. By using, reproducing, mo…", Usable: true,
+				Context: 131072, Digest: digest("gemma3:latest"), Capabilities: []string{"completion"},
+				Licence: "Gemma Terms of Use, Last modified: February 21, 2024. By using, reproducing, mo…", Why: noTools,
 			},
-		}, true},
+		}, []string{"POST /api/show", "GET /api/tags", "GET /api/ps", "POST /api/chat"}},
 		// An embedding model cannot chat: no probe, not OK.
 		{"nomic-embed-text:latest", models.CheckReport{
+			Why: "the model cannot chat (no completion capability), so it cannot drive an agent",
 			Findings: []string{
 				"capabilities: embedding",
 				"the model cannot call tools",
@@ -343,25 +356,26 @@ func TestCheck(t *testing.T) {
 			},
 			Info: wisp.ModelInfo{
 				Name: "nomic-embed-text:latest", Runtime: "ollama", Parameters: "137M", Quantization: "F16", Size: 274_302_450,
-				Context: 2048, Capabilities: []string{"embedding"},
+				Context: 2048, Digest: digest("nomic-embed-text:latest"), Capabilities: []string{"embedding"},
 				Why: "the model cannot chat (no completion capability), so it cannot drive an agent",
 			},
-		}, false},
+		}, []string{"POST /api/show", "GET /api/tags", "GET /api/ps"}},
 		// A server that reports no capabilities: the probe decides.
 		{"hf.co/someone/tiny:Q8_0", models.CheckReport{
 			OK: true,
 			Findings: []string{
 				"capabilities: none reported",
 				"ollama does not say whether the model can call tools",
-				"the model loads and answers (1-token probe)",
+				"the model loads and answers (1-token probe, offered a tool)",
+				loaded,
 			},
-			Info: wisp.ModelInfo{Name: "hf.co/someone/tiny:Q8_0", Runtime: "ollama", Size: 1000, Usable: true},
-		}, true},
+			Info: wisp.ModelInfo{Name: "hf.co/someone/tiny:Q8_0", Runtime: "ollama", Size: 1000, RunContext: 4096, Digest: digest("hf.co/someone/tiny:Q8_0"), Usable: true},
+		}, []string{"POST /api/show", "GET /api/tags", "GET /api/ps", "POST /api/chat", "GET /api/ps"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b, s := backend(t, qwen, gemma, embed, bare)
-			got, err := b.Check(t.Context(), tt.name)
+			got, err := b.Check(t.Context(), tt.name, nil)
 			if err != nil {
 				t.Fatalf("Check(%q) = %v", tt.name, err)
 			}
@@ -370,41 +384,77 @@ func TestCheck(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Check(%q) (-want +got):\n%s", tt.name, diff)
 			}
-			wantReqs := []string{"POST /api/show", "GET /api/tags"}
-			if tt.wantChat {
-				wantReqs = append(wantReqs, "POST /api/chat")
-			}
-			if diff := cmp.Diff(wantReqs, s.Requests()); diff != "" {
+			if diff := cmp.Diff(tt.wantReqs, s.Requests()); diff != "" {
 				t.Errorf("Check(%q) requests (-want +got):\n%s", tt.name, diff)
 			}
 		})
 	}
 }
 
-// The probe asks for one token with a tiny message, streamed.
+// The probe asks for one token with a tiny message, streamed, offering a
+// tool, and asks for the context every chat asks for: none unless one is
+// set, so that Ollama loads the model for the probe as it will for chats.
 func TestCheckProbe(t *testing.T) {
-	b, s := backend(t, qwen)
-	if _, err := b.Check(t.Context(), "qwen3:4b"); err != nil {
-		t.Fatal(err)
-	}
 	type probe struct {
 		Model    string
 		Messages []api.Message
+		Tools    []string
 		Stream   bool
 		Options  map[string]any
 	}
-	var got []probe
-	for _, c := range s.Chats() {
-		got = append(got, probe{c.Model, c.Messages, c.Stream != nil && *c.Stream, c.Options})
+	for _, tc := range []struct {
+		name    string
+		opts    *models.RunOptions
+		options map[string]any
+		loaded  int
+	}{
+		{"no context set", nil, map[string]any{"num_predict": float64(1)}, 4096},
+		{"a context set", &models.RunOptions{ContextTokens: 2048}, map[string]any{"num_predict": float64(1), "num_ctx": float64(2048)}, 2048},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, s := backend(t, qwen)
+			rep, err := b.Check(t.Context(), "qwen3:4b", tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []probe
+			for _, c := range s.Chats() {
+				var tools []string
+				for _, tl := range c.Tools {
+					tools = append(tools, tl.Function.Name)
+				}
+				got = append(got, probe{c.Model, c.Messages, tools, c.Stream != nil && *c.Stream, c.Options})
+			}
+			want := []probe{{
+				Model:    "qwen3:4b",
+				Messages: []api.Message{{Role: "user", Content: "hi"}},
+				Tools:    []string{"wisp_probe"},
+				Stream:   true,
+				Options:  tc.options,
+			}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("probe (-want +got):\n%s", diff)
+			}
+			if rep.Info.RunContext != tc.loaded {
+				t.Errorf("Check().Info.RunContext = %d, want %d", rep.Info.RunContext, tc.loaded)
+			}
+		})
 	}
-	want := []probe{{
-		Model:    "qwen3:4b",
-		Messages: []api.Message{{Role: "user", Content: "hi"}},
-		Stream:   true,
-		Options:  map[string]any{"num_predict": float64(1)},
-	}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("probe (-want +got):\n%s", diff)
+}
+
+// A model that cannot load fails its check with Ollama's own reason.
+func TestCheckLoadFails(t *testing.T) {
+	broken := qwen
+	broken.LoadError = ollamatest.LineMissingTensor
+	b, _ := backend(t, broken)
+	got, err := b.Check(t.Context(), "qwen3:4b", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the model does not answer (1-token probe): ollama at " + b.URL() +
+		" failed on /api/chat (500 Internal Server Error: llama runner process has terminated: error loading model: missing tensor 'blk.0.ffn_up.weight' llama_model_load_from_file_impl: failed to load model); see the ollama server log"
+	if got.OK || got.Why != want || got.Info.Why != want {
+		t.Errorf("Check() = OK %v, Why %q\nwant not OK, Why %q", got.OK, got.Why, want)
 	}
 }
 
@@ -428,12 +478,13 @@ func TestCheckProbeFails(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, s := backend(t, qwen)
 			tt.breakIt(s)
-			got, err := b.Check(t.Context(), "qwen3:4b")
+			got, err := b.Check(t.Context(), "qwen3:4b", nil)
 			if err != nil {
 				t.Fatalf("Check() = %v, want a report", err)
 			}
 			why := "the model does not answer (1-token probe): ollama at " + b.URL() + " " + tt.why
 			want := models.CheckReport{
+				Why: why,
 				Findings: []string{
 					"ollama answers at " + b.URL(),
 					"capabilities: completion, tools, thinking",
@@ -442,7 +493,7 @@ func TestCheckProbeFails(t *testing.T) {
 				},
 				Info: wisp.ModelInfo{
 					Name: "qwen3:4b", Runtime: "ollama", Parameters: "4.0B", Quantization: "Q4_K_M", Size: 2_497_293_931,
-					Context: 40960, Capabilities: []string{"completion", "tools", "thinking"}, Licence: "Apache License",
+					Context: 40960, Digest: digest("qwen3:4b"), Capabilities: []string{"completion", "tools", "thinking"}, Licence: "Apache License",
 					Why: why,
 				},
 			}
@@ -456,7 +507,7 @@ func TestCheckProbeFails(t *testing.T) {
 // Check of a model Ollama lacks is ErrNotFound, not a report.
 func TestCheckNotFound(t *testing.T) {
 	b, s := backend(t, qwen)
-	_, err := b.Check(t.Context(), "nope")
+	_, err := b.Check(t.Context(), "nope", nil)
 	if !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("Check(nope) = %v, want models.ErrNotFound", err)
 	}
@@ -504,7 +555,7 @@ func TestCheckCancelledMidStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := b.Check(ctx, "qwen3:4b")
+	got, err := b.Check(ctx, "qwen3:4b", nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Check() = %v, want context.Canceled", err)
 	}
@@ -525,7 +576,7 @@ func TestCancelledBeforehand(t *testing.T) {
 	if _, err := b.Show(ctx, "qwen3:4b"); !errors.Is(err, context.Canceled) {
 		t.Errorf("Show() = %v, want context.Canceled", err)
 	}
-	if _, err := b.Check(ctx, "qwen3:4b"); !errors.Is(err, context.Canceled) {
+	if _, err := b.Check(ctx, "qwen3:4b", nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("Check() = %v, want context.Canceled", err)
 	}
 	if got := s.Requests(); len(got) != 0 {

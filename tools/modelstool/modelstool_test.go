@@ -216,6 +216,29 @@ func TestShowModelWithoutTools(t *testing.T) {
 	}
 }
 
+// A check or an enable the model fails comes back as an error line that
+// carries Ollama's own reason, the same the person reads.
+func TestFailedCheckSaysTheServersReason(t *testing.T) {
+	home := t.TempDir()
+	srv := ollamatest.NewServer(t, ollamatest.Model{Name: "broken:latest", ContextLength: 8192,
+		Capabilities: []string{"completion", "tools"}, LoadError: ollamatest.LineMissingTensor})
+	ol, err := ollama.New(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := modelstool.New(models.New(&models.Options{Backends: []models.Backend{ol},
+		Settings: config.Store{Path: filepath.Join(home, "config.json"), LockPath: filepath.Join(home, "lock")}}), "")
+	yes := policy.Outcome{Approved: true, ID: "ap1", Scope: wisp.ScopeOnce}
+	for _, action := range []string{"check", "enable"} {
+		r := call(t, tl, yes, `{"action":"`+action+`","name":"broken"}`)
+		want := "error: ollama:broken:latest failed its check: the model does not answer (1-token probe): ollama at " + srv.URL +
+			" failed on /api/chat (500 Internal Server Error: llama runner process has terminated: error loading model: missing tensor 'blk.0.ffn_up.weight'"
+		if !r.IsError || !strings.HasPrefix(r.Content, want) {
+			t.Errorf("%s of a model that cannot load = %q\nwant it to begin %q", action, r.Content, want)
+		}
+	}
+}
+
 // actions is a wisp.ModelActions of its own: it says what it was asked,
 // and by whom.
 type actions struct{ asked []string }

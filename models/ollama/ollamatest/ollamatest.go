@@ -1,8 +1,13 @@
 // Package ollamatest is a fake Ollama server for tests. It speaks the wire
 // shapes of Ollama's HTTP API (package github.com/ollama/ollama/api) for
-// /api/tags, /api/show, /api/chat, /api/version and /, over httptest, and
-// can be told to fail in the ways a real server does: to stop answering,
-// to answer a path with an error status, or to cut a chat answer short.
+// /api/tags, /api/show, /api/chat, /api/ps, /api/version and /, over
+// httptest, and can be told to fail in the ways a real server does: to
+// stop answering, to answer a path with an error status, or to cut a chat
+// answer short. Like Ollama it loads a model on the first chat, with the
+// context the request asks for (num_ctx) or its own default, loads it
+// again when a request asks for another, reports what it has loaded on
+// /api/ps, refuses tools to a model that cannot take them, and fails every
+// chat of a model that cannot load.
 //
 // Its answers are deterministic: fixed times, digests derived from names,
 // and replies taken from each Model: its scripted Replies in turn, with
@@ -68,6 +73,31 @@ type Model struct {
 	// asks, and once they run out with ChatReply. Rewind starts them
 	// again.
 	Replies []Reply
+	// Digest is the manifest digest /api/tags and /api/ps report, 64 hex
+	// digits; "" derives one from Name. A model put in place of another
+	// of the same name (Put) has another digest.
+	Digest string
+	// LoadError, when set, is why the model cannot load: it is listed and
+	// shown, but every chat that would load it fails with status 500 and
+	// this error, as Ollama's does for a model file missing a tensor
+	// (LineMissingTensor).
+	LoadError string
+}
+
+// LineMissingTensor is what Ollama 0.17 says when a model's file lacks a
+// tensor it needs, for Model.LoadError.
+const LineMissingTensor = "llama runner process has terminated: error loading model: missing tensor 'blk.0.ffn_up.weight'\nllama_model_load_from_file_impl: failed to load model"
+
+// DefaultContext is the context the fake loads a model with when a
+// request asks for none, as Ollama does without OLLAMA_CONTEXT_LENGTH on
+// a machine with little memory; SetDefaultContext changes it.
+const DefaultContext = 4096
+
+// A Load is one time the fake loaded a model: its name and the context
+// its runner got.
+type Load struct {
+	Model   string
+	Context int
 }
 
 // A Reply is one scripted answer. Streamed, it comes as Ollama sends one:
@@ -121,6 +151,9 @@ type Server struct {
 	next     map[string]int // the next scripted reply of each model
 	requests []string
 	chats    []api.ChatRequest
+	defCtx   int            // the context a model loads with when none is asked for
+	running  map[string]int // the context of each loaded model's runner, by name
+	loads    []Load
 }
 
 // NewServer starts a fake Ollama with the given models and closes it when
@@ -138,14 +171,10 @@ func NewServer(t testing.TB, models ...Model) *Server {
 // every connection and waits for the handlers to return. Calling it again
 // does nothing.
 func Start(models ...Model) (*Server, func()) {
-	s := &Server{quit: make(chan struct{}), fail: map[string]int{}, next: map[string]int{}}
+	s := &Server{quit: make(chan struct{}), fail: map[string]int{}, next: map[string]int{},
+		defCtx: DefaultContext, running: map[string]int{}}
 	for _, m := range models {
-		m.Capabilities = slices.Clone(m.Capabilities)
-		m.Replies = slices.Clone(m.Replies)
-		for i := range m.Replies {
-			m.Replies[i].ToolCalls = slices.Clone(m.Replies[i].ToolCalls)
-		}
-		s.models = append(s.models, m)
+		s.models = append(s.models, m.clone())
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
@@ -156,6 +185,60 @@ func Start(models ...Model) (*Server, func()) {
 			s.srv.Close()
 		})
 	}
+}
+
+// clone copies m, so that the caller's slices are not shared.
+func (m Model) clone() Model {
+	m.Capabilities = slices.Clone(m.Capabilities)
+	m.Replies = slices.Clone(m.Replies)
+	for i := range m.Replies {
+		m.Replies[i].ToolCalls = slices.Clone(m.Replies[i].ToolCalls)
+	}
+	return m
+}
+
+// Put adds m, or puts it in place of the model of the same name, as
+// "ollama pull" of a newer model under the name does: it is unloaded, and
+// its scripted replies start again.
+func (s *Server) Put(m Model) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m = m.clone()
+	delete(s.running, m.Name)
+	delete(s.next, m.Name)
+	for i := range s.models {
+		if s.models[i].Name == m.Name {
+			s.models[i] = m
+			return
+		}
+	}
+	s.models = append(s.models, m)
+}
+
+// Remove takes away the model named name, as "ollama rm" does.
+func (s *Server) Remove(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.running, name)
+	s.models = slices.DeleteFunc(s.models, func(m Model) bool { return m.Name == name })
+}
+
+// SetDefaultContext sets the context a model loads with when a request
+// asks for none, as OLLAMA_CONTEXT_LENGTH does (DefaultContext until
+// then). Models already loaded keep theirs.
+func (s *Server) SetDefaultContext(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.defCtx = n
+}
+
+// Loads returns every time a model was loaded so far, in order: a model
+// is loaded by its first chat, and again by a chat that asks for another
+// context than its runner has.
+func (s *Server) Loads() []Load {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.loads)
 }
 
 // SetDown makes the server drop every connection without an answer, as
@@ -290,6 +373,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.show(w, r)
 	case "POST /api/chat":
 		s.chat(w, r)
+	case "GET /api/ps":
+		s.ps(w)
 	default:
 		// Ollama's router answers unknown routes, and known routes with
 		// the wrong method, this way.
@@ -404,6 +489,15 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q does not support chat", req.Model))
 		return
 	}
+	if caps := m.capabilities(); len(req.Tools) > 0 && len(caps) > 0 && !slices.Contains(caps, model.CapabilityTools) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("registry.ollama.ai/library/%s does not support tools", m.Name))
+		return
+	}
+	if m.LoadError != "" {
+		writeError(w, http.StatusInternalServerError, m.LoadError)
+		return
+	}
+	s.load(m, req.Options)
 
 	head := api.ChatResponse{Model: req.Model, CreatedAt: modifiedAt(), Message: api.Message{Role: "assistant"}}
 	if len(req.Messages) == 0 {
@@ -487,6 +581,45 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	enc.Encode(final)
+}
+
+// load gives m a runner with the context opts ask for (num_ctx), or the
+// default, cut to the most the model takes, as Ollama does: a runner
+// with another context is replaced, and each load is recorded.
+func (s *Server) load(m Model, opts map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.defCtx
+	if v, ok := opts["num_ctx"].(float64); ok && v > 0 {
+		n = int(v)
+	}
+	if m.ContextLength > 0 {
+		n = min(n, m.ContextLength)
+	}
+	if have, ok := s.running[m.Name]; ok && have == n {
+		return
+	}
+	s.running[m.Name] = n
+	s.loads = append(s.loads, Load{Model: m.Name, Context: n})
+}
+
+// ps answers /api/ps: the models loaded, by name.
+func (s *Server) ps(w http.ResponseWriter) {
+	s.mu.Lock()
+	out := api.ProcessResponse{Models: []api.ProcessModelResponse{}}
+	for _, m := range s.models {
+		n, ok := s.running[m.Name]
+		if !ok {
+			continue
+		}
+		e := m.listEntry()
+		out.Models = append(out.Models, api.ProcessModelResponse{
+			Name: m.Name, Model: m.Name, Size: m.Size, Digest: e.Digest, Details: e.Details,
+			ExpiresAt: modifiedAt().Add(5 * time.Minute), SizeVRAM: 0, ContextLength: n,
+		})
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
 }
 
 // answer returns the chunks of the answer to req, each a message to
@@ -578,13 +711,17 @@ func (m Model) details() api.ModelDetails {
 }
 
 func (m Model) listEntry() api.ListModelResponse {
-	sum := sha256.Sum256([]byte(m.Name))
+	digest := m.Digest
+	if digest == "" {
+		sum := sha256.Sum256([]byte(m.Name))
+		digest = hex.EncodeToString(sum[:])
+	}
 	return api.ListModelResponse{
 		Name:       m.Name,
 		Model:      m.Name,
 		ModifiedAt: modifiedAt(),
 		Size:       m.Size,
-		Digest:     hex.EncodeToString(sum[:]),
+		Digest:     digest,
 		Details:    m.details(),
 	}
 }
