@@ -87,6 +87,20 @@ type Tools struct {
 	// Models is tools.models: whether a conversation given every tool
 	// also gets models. Off by default.
 	Models bool `json:"models"`
+	// Memory is tools.memory: whether a conversation given every tool
+	// also gets memory. Off by default.
+	Memory bool `json:"memory"`
+	// ReadFile, ListFiles and Search are tools.read_file,
+	// tools.list_files and tools.search: whether a conversation given
+	// every tool also gets the tools that read the workspace. Off by
+	// default; a conversation with a person there gets them anyway
+	// (tools.Interactive).
+	ReadFile  bool `json:"read_file"`
+	ListFiles bool `json:"list_files"`
+	Search    bool `json:"search"`
+	// EditFile is tools.edit_file: whether a conversation given every
+	// tool also gets edit_file. Off by default.
+	EditFile bool `json:"edit_file"`
 	// RunCommand is tools.run_command: whether a conversation given
 	// every tool also gets run_command. Off by default.
 	RunCommand bool `json:"run_command"`

@@ -44,7 +44,12 @@ func ExampleKeys() {
 	// tools.ask (bool, default "false")
 	// tools.ask_user (bool, default "false")
 	// tools.disabled (list, default "")
+	// tools.edit_file (bool, default "false")
+	// tools.list_files (bool, default "false")
+	// tools.memory (bool, default "false")
 	// tools.models (bool, default "false")
+	// tools.read_file (bool, default "false")
 	// tools.request_approval (bool, default "false")
 	// tools.run_command (bool, default "false")
+	// tools.search (bool, default "false")
 }

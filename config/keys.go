@@ -50,7 +50,8 @@ type setting struct {
 // securityKeys are the settings whose Key is marked Security.
 var securityKeys = []string{
 	"approval.outOfBand", "approval.threshold", "inquiry.elicitation", "models.enabled", "models.trusted",
-	"tools.ask", "tools.ask_user", "tools.disabled", "tools.models", "tools.request_approval",
+	"tools.ask", "tools.ask_user", "tools.disabled", "tools.memory", "tools.models", "tools.request_approval",
+	"tools.read_file", "tools.list_files", "tools.search", "tools.edit_file",
 	"tools.run_command", "sandbox.mode", "sandbox.network", "commands.env",
 }
 
@@ -89,6 +90,31 @@ func table() []setting {
 			Default: "false",
 			Doc:     "give models, the tool that lists models and asks you to change them, to conversations that get every tool",
 		}, func(c *Config) *bool { return &c.Tools.Models }),
+		boolSetting(Key{
+			Name:    "tools.memory",
+			Default: "false",
+			Doc:     "give memory, the tool that keeps facts across conversations with your approval, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.Memory }),
+		boolSetting(Key{
+			Name:    "tools.read_file",
+			Default: "false",
+			Doc:     "give read_file, the tool that reads a file in the workspace, to conversations that get every tool (a chat has it anyway)",
+		}, func(c *Config) *bool { return &c.Tools.ReadFile }),
+		boolSetting(Key{
+			Name:    "tools.list_files",
+			Default: "false",
+			Doc:     "give list_files, the tool that lists the workspace's files, to conversations that get every tool (a chat has it anyway)",
+		}, func(c *Config) *bool { return &c.Tools.ListFiles }),
+		boolSetting(Key{
+			Name:    "tools.search",
+			Default: "false",
+			Doc:     "give search, the tool that searches the workspace's files, to conversations that get every tool (a chat has it anyway)",
+		}, func(c *Config) *bool { return &c.Tools.Search }),
+		boolSetting(Key{
+			Name:    "tools.edit_file",
+			Default: "false",
+			Doc:     "give edit_file, the tool that changes a file in the workspace once you approved its diff, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.EditFile }),
 		boolSetting(Key{
 			Name:    "tools.run_command",
 			Default: "false",

@@ -14,7 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 )
 
-const validKeys = "approval.outOfBand, approval.threshold, commands.env, inquiry.elicitation, inquiry.timeoutSeconds, models.contextLength, models.default, models.enabled, models.trusted, sandbox.mode, sandbox.network, tools.ask, tools.ask_user, tools.disabled, tools.models, tools.request_approval, tools.run_command"
+const validKeys = "approval.outOfBand, approval.threshold, commands.env, inquiry.elicitation, inquiry.timeoutSeconds, models.contextLength, models.default, models.enabled, models.trusted, sandbox.mode, sandbox.network, tools.ask, tools.ask_user, tools.disabled, tools.edit_file, tools.list_files, tools.memory, tools.models, tools.read_file, tools.request_approval, tools.run_command, tools.search"
 
 // setCases are good and bad values for every key, typed as on the command
 // line. want is what Get prints afterwards; wantErr the exact error text.
@@ -90,6 +90,16 @@ var setCases = []struct {
 	{key: "tools.request_approval", value: "true", want: "true"},
 	{key: "tools.request_approval", value: "off", want: "false"},
 	{key: "tools.request_approval", value: "yes", wantErr: `tools.request_approval takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
+	{key: "tools.memory", value: "ON", want: "true"},
+	{key: "tools.read_file", value: "on", want: "true"},
+	{key: "tools.read_file", value: "2", wantErr: `tools.read_file takes true, false, on or off; got "2"`, is: config.ErrBadValue},
+	{key: "tools.list_files", value: "true", want: "true"},
+	{key: "tools.list_files", value: "", wantErr: `tools.list_files takes true, false, on or off; got ""`, is: config.ErrBadValue},
+	{key: "tools.search", value: "off", want: "false"},
+	{key: "tools.search", value: "no", wantErr: `tools.search takes true, false, on or off; got "no"`, is: config.ErrBadValue},
+	{key: "tools.edit_file", value: "on", want: "true"},
+	{key: "tools.edit_file", value: "yes", wantErr: `tools.edit_file takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
+	{key: "tools.memory", value: "yes", wantErr: `tools.memory takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
 	{key: "tools.models", value: "on", want: "true"},
 	{key: "tools.models", value: "off", want: "false"},
 	{key: "tools.models", value: "1", wantErr: `tools.models takes true, false, on or off; got "1"`, is: config.ErrBadValue},
@@ -218,9 +228,14 @@ func TestKeys(t *testing.T) {
 		{Name: "tools.ask", Kind: "bool", Default: "false", Doc: "give ask, the tool that puts questions to you, to conversations that get every tool", Security: true},
 		{Name: "tools.ask_user", Kind: "bool", Default: "false", Doc: "give ask_user, the tool that puts structured questions to you and collects secrets, to conversations that get every tool", Security: true},
 		{Name: "tools.disabled", Kind: "list", Default: "", Doc: "tools taken out of every conversation, as comma-separated names", Security: true},
+		{Name: "tools.edit_file", Kind: "bool", Default: "false", Doc: "give edit_file, the tool that changes a file in the workspace once you approved its diff, to conversations that get every tool", Security: true},
+		{Name: "tools.list_files", Kind: "bool", Default: "false", Doc: "give list_files, the tool that lists the workspace's files, to conversations that get every tool (a chat has it anyway)", Security: true},
+		{Name: "tools.memory", Kind: "bool", Default: "false", Doc: "give memory, the tool that keeps facts across conversations with your approval, to conversations that get every tool", Security: true},
 		{Name: "tools.models", Kind: "bool", Default: "false", Doc: "give models, the tool that lists models and asks you to change them, to conversations that get every tool", Security: true},
+		{Name: "tools.read_file", Kind: "bool", Default: "false", Doc: "give read_file, the tool that reads a file in the workspace, to conversations that get every tool (a chat has it anyway)", Security: true},
 		{Name: "tools.request_approval", Kind: "bool", Default: "false", Doc: "give request_approval, the tool that asks your permission before a destructive, irreversible or outward-facing action, to conversations that get every tool", Security: true},
 		{Name: "tools.run_command", Kind: "bool", Default: "false", Doc: "give run_command, the tool that runs shell commands in the workspace through the classifier, your approval and the sandbox, to conversations that get every tool", Security: true},
+		{Name: "tools.search", Kind: "bool", Default: "false", Doc: "give search, the tool that searches the workspace's files, to conversations that get every tool (a chat has it anyway)", Security: true},
 	}
 	if diff := cmp.Diff(want, config.Keys()); diff != "" {
 		t.Errorf("Keys() (-want +got):\n%s", diff)

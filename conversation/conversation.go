@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
@@ -22,9 +24,12 @@ import (
 	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/policy/secrets"
+	"github.com/wisp-agent/wisp/prompt"
 	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/tools/ask"
 	"github.com/wisp-agent/wisp/tools/askuser"
+	"github.com/wisp-agent/wisp/tools/files"
+	"github.com/wisp-agent/wisp/tools/memory"
 	"github.com/wisp-agent/wisp/tools/modelstool"
 	"github.com/wisp-agent/wisp/tools/requestapproval"
 	"github.com/wisp-agent/wisp/tools/runcommand"
@@ -60,8 +65,8 @@ type Options struct {
 	Pull *models.PullOptions
 
 	// Tools are tools of the embedder's own, offered beside wisp's (ask,
-	// ask_user, request_approval, models) to every conversation given
-	// every tool, unless tools.disabled removes them.
+	// ask_user, request_approval, models, memory) to every conversation
+	// given every tool, unless tools.disabled removes them.
 	Tools []wisp.Tool
 	// Rules are the classifier's rows for the commands the embedder's
 	// tools say their calls would run (wisp.Action.Command), beside the
@@ -70,14 +75,41 @@ type Options struct {
 	Rules []policy.Rule
 	// Named is the conversation's tool list: exactly these tools, less
 	// those tools.disabled removes (Conversation.Tools().Dropped() names
-	// them). nil: every tool the settings allow; empty: none.
+	// them). nil: every tool the settings allow (with Interactive, the
+	// interactive preset too); empty: none.
 	Named []string
+	// Interactive says a person is there as the conversation runs, to
+	// answer its questions and approve what it asks to do, as in wisp
+	// chat, chat --json and wisp-tui: a conversation given every tool
+	// then also gets the interactive preset (tools.Interactive: ask_user
+	// and request_approval together, and the tools that only read the
+	// workspace), whatever the settings say, unless tools.disabled
+	// removes them. false, as in respond and wisp mcp: only the tools
+	// the settings turn on.
+	Interactive bool
 
-	// Workspace is the folder run_command's commands run in, or below
-	// (the folder wisp was started in, or --workspace DIR), and the
-	// project the person's answers of "project" hold in. "": no
-	// run_command, and no answer of project is offered.
+	// Workspace is the folder the conversation works in: the folder wisp
+	// was started in, or the one the person named (--workspace). The file
+	// tools (tools/files: read_file, list_files, search, edit_file) are
+	// confined to it, run_command's commands run in it or below, the
+	// person's answers of "project" hold in it, and the system prompt
+	// names it and carries the project's AGENTS.md files from the
+	// repository root down to it (package prompt). "": none: no file
+	// tools, no run_command, no answer of project, and no AGENTS.md is
+	// read.
 	Workspace string
+	// SystemPrompt, when set, replaces the system prompt wisp builds:
+	// the model is sent exactly this, and none of wisp's rules, tools,
+	// workspace, remembered facts or AGENTS.md but what it says itself
+	// (prompt.Rule is the rule of ask_user and request_approval, to
+	// state in a prompt of one's own). "": wisp's prompt
+	// (Conversation.SystemPrompt shows it).
+	SystemPrompt string
+	// Instructions are the embedder's own, added to the system prompt
+	// wisp builds under a heading of their own, after wisp's rules and
+	// the tools. "": none.
+	Instructions string
+
 	// NewRunner, when set, makes the Runner that runs run_command's
 	// commands in place of wisp's sandbox, from the workspace (links
 	// resolved) and the sandbox settings the conversation read
@@ -121,6 +153,9 @@ type Options struct {
 	// NewID makes the session's id, and a new thread's ("t-" and the
 	// id). nil: 32 random bits in hex.
 	NewID func() string
+	// Now is the clock: the date the system prompt says, the time a
+	// remembered fact is kept. nil: time.Now.
+	Now func() time.Time
 }
 
 // ErrNoModel: no model was given, and the settings name no default.
@@ -161,10 +196,12 @@ type Conversation struct {
 	session  string
 	thread   string
 	model    string
+	system   string
 	agent    *agent.Agent
 	tools    *tools.Set
 	log      *audit.Log
 	actions  *models.Actions
+	files    *files.Workspace
 	redactor *secrets.Redactor
 }
 
@@ -189,6 +226,9 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	}
 	if o.Face == nil {
 		o.Face = unattended.Face{}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	thread := o.Thread
 	if thread == "" {
@@ -225,7 +265,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if err != nil {
 		return nil, err
 	}
-	classifier, err := policy.NewClassifier(slices.Concat(models.Rules(), cmds.rules(), o.Rules)...)
+	classifier, err := policy.NewClassifier(slices.Concat(models.Rules(), memory.Rules(), files.Rules(), cmds.rules(), o.Rules)...)
 	if err != nil {
 		return nil, &OptionError{Option: "Rules", Err: err}
 	}
@@ -259,6 +299,12 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Redactor: c.redactor,
 		Vault:    vault,
 	})
+	if workspace != "" {
+		c.files, err = files.Open(&files.Options{Workspace: workspace, Home: h.Dir(), Redact: c.redactor.Replace})
+		if err != nil {
+			return nil, &OptionError{Option: "Workspace", Err: err}
+		}
+	}
 	gate := policy.NewGate(&policy.GateOptions{
 		Approver:   o.Approver,
 		Events:     sink,
@@ -300,11 +346,18 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if note := cmds.notice(cfg); note != "" && o.Notifier != nil {
 		_ = o.Notifier.Notify(ctx, wisp.Notice{Kind: wisp.NoticeSandbox, Thread: thread, Text: note})
 	}
-	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name, run)
+	mem := h.Memory(c.redactor.Replace)
+	mem.Now = o.Now
+	c.tools, err = selectTools(o, cfg, desk, gate, c.actions, info.Name, mem, c.files, run)
+	if err != nil {
+		return nil, err
+	}
+	c.system, err = c.buildPrompt(o, workspace, mem)
 	if err != nil {
 		return nil, err
 	}
 	a = agent.New(model, &agent.Options{
+		System:        c.system,
 		Redact:        c.redactor.Replace,
 		Inbox:         pending.Inbox(c.Questions(), desk),
 		Tools:         c.tools,
@@ -350,11 +403,16 @@ func (c *Conversation) openModel(ctx context.Context, model wisp.Model, ref stri
 }
 
 // selectTools registers wisp's tools and the embedder's and selects the
-// conversation's: wisp's only when the settings turn them on or Named
-// names them; run_command only when run is not nil.
-func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string, run wisp.Tool) (*tools.Set, error) {
+// conversation's: wisp's only when the settings turn them on, the
+// interactive preset does (Options.Interactive), or Named names them;
+// the file tools only with a workspace (ws), run_command only when run
+// is not nil.
+func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.Gate, actions *models.Actions, model string, mem memory.Store, ws *files.Workspace, run wisp.Tool) (*tools.Set, error) {
 	reg := tools.NewRegistry()
-	own := []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model)}
+	own := []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model), memory.New(mem)}
+	if ws != nil {
+		own = append(own, ws.Tools()...)
+	}
 	if run != nil {
 		own = append(own, run)
 	}
@@ -369,15 +427,94 @@ func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.
 		}
 	}
 	set, err := reg.Select(tools.Selection{
-		Named: o.Named,
-		Enabled: map[string]bool{ask.Name: cfg.Tools.Ask, modelstool.Name: cfg.Tools.Models,
-			askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval, runcommand.Name: cfg.Tools.RunCommand},
+		Named:    o.Named,
+		Enabled:  enabled(cfg, o.Interactive),
 		Disabled: cfg.Tools.Disabled,
 	})
 	if err != nil {
 		return nil, &OptionError{Option: "Named", Err: err}
 	}
 	return set, nil
+}
+
+// enabled returns the opt-in tools a conversation given every tool gets:
+// those the settings turn on and, with a person there, the interactive
+// preset (tools.Interactive).
+func enabled(cfg config.Config, interactive bool) map[string]bool {
+	on := map[string]bool{}
+	if interactive {
+		on = tools.Interactive()
+	}
+	for name, set := range map[string]bool{
+		ask.Name: cfg.Tools.Ask, askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval,
+		modelstool.Name: cfg.Tools.Models, memory.Name: cfg.Tools.Memory,
+		files.NameReadFile: cfg.Tools.ReadFile, files.NameListFiles: cfg.Tools.ListFiles,
+		files.NameSearch: cfg.Tools.Search, files.NameEditFile: cfg.Tools.EditFile,
+		runcommand.Name: cfg.Tools.RunCommand,
+	} {
+		on[name] = on[name] || set
+	}
+	return on
+}
+
+// buildPrompt returns the system prompt: o.SystemPrompt when set,
+// otherwise the one package prompt builds of the conversation's tools,
+// o.Instructions, the workspace (its links resolved) and its AGENTS.md
+// files, the date and,
+// when the conversation has the memory tool, the facts it offers.
+func (c *Conversation) buildPrompt(o Options, workspace string, mem memory.Store) (string, error) {
+	if o.SystemPrompt != "" {
+		return o.SystemPrompt, nil
+	}
+	po := &prompt.Options{
+		Tools:        c.tools.Specs(),
+		Instructions: o.Instructions,
+		Platform:     runtime.GOOS + "/" + runtime.GOARCH,
+		Date:         o.Now(),
+	}
+	if workspace != "" {
+		project, err := prompt.ReadProject(workspace, &prompt.ProjectOptions{Redact: c.redactor.Replace})
+		if err != nil {
+			return "", &OptionError{Option: "Workspace", Err: err}
+		}
+		po.Workspace, po.Project = workspace, project
+	}
+	if c.tools.Has(memory.Name) {
+		facts, err := mem.List()
+		if err != nil {
+			return "", err
+		}
+		for _, f := range memory.Offered(facts) {
+			po.Memory = append(po.Memory, prompt.Memory{ID: f.ID, Text: f.Text, Time: f.Time})
+		}
+	}
+	return prompt.Build(po), nil
+}
+
+// SystemPrompt returns the system prompt the model is sent at the start
+// of every request: Options.SystemPrompt, or the one wisp built when the
+// conversation started.
+func (c *Conversation) SystemPrompt() string { return c.system }
+
+// SystemPrompt returns the system prompt a conversation of opts would
+// send, without opening its model (a chat's --show-prompt): the model is
+// not asked anything, so it need not run here. Its errors are New's.
+func SystemPrompt(ctx context.Context, opts *Options) (string, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Model == nil {
+		o.Model = wisp.ModelFunc(func(context.Context, wisp.ChatRequest, func(wisp.ChatDelta)) (wisp.ChatResponse, error) {
+			return wisp.ChatResponse{}, errors.New("the model is not opened to show the system prompt")
+		})
+	}
+	c, err := New(ctx, &o)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	return c.system, nil
 }
 
 // Respond runs one turn of the conversation's thread on the person's
@@ -428,6 +565,9 @@ func (c *Conversation) Questions() pending.Store {
 func (c *Conversation) Close() error {
 	if c.actions != nil {
 		c.actions.Close()
+	}
+	if c.files != nil {
+		c.files.Close()
 	}
 	return c.log.Close()
 }

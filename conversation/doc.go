@@ -29,9 +29,21 @@
 //     defaults. A nil Approver means no person can approve: whatever
 //     must be asked of the person is refused. Every question goes through one
 //     inquiry.Desk and every approval through one policy.Gate.
-//   - Wisp's opt-in tools (ask, ask_user, request_approval, models) are
-//     offered only when the settings turn them on or Options.Named names
-//     them, and tools.disabled removes a tool from every conversation.
+//   - Wisp's opt-in tools (ask, ask_user, request_approval, models,
+//     memory, and with a workspace read_file, list_files, search and
+//     edit_file) are offered only when the settings turn them on,
+//     Options.Named names them, or, with a person there
+//     (Options.Interactive), the interactive preset has them
+//     (tools.Interactive: ask_user and request_approval together, and the
+//     tools that only read); tools.disabled removes a tool from every
+//     conversation.
+//   - The model is sent a system prompt the library builds (package
+//     prompt): who wisp is, its rules (with ask_user and request_approval
+//     both offered, the rule that keeps preferences and permission apart),
+//     the tools, the workspace and the date, the facts the memory tool
+//     kept, and the project's AGENTS.md files, capped, escaped and
+//     redacted. Options.SystemPrompt replaces it; Options.Instructions
+//     adds to it.
 //   - run_command runs its commands in wisp's sandbox (package sandbox,
 //     through tools/runcommand/sandboxed), as sandbox.mode and
 //     sandbox.network say, unless Options.NewRunner gives a runner of the

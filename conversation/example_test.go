@@ -42,7 +42,8 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Println(reply.Text)
-	fmt.Println("the model read:", model.Requests()[0].Messages[0].Content)
+	sent := model.Requests()[0].Messages // wisp's system prompt, then the person's message
+	fmt.Println("the model read:", sent[len(sent)-1].Content)
 	// Output:
 	// ? Which token? ["the old one" "the new one"]
 	// I will use the new one.

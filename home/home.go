@@ -14,6 +14,7 @@
 //	approvals/           approval requests wisp mcp waits on (policy/outofband)
 //	approval-rules.json  the person's answers of project and always (policy/standing)
 //	hub/, models/mlx/    pulled models (models/hf, models/mlx)
+//	memory.json          facts kept across conversations (tools/memory)
 //
 // Folders are 0700 and files 0600, whatever the umask; a folder that is a
 // symbolic link, someone else's, or writable by others is refused.
@@ -32,6 +33,7 @@ import (
 	"github.com/wisp-agent/wisp/policy/outofband"
 	"github.com/wisp-agent/wisp/policy/secrets"
 	"github.com/wisp-agent/wisp/policy/standing"
+	"github.com/wisp-agent/wisp/tools/memory"
 )
 
 // A Home is a wisp home folder that Open has checked. Its methods name
@@ -123,6 +125,13 @@ func (h *Home) Questions(w wisp.Witness) pending.Store {
 // on, whose decisions w witnesses, as Questions does for answers.
 func (h *Home) Approvals(w wisp.Witness) outofband.Store {
 	return outofband.Store{Dir: filepath.Join(h.dir, "approvals"), Witness: w}
+}
+
+// Memory returns memory.json, the facts kept across conversations,
+// changed under locks/memory.lock, every fact passed through redact
+// before it is kept (nil: a Redactor of each change's own).
+func (h *Home) Memory(redact func(string) string) memory.Store {
+	return memory.Store{Path: filepath.Join(h.dir, "memory.json"), LockPath: h.locks("memory.lock"), Redact: redact}
 }
 
 // ApprovalRules returns approval-rules.json, where the approval gate

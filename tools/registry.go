@@ -101,12 +101,15 @@ type Selection struct {
 
 // Interactive returns the opt-in tools of an agent that works with a
 // person, for Selection.Enabled: ask_user, for decisions and preferences,
-// and request_approval, for permission to act. They are enabled together
-// so that the model has a place for preferences and stops putting
-// permission questions there: an ask_user question nobody answers falls
-// back to a default, which is right for a preference and wrong for
-// permission, while a request_approval nobody answers is refused. Leave
-// both off for an agent nobody watches.
+// and request_approval, for permission to act, with the tools that only
+// read the workspace (read_file, list_files, search). ask_user and
+// request_approval are enabled together so that the model has a place
+// for preferences and stops putting permission questions there: an
+// ask_user question nobody answers falls back to a default, which is
+// right for a preference and wrong for permission, while a
+// request_approval nobody answers is refused. Leave them off for an
+// agent nobody watches. A name the registry does not have is ignored, so
+// the preset names tools a program may not offer.
 //
 // Each call returns a new map, which the caller may change:
 //
@@ -114,7 +117,10 @@ type Selection struct {
 //	enabled["models"] = true
 //	set, err := reg.Select(tools.Selection{Enabled: enabled})
 func Interactive() map[string]bool {
-	return map[string]bool{"ask_user": true, "request_approval": true}
+	return map[string]bool{
+		"ask_user": true, "request_approval": true,
+		"read_file": true, "list_files": true, "search": true,
+	}
 }
 
 // ErrUnknownTool reports a named tool that the registry does not have.

@@ -241,7 +241,8 @@ func TestInteractive(t *testing.T) {
 	m := tools.Interactive()
 	m["models"] = true
 	delete(m, "ask_user")
-	if diff := cmp.Diff(map[string]bool{"ask_user": true, "request_approval": true}, tools.Interactive()); diff != "" {
+	want := map[string]bool{"ask_user": true, "request_approval": true, "read_file": true, "list_files": true, "search": true}
+	if diff := cmp.Diff(want, tools.Interactive()); diff != "" {
 		t.Errorf("Interactive() after a caller changed its map (-want +got):\n%s", diff)
 	}
 }

@@ -21,9 +21,9 @@ import (
 func newChatCmd(env environ) *cobra.Command {
 	var model string
 	var named []string
-	var yes, jsonLines bool
+	var yes, jsonLines, showPrompt bool
 	c := &cobra.Command{
-		Use:   "chat [--model M] [--tool T]... [--yes] [--json]",
+		Use:   "chat [--model M] [--tool T]... [--workspace DIR] [--yes] [--json] [--show-prompt]",
 		Short: "Talk with the model; it may ask you questions as it works",
 		Long: `Talk with the model, one message a line. When the model asks you something, the
 question appears under "? the model asks": type a number or your answer, or press
@@ -43,9 +43,22 @@ With --yes no person is asked anything: every question ends with "no person can
 answer here".
 
 With --json, wisp speaks JSON lines for a front end such as wisp-tui: one object a
-line each way, nothing else on standard output (docs/jsonl.md).`,
+line each way, nothing else on standard output (docs/jsonl.md).
+
+Without --tool (or --yes) the model gets ask_user, request_approval and the tools that
+only read the workspace, and whatever the settings turn on. --show-prompt prints the
+system prompt the model would be sent (docs/prompt.md) and leaves.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if showPrompt {
+				o := conversation.Options{ModelName: model, Named: toolList(cmd, named), Interactive: !yes}
+				if err := inHome(env, &o); err != nil {
+					return err
+				}
+				text, err := conversation.SystemPrompt(cmd.Context(), &o)
+				fmt.Fprint(cmd.OutOrStdout(), text)
+				return usageOf(err)
+			}
 			if jsonLines {
 				return runChatJSON(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), yes)
 			}
@@ -56,6 +69,8 @@ line each way, nothing else on standard output (docs/jsonl.md).`,
 	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more); without it, every tool the settings allow")
 	c.Flags().BoolVar(&yes, "yes", false, "run with no person: questions are not asked")
 	c.Flags().BoolVar(&jsonLines, "json", false, "speak JSON lines on stdin and stdout, for a front end (docs/jsonl.md)")
+	c.Flags().BoolVar(&showPrompt, "show-prompt", false, "print the system prompt the model would be sent, and leave")
+	workspaceFlag(c, env)
 	return c
 }
 
@@ -63,7 +78,7 @@ func newRespondCmd(env environ) *cobra.Command {
 	var model, thread string
 	var named []string
 	c := &cobra.Command{
-		Use:   "respond [--model M] [--tool T]... [--thread ID] PROMPT|-",
+		Use:   "respond [--model M] [--tool T]... [--workspace DIR] [--thread ID] PROMPT|-",
 		Short: "Run one turn with no person and print the reply",
 		Long: `Run one turn on PROMPT (or on standard input, with -) with no person to answer:
 a question the model asks ends at once with "no person can answer here". The reply
@@ -97,6 +112,7 @@ error. --thread ID goes on with a thread kept under $WISP_HOME/threads.`,
 	c.Flags().StringVar(&model, "model", "", "the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)")
 	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more)")
 	c.Flags().StringVar(&thread, "thread", "", "go on with this thread (its id, as an earlier respond printed it)")
+	workspaceFlag(c, env)
 	return c
 }
 
@@ -138,7 +154,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	}
 	conv, err := newConversation(ctx, env, conversation.Options{
 		ModelName: model, Named: named, Face: asker, Approver: approver, Notifier: chat.Face(),
-		Events: chat, OnDelta: chat.Delta,
+		Events: chat, OnDelta: chat.Delta, Interactive: !yes,
 	})
 	if err != nil {
 		return err

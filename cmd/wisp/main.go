@@ -42,6 +42,9 @@ type environ struct {
 	// hasTerminal, if not nil, says whether wisp runs with a controlling
 	// terminal; nil: whether /dev/tty opens.
 	hasTerminal func() bool
+	// workspace is --workspace, which chat, respond and mcp take; newRoot
+	// sets it. Empty: the folder wisp was started in.
+	workspace *string
 }
 
 // controllingTerminal reports whether wisp runs with a controlling
@@ -151,6 +154,7 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
 	root.CompletionOptions.DisableDefaultCmd = true
+	env.workspace = new(string)
 	root.AddCommand(
 		newChatCmd(env),
 		newRespondCmd(env),
@@ -160,6 +164,7 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newMCPCmd(env),
 		newQuestionsCmd(env),
 		newApprovalsCmd(env),
+		newMemoryCmd(env),
 	)
 	return root
 }

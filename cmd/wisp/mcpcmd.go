@@ -16,7 +16,7 @@ import (
 func newMCPCmd(env environ) *cobra.Command {
 	f := &mcpFlags{}
 	c := &cobra.Command{
-		Use:   "mcp [--model M] [--http ADDR [--token-file PATH]]",
+		Use:   "mcp [--model M] [--workspace DIR] [--http ADDR [--token-file PATH]]",
 		Short: "Serve wisp to another agent over MCP (stdio, or streamable HTTP on loopback)",
 		Long: `Serve wisp over the Model Context Protocol: the tool respond runs a turn of wisp's agent
 on a thread (kept under $WISP_HOME/threads, so a restarted server goes on with it), and
@@ -42,6 +42,7 @@ A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
 	c.Flags().StringVar(&f.model, "model", "", "the model, as for chat (default: models.default)")
 	c.Flags().StringVar(&f.addr, "http", "", "serve streamable HTTP on this loopback address instead of stdio")
 	c.Flags().StringVar(&f.tokenFile, "token-file", "", "with --http, the file of the bearer token requests must carry (default $WISP_HOME/mcp-token)")
+	workspaceFlag(c, env)
 	return c
 }
 

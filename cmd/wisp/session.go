@@ -6,6 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/home"
@@ -33,14 +36,18 @@ func newConversation(ctx context.Context, env environ, o conversation.Options) (
 	return conv, usageOf(err)
 }
 
-// inHome sets o's home, the wisp home, and the backends the environment
-// names (OLLAMA_HOST, WISP_MLX_URL, HF_ENDPOINT, HF_TOKEN).
+// inHome sets o's home, the wisp home, its workspace (--workspace, or the
+// folder wisp was started in) and the backends the environment names
+// (OLLAMA_HOST, WISP_MLX_URL, HF_ENDPOINT, HF_TOKEN).
 func inHome(env environ, o *conversation.Options) error {
 	h, err := openHome(env)
 	if err != nil {
 		return err
 	}
 	o.Home = h.Dir()
+	if o.Workspace = *env.workspace; o.Workspace == "" {
+		o.Workspace, _ = os.Getwd()
+	}
 	o.Backends, o.Pull, err = modelSetup(env, h)
 	return err
 }
@@ -60,6 +67,11 @@ func usageOf(err error) error {
 		return usageError{err}
 	}
 	return err
+}
+
+// workspaceFlag gives c the --workspace flag.
+func workspaceFlag(c *cobra.Command, env environ) {
+	c.Flags().StringVar(env.workspace, "workspace", "", "the folder the model works in, whose AGENTS.md it reads (default: the current folder)")
 }
 
 func newID() string {

@@ -29,7 +29,7 @@ const lockPoll = 5 * time.Millisecond
 // nothing.
 func Lock(ctx context.Context, path string) (unlock func() error, err error) {
 	if err := createLockFile(path); err != nil {
-		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
+		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), Bare(err))
 	}
 	fl := flock.New(path,
 		flock.SetFlag(os.O_CREATE|os.O_RDWR|OpenNoFollow),
@@ -39,7 +39,7 @@ func Lock(ctx context.Context, path string) (unlock func() error, err error) {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("waiting for lock %s: %w", QuotePath(path), err)
 		}
-		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
+		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), Bare(err))
 	}
 	if !ok {
 		return nil, fmt.Errorf("cannot lock %s", QuotePath(path))
@@ -53,14 +53,14 @@ func Lock(ctx context.Context, path string) (unlock func() error, err error) {
 // wraps context.Cause(ctx).
 func LockWaiting(ctx context.Context, path string, waiting func()) (unlock func() error, err error) {
 	if err := createLockFile(path); err != nil {
-		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
+		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), Bare(err))
 	}
 	fl := flock.New(path,
 		flock.SetFlag(os.O_CREATE|os.O_RDWR|OpenNoFollow),
 		flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()
 	if err != nil {
-		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
+		return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), Bare(err))
 	}
 	if ok {
 		return fl.Unlock, nil
@@ -78,7 +78,7 @@ func LockWaiting(ctx context.Context, path string, waiting func()) (unlock func(
 		}
 		ok, err := fl.TryLock()
 		if err != nil {
-			return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), bare(err))
+			return nil, fmt.Errorf("cannot lock %s: %w", QuotePath(path), Bare(err))
 		}
 		if ok {
 			return fl.Unlock, nil
@@ -103,9 +103,9 @@ func createLockFile(path string) error {
 	return err
 }
 
-// bare drops the operation and path that an *fs.PathError repeats, for a
+// Bare drops the operation and path that an *fs.PathError repeats, for a
 // message that names the path already.
-func bare(err error) error {
+func Bare(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
