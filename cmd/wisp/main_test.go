@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,13 @@ func TestScripts(t *testing.T) {
 			e.Defer(mlxSrv.Close)
 			e.Setenv("WISP_MLX_URL", mlxSrv.URL)
 			return nil
+		},
+		// [sandbox]: commands can be confined here (sandbox.Probe).
+		Condition: func(cond string) (bool, error) {
+			if cond != "sandbox" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			return sandbox.Probe(context.Background()).Confined, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// mlxmodel ORG NAME [notools] puts an MLX model under the wisp home.
