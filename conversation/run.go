@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -58,7 +59,9 @@ func newCommands(ctx context.Context, o Options, cfg config.Config, h *home.Home
 			Workspace: workspace, WispHome: h.Dir(), Home: person, Mode: cfg.Sandbox.Mode, Network: cfg.Sandbox.Network,
 		})
 		if err != nil {
-			return nil, err
+			// A workspace the sandbox refuses: the root folder, the
+			// system temp folder, one inside the wisp home.
+			return nil, &OptionError{Option: "Workspace", Err: fmt.Errorf("run_command cannot run commands here: %w; start wisp in the project's folder, or name it with --workspace DIR", err)}
 		}
 		c.runner = runner
 	}

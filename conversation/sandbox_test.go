@@ -3,6 +3,7 @@ package conversation_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -318,5 +319,33 @@ func TestNoSandbox(t *testing.T) {
 		if results := toolResults(m.Requests()); len(results) != 1 || !strings.HasPrefix(results[0], tc.result) {
 			t.Errorf("%s: the model read %q, want %q", tc.name, results, tc.result)
 		}
+	}
+}
+
+// A workspace wisp's sandbox refuses (the root folder, one inside the
+// wisp home) is an OptionError for Workspace when the conversation would
+// run commands there, and no error when it would not.
+func TestSandboxRefusesWorkspace(t *testing.T) {
+	home := t.TempDir()
+	inside := filepath.Join(home, "ws")
+	if err := os.Mkdir(inside, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, ws := range []string{"/", inside} {
+		_, err := conversation.New(context.Background(), &conversation.Options{
+			Home: home, Model: model(t, `{"content":"ok"}`), Named: []string{"run_command"}, Workspace: ws,
+		})
+		var oe *conversation.OptionError
+		if !errors.As(err, &oe) || oe.Option != "Workspace" {
+			t.Errorf("workspace %s: New = %v, want an OptionError for Workspace", ws, err)
+		}
+		conv, err := conversation.New(context.Background(), &conversation.Options{
+			Home: home, Model: model(t, `{"content":"ok"}`), Named: []string{}, Workspace: ws,
+		})
+		if err != nil {
+			t.Errorf("workspace %s, no run_command: New = %v", ws, err)
+			continue
+		}
+		conv.Close()
 	}
 }
