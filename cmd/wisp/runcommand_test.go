@@ -198,23 +198,14 @@ func TestRunCommandMCP(t *testing.T) {
 	p.send(map[string]any{"method": "notifications/initialized"})
 	p.await(p.request(2, "logging/setLevel", map[string]any{"level": "notice"}))
 	call := p.request(3, "tools/call", map[string]any{"name": "respond", "arguments": map[string]any{"prompt": "Build it.", "tools": []string{"run_command"}}})
-	note := p.waitMessage("wisp approvals approve ")
-	id := strings.Fields(note[strings.Index(note, "wisp approvals approve ")+len("wisp approvals approve "):])[0]
+	id := announcedApproval(p)
 
 	list := runWispOut(t, home, "approvals", "list")
 	if !strings.Contains(list, "run_command mkdir -p out && echo built > out/a.txt") || !strings.Contains(list, "sandbox: workspace-write") {
 		t.Errorf("wisp approvals list does not show the command and its sandbox:\n%s", list)
 	}
-	run := startPTY(t, home, "approvals", "approve", id)
-	run.waitFor("anything else files nothing › ")
-	run.press("y\r")
-	if code := run.exit(); code != 0 {
-		t.Fatalf("wisp approvals approve exited %d:\n%s", code, run.shown())
-	}
-	res := p.await(call)
-	r, _ := res["result"].(map[string]any)
-	sc, _ := r["structuredContent"].(map[string]any)
-	if sc["reply"] != "Built." {
+	approveAtTerminal(t, home, id)
+	if res := p.await(call); replyOf(res) != "Built." {
 		t.Fatalf("respond = %v", res)
 	}
 	if b, err := os.ReadFile(filepath.Join(ws, "out", "a.txt")); err != nil || string(b) != "built\n" {
