@@ -29,6 +29,7 @@ const LineNoSandbox = "commands cannot be confined here, so every command the mo
 type commands struct {
 	runner   runcommand.Runner
 	disabled bool // named, or turned on, and removed by tools.disabled
+	unasked  bool // neither named nor turned on
 	judge    *shell.Judge
 }
 
@@ -42,6 +43,7 @@ func newCommands(ctx context.Context, o Options, cfg config.Config, h *home.Home
 	person := lookupEnv(o.Environ, "HOME")
 	switch {
 	case o.Named != nil && !named, o.Named == nil && !cfg.Tools.RunCommand:
+		c.unasked = true
 	case slices.Contains(cfg.Tools.Disabled, runcommand.Name):
 		c.disabled = true
 	case workspace == "":
@@ -92,13 +94,14 @@ func (c *commands) rules() []policy.Rule {
 }
 
 // tool returns run_command over o, with the runner and the shell judge
-// as its Describer (table is the gate's classifier); a tool that never
-// runs when tools.disabled removes it; nil when the conversation does not
-// get it.
+// as its Describer (table is the gate's classifier). Where the
+// conversation does not get it, it returns a tool of its name that is
+// never run, so that the registry knows the name: tools.disabled removes
+// it (and the set says so), or nothing asked for it (and a list of the
+// known tools names it); nil with no workspace that was asked for.
 func (c *commands) tool(o *runcommand.Options, table *policy.Classifier) (wisp.Tool, error) {
 	switch {
-	case c.disabled:
-		// Never run: tools.disabled drops it, and the set says so.
+	case c.disabled, c.unasked:
 		return wisp.ToolFunc{Spec: wisp.ToolSpec{Name: runcommand.Name, Schema: json.RawMessage(`{"type":"object"}`)}}, nil
 	case c.runner == nil:
 		return nil, nil

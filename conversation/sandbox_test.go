@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,6 +22,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 	"github.com/wisp-agent/wisp/conversation"
 	wispsandbox "github.com/wisp-agent/wisp/sandbox"
+	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/tools/runcommand"
 	"github.com/wisp-agent/wisp/tools/runcommand/sandboxed"
 	"github.com/wisp-agent/wisp/wisptest"
@@ -345,6 +347,33 @@ func TestSandboxRefusesWorkspace(t *testing.T) {
 		if err != nil {
 			t.Errorf("workspace %s, no run_command: New = %v", ws, err)
 			continue
+		}
+		conv.Close()
+	}
+}
+
+// A tool list that names a tool no one has is told the known tools,
+// run_command among them, though the conversation would not have run
+// it; and a conversation given every tool does not get it unless the
+// settings turn it on.
+func TestRunCommandKnown(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	_, err := conversation.New(context.Background(), &conversation.Options{
+		Home: home, Model: model(t, `{"content":"ok"}`), Named: []string{"shell"}, Workspace: ws,
+	})
+	var unknown *tools.UnknownToolError
+	if !errors.As(err, &unknown) || !slices.Contains(unknown.Known, "run_command") {
+		t.Errorf("New(shell) = %v, want an UnknownToolError that knows run_command", err)
+	}
+	for _, interactive := range []bool{false, true} {
+		conv, err := conversation.New(context.Background(), &conversation.Options{
+			Home: home, Model: model(t, `{"content":"ok"}`), Workspace: ws, Interactive: interactive,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if conv.Tools().Has("run_command") {
+			t.Errorf("interactive %v: the conversation got run_command, which the settings leave off", interactive)
 		}
 		conv.Close()
 	}
