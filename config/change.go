@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wisp-agent/wisp"
@@ -18,6 +19,11 @@ type SetOptions struct {
 	Events wisp.EventSink
 	// Session names the session in the records.
 	Session string
+	// Tools are the tools there are, the names tools.disabled may hold:
+	// a name that is none of them is refused, as a mistake the person
+	// would not see until the tool they meant stayed on. nil: any name of
+	// a tool's form.
+	Tools []string
 }
 
 // Set changes the setting key to value under the lock, reading value as
@@ -36,6 +42,9 @@ func (s Store) Set(ctx context.Context, key, value string, opts *SetOptions) (st
 	err := s.Update(ctx, func(c *Config) error {
 		before := *c
 		if err := c.Set(key, value); err != nil {
+			return err
+		}
+		if err := knownTools(key, c.Tools.Disabled, o.Tools); err != nil {
 			return err
 		}
 		v, _ = c.Get(key)
@@ -92,4 +101,18 @@ func unrecorded(err error) error {
 		msg:  fmt.Sprintf("the audit log could not record the change (%s); nothing was changed", strings.TrimPrefix(oneLine(err.Error()), wisp.ErrNotRecorded.Error()+": ")),
 		errs: []error{wisp.ErrNotRecorded, err},
 	}
+}
+
+// knownTools refuses a value of tools.disabled, key, that names a tool
+// not among tools (when tools is not nil).
+func knownTools(key string, disabled, tools []string) error {
+	if key != "tools.disabled" || tools == nil {
+		return nil
+	}
+	for _, name := range disabled {
+		if !slices.Contains(tools, name) {
+			return badValue(fmt.Sprintf("tools.disabled names %q, which is no tool; the tools are %s", name, strings.Join(tools, ", ")))
+		}
+	}
+	return nil
 }

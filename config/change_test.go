@@ -120,9 +120,9 @@ func TestRunCommand(t *testing.T) {
 		{[]string{"get", "tools.ask"}, "true\n", false},
 		{nil, "config needs an action: get KEY, set KEY VALUE or list", true},
 		{[]string{"frob"}, `unknown action "frob"; config takes get KEY, set KEY VALUE or list`, true},
-		{[]string{"get"}, "get takes one KEY (got 0 arguments)", true},
-		{[]string{"set", "tools.ask"}, "set takes a KEY and a VALUE (got 1 arguments)", true},
-		{[]string{"list", "x"}, "list takes no arguments (got 1 arguments)", true},
+		{[]string{"get"}, "get takes one KEY (got no arguments)", true},
+		{[]string{"set", "tools.ask"}, "set takes a KEY and a VALUE (got 1 argument)", true},
+		{[]string{"list", "x"}, "list takes no arguments (got 1 argument)", true},
 		{[]string{"set", "tools.ask", "maybe"}, `tools.ask takes true, false, on or off; got "maybe"`, false},
 		{[]string{"get", "nope"}, `unknown key "nope"; valid keys: `, false},
 	}
@@ -145,5 +145,39 @@ func TestRunCommand(t *testing.T) {
 	got, err := config.RunCommand(context.Background(), s, []string{"list"}, nil)
 	if err != nil || !strings.Contains(got, "\ntools.ask = true\t# ") || strings.Count(got, "\n") != len(config.Keys()) {
 		t.Errorf("RunCommand(list) = %q, %v; want a line for each key", got, err)
+	}
+}
+
+// With the tools there are given, tools.disabled takes only their names:
+// a name that is no tool is refused, and nothing is saved or recorded.
+func TestSetDisabledKnownTools(t *testing.T) {
+	tools := []string{"ask", "ask_user", "models"}
+	tests := []struct {
+		value string
+		tools []string
+		err   string
+	}{
+		{"ask,models", tools, ""},
+		{"", tools, ""},
+		{"ask,nope", tools, `tools.disabled names "nope", which is no tool; the tools are ask, ask_user, models`},
+		{"asks", tools, `tools.disabled names "asks", which is no tool; the tools are ask, ask_user, models`},
+		{"nope", nil, ""}, // no tools given: any name of a tool's form
+	}
+	for _, tc := range tests {
+		s := newStore(t)
+		rec := &wisptest.Recorder{}
+		_, err := s.Set(context.Background(), "tools.disabled", tc.value, &config.SetOptions{Events: rec, Session: "s1", Tools: tc.tools})
+		if tc.err == "" {
+			if err != nil {
+				t.Errorf("Set(tools.disabled, %q) = %v, want nil", tc.value, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tc.err || !errors.Is(err, config.ErrBadValue) {
+			t.Errorf("Set(tools.disabled, %q) = %v, want %q, a config.ErrBadValue", tc.value, err, tc.err)
+		}
+		if c, _ := s.Load(); len(c.Tools.Disabled) != 0 || len(rec.Events("")) != 0 {
+			t.Errorf("a refused Set(tools.disabled, %q) saved %q and recorded %d events", tc.value, c.Tools.Disabled, len(rec.Events("")))
+		}
 	}
 }

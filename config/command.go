@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/wisp-agent/wisp/internal/plural"
 )
 
 // A Command is one of the person's config commands, as wisp config and a
@@ -73,7 +75,7 @@ func RunCommand(ctx context.Context, s Store, args []string, opts *SetOptions) (
 		if want > 0 {
 			takes = map[int]string{1: "one", 2: "a"}[want] + " " + strings.ReplaceAll(c.Args, " ", " and a ")
 		}
-		return "", &CommandError{fmt.Sprintf("%s takes %s (got %d arguments)", c.Name, takes, len(args)-1)}
+		return "", &CommandError{fmt.Sprintf("%s takes %s (got %s)", c.Name, takes, plural.Count(len(args)-1, "argument"))}
 	}
 	switch c.Name {
 	case "get":

@@ -45,10 +45,12 @@ func (c *Conversation) ModelsCommand(ctx context.Context, args []string) (string
 // conversation (a chat's /config; args are the words after it), as
 // config.RunCommand does: a change to a security setting is recorded in
 // the conversation's audit log and session before it is saved, or not
-// made. A change applies from the next conversation, never to this one.
+// made; tools.disabled takes only the names of the conversation's tools,
+// wisp's own and Options.Tools. A change applies from the next
+// conversation, never to this one.
 // It returns what the person reads of it.
 func (c *Conversation) ConfigCommand(ctx context.Context, args []string) (string, error) {
-	return config.RunCommand(ctx, c.home.Settings(), args, &config.SetOptions{Events: c.log, Session: c.session})
+	return config.RunCommand(ctx, c.home.Settings(), args, &config.SetOptions{Events: c.log, Session: c.session, Tools: c.known})
 }
 
 // Command runs the person's command name, "models" or "config", with

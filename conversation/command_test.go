@@ -93,3 +93,43 @@ func TestCommandList(t *testing.T) {
 		t.Errorf("Commands() (-want +got):\n%s", diff)
 	}
 }
+
+// ToolNames names wisp's own tools, each one a conversation can be given
+// by name; /config set tools.disabled takes those and the embedder's
+// tools, and refuses any other name.
+func TestToolNames(t *testing.T) {
+	want := []string{"ask", "ask_user", "edit_file", "list_files", "memory", "models", "read_file", "request_approval", "run_command", "search"}
+	if diff := cmp.Diff(want, conversation.ToolNames()); diff != "" {
+		t.Errorf("ToolNames (-want +got):\n%s", diff)
+	}
+	for _, name := range conversation.ToolNames() {
+		conv, err := conversation.New(context.Background(), &conversation.Options{Home: t.TempDir(), Workspace: t.TempDir(), Model: model(t, `{"content":"ok"}`), Named: []string{name}})
+		if name == "run_command" {
+			// Known, and in want of a sandbox here.
+			if err == nil || !strings.Contains(err.Error(), "NewRunner") {
+				t.Errorf("New(Named: run_command) with no runner = %v, want it to ask for one", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("New(Named: %s) = %v", name, err)
+		}
+		if got := conv.Tools().Names(); !cmp.Equal(got, []string{name}) {
+			t.Errorf("New(Named: %s): tools %q", name, got)
+		}
+		conv.Close()
+	}
+
+	conv, err := conversation.New(context.Background(), &conversation.Options{Home: t.TempDir(), Model: model(t, `{"content":"ok"}`), Tools: []wisp.Tool{weather{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Close()
+	if got, err := conv.ConfigCommand(context.Background(), []string{"set", "tools.disabled", "weather,run_command"}); err != nil {
+		t.Errorf("ConfigCommand(set tools.disabled weather,run_command) = %q, %v; want it set", got, err)
+	}
+	const refused = `tools.disabled names "wether", which is no tool; the tools are ask, ask_user, edit_file, list_files, memory, models, read_file, request_approval, run_command, search, weather`
+	if _, err := conv.ConfigCommand(context.Background(), []string{"set", "tools.disabled", "wether"}); err == nil || err.Error() != refused {
+		t.Errorf("ConfigCommand(set tools.disabled wether) = %v, want %q", err, refused)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -199,6 +200,7 @@ type Conversation struct {
 	system   string
 	agent    *agent.Agent
 	tools    *tools.Set
+	known    []string // the tools there are: wisp's own and Options.Tools
 	log      *audit.Log
 	actions  *models.Actions
 	files    *files.Workspace
@@ -356,6 +358,11 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if err != nil {
 		return nil, err
 	}
+	c.known = ToolNames()
+	for _, t := range o.Tools {
+		c.known = append(c.known, t.Name())
+	}
+	slices.Sort(c.known)
 	a = agent.New(model, &agent.Options{
 		System:        c.system,
 		Redact:        c.redactor.Replace,
@@ -426,15 +433,23 @@ func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.
 			return nil, &OptionError{Option: "Tools", Err: err}
 		}
 	}
-	set, err := reg.Select(tools.Selection{
-		Named:    o.Named,
-		Enabled:  enabled(cfg, o.Interactive),
-		Disabled: cfg.Tools.Disabled,
-	})
+	set, err := reg.Select(tools.Selection{Named: o.Named, Enabled: enabled(cfg, o.Interactive), Disabled: cfg.Tools.Disabled})
 	if err != nil {
 		return nil, &OptionError{Option: "Named", Err: err}
 	}
 	return set, nil
+}
+
+// optIn says, for each of wisp's own opt-in tools, whether the settings
+// turn it on.
+func optIn(cfg config.Config) map[string]bool {
+	return map[string]bool{
+		ask.Name: cfg.Tools.Ask, askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval,
+		modelstool.Name: cfg.Tools.Models, memory.Name: cfg.Tools.Memory,
+		files.NameReadFile: cfg.Tools.ReadFile, files.NameListFiles: cfg.Tools.ListFiles,
+		files.NameSearch: cfg.Tools.Search, files.NameEditFile: cfg.Tools.EditFile,
+		runcommand.Name: cfg.Tools.RunCommand,
+	}
 }
 
 // enabled returns the opt-in tools a conversation given every tool gets:
@@ -445,17 +460,16 @@ func enabled(cfg config.Config, interactive bool) map[string]bool {
 	if interactive {
 		on = tools.Interactive()
 	}
-	for name, set := range map[string]bool{
-		ask.Name: cfg.Tools.Ask, askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval,
-		modelstool.Name: cfg.Tools.Models, memory.Name: cfg.Tools.Memory,
-		files.NameReadFile: cfg.Tools.ReadFile, files.NameListFiles: cfg.Tools.ListFiles,
-		files.NameSearch: cfg.Tools.Search, files.NameEditFile: cfg.Tools.EditFile,
-		runcommand.Name: cfg.Tools.RunCommand,
-	} {
+	for name, set := range optIn(cfg) {
 		on[name] = on[name] || set
 	}
 	return on
 }
+
+// ToolNames returns the names of wisp's own tools, sorted: those a
+// conversation has besides Options.Tools, and so the names
+// tools.disabled may hold (config.SetOptions.Tools).
+func ToolNames() []string { return slices.Sorted(maps.Keys(optIn(config.Config{}))) }
 
 // buildPrompt returns the system prompt: o.SystemPrompt when set,
 // otherwise the one package prompt builds of the conversation's tools,

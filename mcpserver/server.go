@@ -34,6 +34,7 @@ import (
 	"github.com/wisp-agent/wisp/inquiry/mcpface"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
@@ -95,7 +96,9 @@ type Options struct {
 	// wisp://threads/{thread_id}/audit resource; nil leaves that resource
 	// out.
 	Audit func(thread string) ([]byte, error)
-	// Name and Version are the server's info ("wisp" and "dev").
+	// Name and Version are the server's implementation info: "wisp" and
+	// wisp's version as the build recorded it, the line wisp --version
+	// prints, unless set.
 	Name, Version string
 	// NewID makes new thread ids ("t-" and 8 hex digits).
 	NewID func() string
@@ -187,8 +190,7 @@ const DefaultHold = mcpface.DefaultHold
 
 // Defaults for Options.
 const (
-	DefaultName    = "wisp"
-	DefaultVersion = "dev"
+	DefaultName = "wisp"
 	// EndpointPath is where HTTPHandler serves MCP.
 	EndpointPath = "/mcp"
 	// DefaultMaxRequestBytes (2 MiB) holds the largest respond call: a
@@ -211,7 +213,7 @@ func New(opts *Options) *Server {
 		s.opts.Name = DefaultName
 	}
 	if s.opts.Version == "" {
-		s.opts.Version = DefaultVersion
+		s.opts.Version = version.String()
 	}
 	if s.opts.NewID == nil {
 		s.opts.NewID = newThreadID

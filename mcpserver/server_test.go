@@ -18,17 +18,43 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/agent"
+	"github.com/wisp-agent/wisp/agent/threadfile"
+	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/mcpserver"
 	"github.com/wisp-agent/wisp/models/script"
 )
 
 func TestInitialize(t *testing.T) {
 	f := newFixture(t, fixtureOptions{model: script.New("s", nil)})
-	c, err := client.NewInProcessClient(f.srv.MCP())
+	res := initialize(t, f.srv)
+	if diff := cmp.Diff(mcp.Implementation{Name: "wisp-test", Version: "1.2.3"}, res.ServerInfo); diff != "" {
+		t.Errorf("server info (-want +got):\n%s", diff)
+	}
+	caps := res.Capabilities
+	if caps.Tools == nil || caps.Resources == nil || caps.Logging == nil {
+		t.Errorf("capabilities = %+v, want tools, resources and logging", caps)
+	}
+}
+
+// Without Options.Name and Version the server names itself wisp, at the
+// version its build recorded: the line wisp --version prints.
+func TestInitializeDefaultInfo(t *testing.T) {
+	res := initialize(t, mcpserver.New(&mcpserver.Options{Threads: threadfile.Dir{Path: t.TempDir()}}))
+	want := mcp.Implementation{Name: "wisp", Version: version.String()}
+	if diff := cmp.Diff(want, res.ServerInfo); diff != "" {
+		t.Errorf("server info (-want +got):\n%s", diff)
+	}
+}
+
+// initialize connects an in-process client to srv and returns what its
+// initialize request got.
+func initialize(t *testing.T, srv *mcpserver.Server) *mcp.InitializeResult {
+	t.Helper()
+	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
 	if err := c.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -38,13 +64,7 @@ func TestInitialize(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Initialize: %v", err)
 	}
-	if diff := cmp.Diff(mcp.Implementation{Name: "wisp-test", Version: "1.2.3"}, res.ServerInfo); diff != "" {
-		t.Errorf("server info (-want +got):\n%s", diff)
-	}
-	caps := res.Capabilities
-	if caps.Tools == nil || caps.Resources == nil || caps.Logging == nil {
-		t.Errorf("capabilities = %+v, want tools, resources and logging", caps)
-	}
+	return res
 }
 
 // wantRespondTool is respond's entry in tools/list, as it goes on the wire.

@@ -249,23 +249,13 @@ func (a *Actions) settings() (config.Config, error) {
 // not answer is named in Listing.Unreachable; the others still list. A
 // model that cannot call tools is not usable, and says so.
 func (a *Actions) List(ctx context.Context, page int) (wisp.Listing, error) {
-	l, err := a.listAll(ctx)
-	if err != nil {
-		return wisp.Listing{}, err
-	}
 	// Where the pages break depends on every model's line, so every
 	// model's facts are filled in first.
-	a.fillIn(ctx, l.models)
-	cfg, err := a.settings()
+	all, unreachable, err := a.every(ctx)
 	if err != nil {
 		return wisp.Listing{}, err
 	}
-	for i := range l.models {
-		a.state(cfg, l.entries, &l.models[i]) // again, with the facts filled in
-		judge(&l.models[i])
-	}
-	all := l.all()
-	bounds := pageBounds(all, l.unreachable)
+	bounds := pageBounds(all, unreachable)
 	pages := len(bounds)
 	if page < 1 || page > pages {
 		return wisp.Listing{}, fmt.Errorf("%w %d; pages run from 1 to %d", ErrNoPage, page, pages)
@@ -275,7 +265,26 @@ func (a *Actions) List(ctx context.Context, page int) (wisp.Listing, error) {
 		lo = bounds[page-2]
 	}
 	ms := slices.Clone(all[lo:bounds[page-1]])
-	return wisp.Listing{Models: ms, Page: page, Pages: pages, Unreachable: l.unreachable}, nil
+	return wisp.Listing{Models: ms, Page: page, Pages: pages, Unreachable: unreachable}, nil
+}
+
+// every returns every model of the listing, sorted by name, with its
+// facts filled in and judged, and the backends that did not answer.
+func (a *Actions) every(ctx context.Context) ([]wisp.ModelInfo, []string, error) {
+	l, err := a.listAll(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.fillIn(ctx, l.models)
+	cfg, err := a.settings()
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range l.models {
+		a.state(cfg, l.entries, &l.models[i]) // again, with the facts filled in
+		judge(&l.models[i])
+	}
+	return l.all(), l.unreachable, nil
 }
 
 // LineCannotCallTools is why a model that cannot call tools is not usable.
@@ -365,11 +374,17 @@ func (a *Actions) Resolve(ctx context.Context, name string) (wisp.ModelInfo, err
 		if err := l.errs[runtime]; err != nil {
 			return wisp.ModelInfo{}, err // the model's own runtime did not answer
 		}
-		why := ""
-		if len(l.unreachable) > 0 {
-			why = " (" + strings.Join(l.unreachable, "; ") + ")"
+		if len(l.unreachable) == 0 {
+			return wisp.ModelInfo{}, fmt.Errorf("no model is named %q; %w", raw, ErrBadName)
 		}
-		return wisp.ModelInfo{}, fmt.Errorf("no model is named %q%s; %w", raw, why, ErrBadName)
+		// A backend did not answer. A prefix that names no runtime is
+		// said first: whoever wrote nope:x meant a runtime, and is not
+		// helped by hearing first that a server is down.
+		why := l.unreachable
+		if prefix, _, ok := strings.Cut(raw, ":"); ok && runtime == "" {
+			why = append([]string{fmt.Sprintf("%q is not a runtime", prefix)}, why...)
+		}
+		return wisp.ModelInfo{}, fmt.Errorf("no model is named %q (%s); %w", raw, strings.Join(why, "; "), ErrBadName)
 	default:
 		names := make([]string, len(found))
 		for i, m := range found {

@@ -239,6 +239,26 @@ func TestResolveSpellings(t *testing.T) {
 	}
 }
 
+// With a backend that does not answer, a name whose prefix is no
+// runtime is said to be so first, before the backend's outage; a name of
+// the runtime that did not answer gets the outage alone.
+func TestResolveUnknownRuntime(t *testing.T) {
+	ol, err := ollama.New("127.0.0.1:1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := models.New(&models.Options{Backends: []models.Backend{ol, mlx.New(t.TempDir())},
+		Settings: config.Store{Path: filepath.Join(t.TempDir(), "config.json")}})
+	_, err = a.Resolve(context.Background(), "nope:x")
+	const want = `no model is named "nope:x" ("nope" is not a runtime; ollama: ollama is not answering at http://127.0.0.1:1 (connection refused); start it with "ollama serve", or set OLLAMA_HOST); a model is named ollama:NAME[:TAG] or mlx:NAME as models list shows it, or an MLX repository as ORGANISATION/NAME`
+	if err == nil || err.Error() != want || !errors.Is(err, models.ErrBadName) {
+		t.Errorf("Resolve(nope:x) with Ollama down = %v, want %q", err, want)
+	}
+	if _, err := a.Resolve(context.Background(), "ollama:qwen3:4b"); err == nil || errors.Is(err, models.ErrBadName) || !strings.Contains(err.Error(), "is not answering") {
+		t.Errorf("Resolve(ollama:qwen3:4b) with Ollama down = %v, want the outage alone", err)
+	}
+}
+
 // A disabled model is refused under every spelling.
 func TestDisabledRefusedUnderEverySpelling(t *testing.T) {
 	f := newFixture(t)

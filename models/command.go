@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/plural"
 )
 
 // A Command is one of the person's models commands, as wisp models and a
@@ -66,6 +67,13 @@ type CommandOptions struct {
 	// Current is the conversation's model, marked * in the listing; "":
 	// none is marked.
 	Current string
+	// Table writes list as FormatTable does, for wisp models list at a
+	// terminal: escaped already, to print as it is. false: as
+	// FormatListing.
+	Table bool
+	// JSON writes list as ListJSON does, every model on no page, for a
+	// program: list takes no page then.
+	JSON bool
 }
 
 // RunCommand runs one of the person's models commands: args are the
@@ -100,6 +108,13 @@ func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOpt
 	}
 	switch c.Name {
 	case "list":
+		if o.JSON {
+			if arg != "" {
+				return "", commandErrorf("list --json lists every model, on no page; leave the page out")
+			}
+			b, err := ListJSON(ctx, a)
+			return string(b), err
+		}
 		page := 1
 		if arg != "" {
 			if page, err = strconv.Atoi(arg); err != nil {
@@ -109,6 +124,9 @@ func RunCommand(ctx context.Context, a *Actions, args []string, opts *CommandOpt
 		l, err := a.List(ctx, page)
 		if err != nil {
 			return "", err
+		}
+		if o.Table {
+			return FormatTable(l), nil
 		}
 		return FormatListing(l, o.Current), nil
 	case "show":
@@ -179,7 +197,7 @@ func (c Command) argument(args []string) (string, error) {
 	case len(args) == 0 && optional:
 		return "", nil
 	case optional:
-		return "", commandErrorf("%s takes at most one %s (got %d arguments)", c.Name, strings.Trim(c.Arg, "[]"), len(args))
+		return "", commandErrorf("%s takes at most one %s (got %s)", c.Name, strings.Trim(c.Arg, "[]"), plural.Count(len(args), "argument"))
 	}
-	return "", commandErrorf("%s takes one %s (got %d arguments)", c.Name, c.Arg, len(args))
+	return "", commandErrorf("%s takes one %s (got %s)", c.Name, c.Arg, plural.Count(len(args), "argument"))
 }

@@ -71,9 +71,9 @@ func TestRunCommandRefusals(t *testing.T) {
 	}{
 		{nil, "models needs an action: " + usage, true},
 		{[]string{"switch", "x"}, `unknown action "switch"; models takes ` + usage, true},
-		{[]string{"show"}, "show takes one NAME (got 0 arguments)", true},
+		{[]string{"show"}, "show takes one NAME (got no arguments)", true},
 		{[]string{"enable", "a", "b"}, "enable takes one NAME (got 2 arguments)", true},
-		{[]string{"trust"}, "trust takes one PUBLISHER (got 0 arguments)", true},
+		{[]string{"trust"}, "trust takes one PUBLISHER (got no arguments)", true},
 		{[]string{"list", "two"}, `list takes a page number; got "two"`, true},
 		{[]string{"list", "1", "2"}, "list takes at most one PAGE (got 2 arguments)", true},
 		{[]string{"list", "9"}, "there is no page 9; pages run from 1 to 1", false},

@@ -180,7 +180,7 @@ func (p PullPlan) Publisher() string {
 	if p.Trusted {
 		return "publisher " + p.Plan.Publisher + ": trusted"
 	}
-	return "publisher " + p.Plan.Publisher + ": not trusted: approving pulls it this once, and only the person can trust it, with /models trust"
+	return "publisher " + p.Plan.Publisher + ": not trusted: approving pulls it this once, and only the person can trust it (wisp models trust " + p.Plan.Publisher + ", or /models trust in a chat)"
 }
 
 // Licence names the model's licence.

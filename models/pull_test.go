@@ -135,7 +135,7 @@ func TestPullPlanWords(t *testing.T) {
 	want := []string{
 		"downloads " + models.Size(pp.Bytes) + " in " + strconv.Itoa(n-2) + " of " + strconv.Itoa(n) + " files from Hugging Face, as mlx:Qwen3-4B-4bit",
 		"its files say it can call tools and think: chat template supports tool calls (json_tools parser, inferred from the chat template)",
-		"publisher mlx-community: not trusted: approving pulls it this once, and only the person can trust it, with /models trust",
+		"publisher mlx-community: not trusted: approving pulls it this once, and only the person can trust it (wisp models trust mlx-community, or /models trust in a chat)",
 		"licence: apache-2.0",
 	}
 	if diff := cmp.Diff(want, strings.Split(pp.Text(), "\n")); diff != "" {

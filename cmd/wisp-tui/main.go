@@ -6,9 +6,13 @@
 // Usage:
 //
 //	wisp-tui [--wisp PATH] [--model M] [--tool T]... [wisp chat flags]
+//	wisp-tui --version
 //
 // --wisp names the wisp binary (default: wisp on PATH, else a wisp beside
 // wisp-tui); every other argument goes to `wisp chat --json` as it is.
+// Exit status: 0 when the session ended, 1 on a failure, 2 on a usage
+// error, wisp-tui's own or one wisp refused in the arguments it passed.
+// With NO_COLOR set, nothing is coloured; borders and bold stay.
 //
 // When the model asks something, the question opens as a picker titled
 // "the model asks", which says where the answer goes: to the model, in
@@ -51,10 +55,12 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/sandbox"
 )
 
 const usage = `usage: wisp-tui [--wisp PATH] [--model M] [--tool T]... [wisp chat flags]
+       wisp-tui --version
 
 A terminal UI for wisp: it runs "wisp chat --json" and shows the conversation,
 the model's questions as pickers, and wisp's approval requests as its own dialog.
@@ -63,7 +69,10 @@ the model's questions as pickers, and wisp's approval requests as its own dialog
   --model M     the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)
   --tool T      give the conversation only this tool (repeat for more)
 
-Every other argument goes to "wisp chat --json" as it is.
+Every other argument goes to "wisp chat --json" as it is; wisp-tui exits with
+status 2 when wisp refuses them, as for its own usage errors. With NO_COLOR set,
+nothing is coloured (borders and bold stay). wisp reads WISP_HOME, OLLAMA_HOST,
+WISP_MLX_URL, HF_ENDPOINT and HF_TOKEN (wisp chat --help).
 
 Keys: Enter sends or answers · ↑↓ move · 1-9 choose · Space marks (multi-select)
 Esc declines · Ctrl-C declines, again stops the turn · PgUp/PgDn scroll · Ctrl-D leaves
@@ -73,8 +82,11 @@ Esc declines · Ctrl-C declines, again stops the turn · PgUp/PgDn scroll · Ctr
 // errUsage marks a usage error (exit status 2).
 var errUsage = errors.New("usage")
 
-// errHelp asks for the usage text.
-var errHelp = errors.New("help")
+// errHelp asks for the usage text, errVersion for the version.
+var (
+	errHelp    = errors.New("help")
+	errVersion = errors.New("version")
+)
 
 // exitError carries the exit status of a failure already reported.
 type exitError struct{ code int }
@@ -116,6 +128,9 @@ func parseArgs(args []string) (invocation, error) {
 		}
 		if a == "-h" || a == "-help" || a == "--help" {
 			return invocation{}, errHelp
+		}
+		if a == "--version" {
+			return invocation{}, errVersion
 		}
 		name, value, hasValue := strings.Cut(a, "=")
 		switch name {
@@ -167,8 +182,12 @@ func findWisp(named string) (string, error) {
 // error.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	inv, err := parseArgs(args)
-	if errors.Is(err, errHelp) {
+	switch {
+	case errors.Is(err, errHelp):
 		_, err := io.WriteString(stdout, usage)
+		return err
+	case errors.Is(err, errVersion):
+		_, err := fmt.Fprintf(stdout, "wisp-tui %s\n", version.String())
 		return err
 	}
 	if err != nil {
@@ -197,9 +216,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprintln(stderr, escape.Terminal(l))
 		}
 		fmt.Fprintf(stderr, "wisp-tui: wisp chat --json ended: %s\n", engErr)
-		return exitError{code: 1}
+		return exitError{code: exitStatus(engErr)}
 	}
 	return nil
+}
+
+// exitStatus is wisp-tui's exit status when wisp ended with err: 2 when
+// wisp refused how it was called (the arguments wisp-tui passed on), 1
+// for any other failure.
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 2 {
+		return 2
+	}
+	return 1
 }
 
 func isTerminal(v any) bool {

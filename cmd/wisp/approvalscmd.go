@@ -14,14 +14,15 @@ import (
 
 func newApprovalsCmd(env environ) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "approvals [list] | approve ID [--scope once|session] | deny ID | rules [list] | rules revoke ID",
+		Use:   "approvals [list [--json]] | approve ID [--scope once|session] | deny ID | rules [list] | rules revoke ID",
 		Short: "List the approval requests wisp mcp is waiting on; approve or deny one at a terminal",
 		Long: `Under wisp mcp nothing in the MCP conversation may approve what wisp's model asks to
 do (such as models enable NAME). With approval.outOfBand on (the default) the request is
 filed in $WISP_HOME/approvals and waits up to 60 s for your answer; silence refuses.
-list (the default) shows the requests still waiting: each one's id, thread and age, the
-command and what it does (escaped: parts of it come from the model), and the answers it
-offers.
+list (the default) shows the requests still waiting, a row each: its id, thread and age,
+when silence refuses it, the answers it offers and the command (escaped: parts of it
+come from the model); list --json writes them whole, with what each does and its diff,
+as JSON for a program.
 
 approve ID shows the request under "! wisp asks your approval" and files your approval
 once you confirm it by typing y; anything else files nothing. --scope session approves
@@ -42,15 +43,16 @@ rules lists the approvals kept beyond a session: the answers of project (this wo
 and always you gave, each with its id, where it holds, the pattern it covers and the
 command it was first given for. rules revoke ID revokes one, recorded in the audit log
 (approval.revoked) before it is removed; what it covered is asked again.`,
-		Args: exactArgs(0, "approvals takes list, approve ID, deny ID or rules"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env, false) },
 	}
+	var asJSON bool
 	list := &cobra.Command{
-		Use:   "list",
+		Use:   "list [--json]",
 		Short: "Show the approval requests waiting for you",
 		Args:  exactArgs(0, "approvals list takes no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env, asJSON) },
 	}
+	list.Flags().BoolVar(&asJSON, "json", false, "write the requests whole, as one JSON object for a program")
 	var scope string
 	approve := &cobra.Command{
 		Use:   "approve ID [--scope once|session]",
@@ -113,12 +115,16 @@ func parseAnswerScope(s string) (wisp.Scope, error) {
 	return wisp.ScopeNone, usagef("--scope must be once or session, not %q (see wisp approvals approve --help)", s)
 }
 
-func listApprovalsCmd(cmd *cobra.Command, env environ) error {
+func listApprovalsCmd(cmd *cobra.Command, env environ, asJSON bool) error {
 	h, err := openHome(env)
 	if err != nil {
 		return err
 	}
-	return terminal.NewApprovals(h.Approvals(nil), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), nil).List()
+	opts := &terminal.ApprovalsOptions{Listing: terminal.Table}
+	if asJSON {
+		opts.Listing = terminal.JSON
+	}
+	return terminal.NewApprovals(h.Approvals(nil), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), opts).List()
 }
 
 // answerApprovalCmd shows request id and files the person's answer:

@@ -16,6 +16,7 @@ import (
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 func newChatCmd(env environ) *cobra.Command {
@@ -27,7 +28,8 @@ func newChatCmd(env environ) *cobra.Command {
 		Short: "Talk with the model; it may ask you questions as it works",
 		Long: `Talk with the model, one message a line. When the model asks you something, the
 question appears under "? the model asks": type a number or your answer, or press
-Enter to decline. Ctrl-C stops the turn; Ctrl-D (the end of the input) leaves.
+Enter to decline. Ctrl-C stops the turn; Ctrl-D (the end of the input) leaves, and
+so does Ctrl-C at the prompt, with exit status 130.
 
 A line that starts with / is your own command, never sent to the model: /models
 (list, show, pull, cancel, enable, disable, check, trust) and /config (get, set,
@@ -47,7 +49,7 @@ line each way, nothing else on standard output (docs/jsonl.md).
 
 Without --tool (or --yes) the model gets ask_user, request_approval and the tools that
 only read the workspace, and whatever the settings turn on. --show-prompt prints the
-system prompt the model would be sent (docs/prompt.md) and leaves.`,
+system prompt the model would be sent (docs/prompt.md) and leaves.` + environment,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if showPrompt {
@@ -83,10 +85,10 @@ func newRespondCmd(env environ) *cobra.Command {
 		Long: `Run one turn on PROMPT (or on standard input, with -) with no person to answer:
 a question the model asks ends at once with "no person can answer here". The reply
 goes to standard output; what the model called, and the thread's id, go to standard
-error. --thread ID goes on with a thread kept under $WISP_HOME/threads.`,
+error. --thread ID goes on with a thread kept under $WISP_HOME/threads.` + environment,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("respond takes one PROMPT, or - to read it from standard input (got %d arguments)", len(args))
+				return usagef("respond takes one PROMPT, or - to read it from standard input (got %s)", cmdline.Count(args))
 			}
 			return nil
 		},
@@ -175,8 +177,12 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		Tools: conv.Tools().Names(), Dropped: conv.Tools().Dropped(), BeforePrompt: questions.NoteWaiting,
 		Commands: append(commands, questions.Command()),
 	})
-	if errors.Is(err, terminal.ErrTurnFailed) {
+	switch {
+	case errors.Is(err, terminal.ErrTurnFailed):
 		return exitError{code: 1}
+	case errors.Is(err, wisp.ErrInterrupted):
+		// Ctrl-C at the prompt: the person left, as a shell expects.
+		return exitError{code: exitInterrupted}
 	}
 	return err
 }

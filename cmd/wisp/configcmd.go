@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/config"
+	"github.com/wisp-agent/wisp/conversation"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 func newConfigCmd(env environ) *cobra.Command {
@@ -41,7 +43,7 @@ when it cannot be recorded, nothing is changed.`,
 				// A change to a security setting is recorded in a
 				// session of its own before it is saved.
 				text, err := config.RunCommand(cmd.Context(), h.Settings(), append([]string{cc.Name}, args...),
-					&config.SetOptions{Events: h.Events(), Session: newID()})
+					&config.SetOptions{Events: h.Events(), Session: newID(), Tools: conversation.ToolNames()})
 				if err != nil {
 					return configErr(err)
 				}
@@ -63,11 +65,5 @@ func configErr(err error) error {
 	return err
 }
 
-func exactArgs(n int, msg string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usagef("%s (got %d arguments; see %s --help)", msg, len(args), cmd.CommandPath())
-		}
-		return nil
-	}
-}
+// exactArgs takes exactly n arguments, or says msg (cmdline.ExactArgs).
+var exactArgs = cmdline.ExactArgs

@@ -90,3 +90,24 @@ func TestCtrlCAtChatApproval(t *testing.T) {
 		t.Errorf("approval.decided records = %q, want the first refused and the second approved", decided)
 	}
 }
+
+// Ctrl-C at the chat's prompt, with no turn running, leaves the chat with
+// exit status 130, as a shell expects, and says nothing more.
+func TestCtrlCAtChatPrompt(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "hello.jsonl")
+	if err := os.WriteFile(script, []byte(`{"content":"Hello."}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startPTY(t, filepath.Join(dir, "home"), "chat", "--model", "script:"+script)
+	r.waitFor("Ctrl-D leaves.")
+	r.press("Hi.\r")
+	r.waitForN("› ", 2)
+	r.press("\x03")
+	if code := r.exit(); code != exitInterrupted {
+		t.Errorf("wisp chat, Ctrl-C at the prompt = exit %d, want %d:\n%s", code, exitInterrupted, r.shown())
+	}
+	if strings.Contains(r.shown(), "wisp:") {
+		t.Errorf("wisp chat said more on Ctrl-C at the prompt:\n%s", r.shown())
+	}
+}

@@ -14,12 +14,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/cmdline"
+	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/sandbox"
 )
 
@@ -121,23 +122,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return ee.code
 	}
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	if hint, usage := cmdline.Usage(err); usage || errors.As(err, &ue) {
 		fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
+		if hint != "" {
+			fmt.Fprintln(stderr, hint)
+		}
 		return 2
 	}
 	fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
 	return 1
-}
-
-// isCobraUsage recognises cobra's own errors about the command line.
-func isCobraUsage(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "flag needs an argument", "invalid argument"} {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer, env environ) *cobra.Command {
@@ -154,12 +147,17 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
-	})
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(cmdline.FlagError)
+	root.Version = version.String()
+	root.SetVersionTemplate("wisp {{.Version}}\n")
 	env.workspace = new(string)
 	root.AddCommand(
+		&cobra.Command{
+			Use:   "version",
+			Short: "Print wisp's version and the commit it was built from",
+			Args:  exactArgs(0, "version takes no arguments"),
+			Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprintf(cmd.OutOrStdout(), "wisp %s\n", root.Version) },
+		},
 		newChatCmd(env),
 		newRespondCmd(env),
 		newConfigCmd(env),
@@ -170,5 +168,6 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newApprovalsCmd(env),
 		newMemoryCmd(env),
 	)
+	cmdline.Apply(root)
 	return root
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wisp-agent/wisp/internal/version"
 )
 
 // The real binary over stdio, as an MCP host runs it: initialize, a respond
@@ -65,6 +67,10 @@ func TestMCPStdio(t *testing.T) {
 	init := call(1, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "test", "version": "1"}})
 	if init["result"] == nil {
 		t.Fatalf("initialize = %v", init)
+	}
+	// The server's info says the version wisp --version prints.
+	if info, _ := init["result"].(map[string]any)["serverInfo"].(map[string]any); info["name"] != "wisp" || info["version"] != version.String() {
+		t.Errorf("serverInfo = %v, want wisp at %q", info, version.String())
 	}
 	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
 

@@ -35,7 +35,7 @@ Over stdio by default; --http 127.0.0.1:8765 serves streamable HTTP at /mcp on a
 loopback address only. Every HTTP request must carry the header
 Authorization: Bearer TOKEN, with the token kept in $WISP_HOME/mcp-token (or the
 file --token-file names), which wisp mcp creates, mode 0600, when it is missing.
-A message may have at most 2 MiB, and 16 HTTP requests are served at once.`,
+A message may have at most 2 MiB, and 16 HTTP requests are served at once.` + environment,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd, env, f) },
 	}

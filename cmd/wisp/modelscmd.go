@@ -54,7 +54,7 @@ func newModelsCmd(env environ) *cobra.Command {
 	}
 	c := &cobra.Command{
 		Use:   "models " + strings.Join(uses, " | "),
-		Short: "The models wisp can run: list them, read one's facts, enable, disable, check, trust a publisher",
+		Short: "The models wisp can run: list, show, pull, cancel a pull, enable, disable, check, trust a publisher",
 		Long: `The models wisp can run: Ollama's (at OLLAMA_HOST, default 127.0.0.1:11434) and the MLX
 models under $WISP_HOME/models/mlx. A name is ollama:NAME[:TAG] or mlx:NAME; any case,
 a missing :latest, or the name without its runtime when only one has it will do, and an
@@ -101,16 +101,17 @@ func modelsRunner(env environ) modelsRun {
 // given as it is there or as --page.
 func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 	var page int
+	var asJSON bool
 	sub := &cobra.Command{
 		Use:   m.Name + " " + m.Arg,
 		Short: m.Short,
 		Args:  exactArgs(1, m.Name+" takes one "+m.Arg),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if m.Name == "list" && len(args) == 0 {
+			if m.Name == "list" && len(args) == 0 && (!asJSON || cmd.Flags().Changed("page")) {
 				args = []string{strconv.Itoa(page)}
 			}
 			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), nil)
+				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), &models.CommandOptions{Table: true, JSON: asJSON})
 				var failed *models.CheckError
 				if errors.As(err, &failed) {
 					// What the check found is the answer; the status says it failed.
@@ -118,7 +119,10 @@ func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 				} else if err != nil {
 					return modelsErr(err)
 				}
-				fmt.Fprint(out, terminal.Lines(strings.TrimSuffix(text, "\n"))+"\n")
+				if m.Name != "list" { // a table and JSON are escaped already
+					text = terminal.Lines(strings.TrimSuffix(text, "\n")) + "\n"
+				}
+				fmt.Fprint(out, text)
 				return err
 			})
 		},
@@ -127,9 +131,10 @@ func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 		sub.Args = cobra.ArbitraryArgs // RunCommand says what it takes
 	}
 	if m.Name == "list" {
-		sub.Use = "list [PAGE | --page N]"
+		sub.Use = "list [PAGE | --page N] [--json]"
 		sub.Args = cobra.ArbitraryArgs // RunCommand says what it takes
 		sub.Flags().IntVar(&page, "page", 1, "the page, from 1")
+		sub.Flags().BoolVar(&asJSON, "json", false, "write every model as one JSON object, for a program")
 	}
 	return sub
 }

@@ -30,7 +30,7 @@ func TestQuestionsWithoutTerminal(t *testing.T) {
 		{[]string{"questions", "answer", "12345678"}, 1, "", "no question 12345678 is waiting; wisp questions list shows those that are"},
 		{[]string{"questions", "decline", "12345678"}, 1, "", "no question 12345678 is waiting; wisp questions list shows those that are"},
 		{[]string{"questions", "answer", "a1b2c3d4", "more"}, 2, "", "questions answer takes one question ID, as wisp questions list shows it (got 2 arguments; see wisp questions answer --help)"},
-		{[]string{"questions", "list", "x"}, 2, "", "questions list takes no arguments (got 1 arguments; see wisp questions list --help)"},
+		{[]string{"questions", "list", "x"}, 2, "", "questions list takes no arguments (got 1 argument; see wisp questions list --help)"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

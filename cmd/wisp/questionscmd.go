@@ -11,12 +11,13 @@ import (
 
 func newQuestionsCmd(env environ) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "questions [list] | answer ID | decline ID",
+		Use:   "questions [list [--json]] | answer ID | decline ID",
 		Short: "List the questions wisp mcp parked for you; answer or decline one at a terminal",
 		Long: `When wisp's model asks a question under wisp mcp and nobody answers within 60 s, the
 question is parked in $WISP_HOME/pending until you answer it. list (the default)
-shows the questions still waiting: each one's id, thread and age, the question as
-the model wrote it (escaped), its options, and the command that answers it.
+shows the questions still waiting, a row each: its id, thread and age, what it
+takes (options or free text) and the question as the model wrote it (escaped, cut
+to the terminal's width); list --json writes them whole, as JSON for a program.
 
 answer ID shows the question under "? the model asks" and reads your answer: a
 number chooses an option, other text is your answer, Enter alone declines, Ctrl-C
@@ -30,15 +31,16 @@ that nothing but a person may answer a question; anywhere else they refuse with 
 status 2, as for any other usage error. The answer is recorded in the audit log
 (inquiry.answered, with this terminal's name) before it is filed; the thread takes
 only an answer so recorded. A question whose file is damaged is listed as such.`,
-		Args: exactArgs(0, "questions takes list, answer ID or decline ID"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return listQuestionsCmd(cmd, env) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return listQuestionsCmd(cmd, env, false) },
 	}
+	var asJSON bool
 	list := &cobra.Command{
-		Use:   "list",
+		Use:   "list [--json]",
 		Short: "Show the questions waiting for you",
 		Args:  exactArgs(0, "questions list takes no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return listQuestionsCmd(cmd, env) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return listQuestionsCmd(cmd, env, asJSON) },
 	}
+	list.Flags().BoolVar(&asJSON, "json", false, "write the questions whole, as one JSON object for a program")
 	answer := &cobra.Command{
 		Use:   "answer ID",
 		Short: "Answer a waiting question (at a terminal only)",
@@ -59,12 +61,16 @@ only an answer so recorded. A question whose file is damaged is listed as such.`
 	return c
 }
 
-func listQuestionsCmd(cmd *cobra.Command, env environ) error {
+func listQuestionsCmd(cmd *cobra.Command, env environ, asJSON bool) error {
 	h, err := openHome(env)
 	if err != nil {
 		return err
 	}
-	return terminal.NewQuestions(h.Questions(nil), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), nil).List()
+	opts := &terminal.QuestionsOptions{Listing: terminal.Table}
+	if asJSON {
+		opts.Listing = terminal.JSON
+	}
+	return terminal.NewQuestions(h.Questions(nil), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), opts).List()
 }
 
 func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool) error {

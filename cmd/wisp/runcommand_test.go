@@ -200,7 +200,7 @@ func TestRunCommandMCP(t *testing.T) {
 	call := p.request(3, "tools/call", map[string]any{"name": "respond", "arguments": map[string]any{"prompt": "Build it.", "tools": []string{"run_command"}}})
 	id := announcedApproval(p)
 
-	list := runWispOut(t, home, "approvals", "list")
+	list := runWispOut(t, home, "approvals", "list", "--json")
 	if !strings.Contains(list, "run_command mkdir -p out && echo built > out/a.txt") || !strings.Contains(list, "sandbox: workspace-write") {
 		t.Errorf("wisp approvals list does not show the command and its sandbox:\n%s", list)
 	}

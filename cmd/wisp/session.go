@@ -15,6 +15,18 @@ import (
 	"github.com/wisp-agent/wisp/tools"
 )
 
+// environment is the part of the help of chat, respond and mcp that
+// names what they read from the environment.
+const environment = `
+
+Environment:
+  WISP_HOME     wisp's settings, audit log and threads (default ~/.wisp)
+  OLLAMA_HOST   the Ollama server (default 127.0.0.1:11434)
+  WISP_MLX_URL  the OpenAI-compatible server that runs MLX models (default http://127.0.0.1:8080)
+  HF_ENDPOINT   the Hugging Face Hub that pulls fetch from (default https://huggingface.co)
+  HF_TOKEN      the token sent to the Hub, for gated and private repositories
+  NO_COLOR      when set to anything, nothing wisp prints is coloured`
+
 // openHome finds the wisp home (WISP_HOME, default ~/.wisp) and opens it:
 // it exists, and is the person's own and closed to others.
 func openHome(env environ) (*home.Home, error) {

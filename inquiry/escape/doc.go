@@ -83,4 +83,12 @@
 // \u{1B} for \e, \u{41} for a rune that is written as itself, \x{41} or
 // \x{C3}\x{A9} for bytes that form valid UTF-8, and raw unsafe runes or
 // invalid UTF-8 that should have been escaped.
+//
+// # JSON
+//
+// Data for a program is JSON, not escaped text: [JSON] takes JSON text as
+// encoding/json writes it and writes every unsafe rune the encoder left
+// raw as a \u escape, so the text can reach a terminal as it is and still
+// decodes to the same strings (wisp chat --json, and the --json of wisp's
+// listings).
 package escape

@@ -174,10 +174,10 @@ func RunCards(t *testing.T, newFace func(t *testing.T, acts []Person) CardHarnes
 			h := newFace(t, tc.acts)
 			got, err := askCard(t, h.Face, context.Background(), tc.c, o.Wait)
 			if err != nil {
-				t.Fatalf("AskCard(%s) error = %v, want answers", cardName(tc.c), err)
+				fatalf(t, "AskCard(%s) error = %v, want answers", cardName(tc.c), err)
 			}
 			if diff := cmp.Diff(tc.want, got, cardAnswers); diff != "" {
-				t.Errorf("AskCard(%s) answers mismatch (-want +got):\n%s", cardName(tc.c), diff)
+				errorf(t, "AskCard(%s) answers mismatch (-want +got):\n%s", cardName(tc.c), diff)
 			}
 			if h.Screen != nil {
 				// A face that reads no secret may show nothing of its card.
@@ -237,14 +237,14 @@ func RunCards(t *testing.T, newFace func(t *testing.T, acts []Person) CardHarnes
 			defer cancel()
 			got, err := askCard(t, h.Face, ctx, three, o.Wait)
 			if !errors.Is(err, tc.wantIs) {
-				t.Errorf("AskCard = (%+v, %v), want an error that is %v", got, err, tc.wantIs)
+				errorf(t, "AskCard = (%+v, %v), want an error that is %v", got, err, tc.wantIs)
 			}
 			if len(got) > tc.done {
-				t.Errorf("AskCard returned %d answers with its error, want at most the %d the person finished: %+v", len(got), tc.done, got)
+				errorf(t, "AskCard returned %d answers with its error, want at most the %d the person finished: %+v", len(got), tc.done, got)
 				got = got[:tc.done]
 			}
 			if diff := cmp.Diff(firstTwo[:len(got)], got, cardAnswers); diff != "" {
-				t.Errorf("AskCard kept answers other than the person's (-want +got):\n%s", diff)
+				errorf(t, "AskCard kept answers other than the person's (-want +got):\n%s", diff)
 			}
 			if h.Screen != nil && err == nil {
 				checkCardScreen(t, h.Screen(), three, tc.acts, o)
@@ -274,7 +274,7 @@ func askCard(t *testing.T, f wisp.CardInquirer, ctx context.Context, c wisp.Card
 	case r := <-done:
 		return r.a, r.err
 	case <-time.After(bound):
-		t.Fatalf("AskCard(%s) did not return within %v", cardName(c), bound)
+		fatalf(t, "AskCard(%s) did not return within %v", cardName(c), bound)
 		return nil, nil
 	}
 }
@@ -317,19 +317,19 @@ func checkCardScreen(t *testing.T, screen string, c wisp.Card, acts []Person, o 
 	t.Helper()
 	text, show := shown(t, screen, o)
 	if !strings.Contains(text, "the model asks") {
-		t.Errorf("screen does not say %q:\n%s", "the model asks", screen)
+		errorf(t, "screen does not say %q:\n%s", "the model asks", screen)
 	}
 	words := cardWords(c)
 	for _, w := range words {
 		if w != "" && !strings.Contains(text, show(w)) {
-			t.Errorf("screen does not show %q as %q:\n%s", w, show(w), screen)
+			errorf(t, "screen does not show %q as %q:\n%s", w, show(w), screen)
 		}
 	}
 	checkNoApprovalKeys(t, text, words, show)
 	for _, q := range c.Questions {
 		for _, opt := range q.Options {
 			if opt.Recommended && !strings.Contains(strings.ToLower(text), "recommended") {
-				t.Errorf("screen does not mark %q as recommended:\n%s", opt.Label, screen)
+				errorf(t, "screen does not mark %q as recommended:\n%s", opt.Label, screen)
 			}
 		}
 	}
@@ -339,7 +339,7 @@ func checkCardScreen(t *testing.T, screen string, c wisp.Card, acts []Person, o 
 		}
 		v := acts[i].Text
 		if strings.Contains(screen, v) || strings.Contains(text, v) || strings.Contains(screen, escape.Terminal(v)) {
-			t.Errorf("screen shows the secret's value %q:\n%s", v, screen)
+			errorf(t, "screen shows the secret's value %q:\n%s", v, screen)
 		}
 	}
 }

@@ -14,6 +14,11 @@
 // A face that also shows ask_user cards (a wisp.CardInquirer) runs
 // RunCards as well, with what the person does with each question of a
 // card.
+//
+// A failure message shows the face's screen, and whatever the face
+// returned, with every line that holds a raw control or invisible
+// character escaped by escape.Terminal: a face that fails the suite cannot
+// clear, retitle or rewrite the terminal the tests run in.
 package facetest
 
 import (
@@ -184,10 +189,10 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 			h := newFace(t, tc.p)
 			got, err := ask(t, h.Face, context.Background(), tc.q, o.Wait)
 			if err != nil {
-				t.Fatalf("Ask(%q) error = %v, want an answer", tc.q.Text, err)
+				fatalf(t, "Ask(%q) error = %v, want an answer", tc.q.Text, err)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("Ask(%q) answer mismatch (-want +got):\n%s", tc.q.Text, diff)
+				errorf(t, "Ask(%q) answer mismatch (-want +got):\n%s", tc.q.Text, diff)
 			}
 			if h.Screen != nil {
 				checkScreen(t, h.Screen(), tc.q, o)
@@ -201,7 +206,7 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		defer cancel()
 		got, err := ask(t, h.Face, ctx, freeText, o.Wait)
 		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("Ask past the deadline = (%+v, %v), want an error that is context.DeadlineExceeded", got, err)
+			errorf(t, "Ask past the deadline = (%+v, %v), want an error that is context.DeadlineExceeded", got, err)
 		}
 		failsClosed(t, got)
 	})
@@ -211,7 +216,7 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		time.AfterFunc(50*time.Millisecond, cancel)
 		got, err := ask(t, h.Face, ctx, choice, o.Wait)
 		if !errors.Is(err, context.Canceled) {
-			t.Errorf("Ask after cancel = (%+v, %v), want an error that is context.Canceled", got, err)
+			errorf(t, "Ask after cancel = (%+v, %v), want an error that is context.Canceled", got, err)
 		}
 		failsClosed(t, got)
 	})
@@ -221,7 +226,7 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		cancel()
 		got, err := ask(t, h.Face, ctx, choice, o.Wait)
 		if err == nil {
-			t.Errorf("Ask on a cancelled context = %+v, want an error", got)
+			errorf(t, "Ask on a cancelled context = %+v, want an error", got)
 		}
 		failsClosed(t, got)
 	})
@@ -232,7 +237,7 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		h := newFace(t, Person{Act: Interrupt})
 		got, err := ask(t, h.Face, context.Background(), choice, o.Wait)
 		if !errors.Is(err, wisp.ErrInterrupted) {
-			t.Errorf("Ask interrupted = (%+v, %v), want wisp.ErrInterrupted", got, err)
+			errorf(t, "Ask interrupted = (%+v, %v), want wisp.ErrInterrupted", got, err)
 		}
 		failsClosed(t, got)
 	})
@@ -240,10 +245,10 @@ func Run(t *testing.T, newFace func(t *testing.T, p Person) Harness, opts *Optio
 		h := newFace(t, Person{Act: Choose, Option: 1})
 		got, err := ask(t, h.Face, context.Background(), hostile, o.Wait)
 		if err != nil {
-			t.Fatalf("Ask(hostile) error = %v", err)
+			fatalf(t, "Ask(hostile) error = %v", err)
 		}
 		if diff := cmp.Diff(wisp.Answer{Outcome: wisp.OutcomeChose, Text: hostile.Options[1], Provenance: wisp.FromPerson}, got); diff != "" {
-			t.Errorf("Ask(hostile) answer mismatch (-want +got):\n%s", diff)
+			errorf(t, "Ask(hostile) answer mismatch (-want +got):\n%s", diff)
 		}
 		if h.Screen != nil {
 			checkScreen(t, h.Screen(), hostile, o)
@@ -257,11 +262,11 @@ func runUnattended(t *testing.T, newFace func(t *testing.T, p Person) Harness, o
 			h := newFace(t, p)
 			got, err := ask(t, h.Face, context.Background(), q, o.Wait)
 			if err != nil {
-				t.Fatalf("unattended Ask(%q) error = %v", q.Text, err)
+				fatalf(t, "unattended Ask(%q) error = %v", q.Text, err)
 			}
 			want := wisp.Answer{Outcome: wisp.OutcomeNoPerson, Provenance: wisp.FromUnattended}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("unattended Ask(%q) mismatch (-want +got):\n%s", q.Text, diff)
+				errorf(t, "unattended Ask(%q) mismatch (-want +got):\n%s", q.Text, diff)
 			}
 		}
 	}
@@ -269,7 +274,7 @@ func runUnattended(t *testing.T, newFace func(t *testing.T, p Person) Harness, o
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if got, err := ask(t, h.Face, ctx, choice, o.Wait); err == nil {
-		t.Errorf("unattended Ask on a cancelled context = %+v, want an error", got)
+		errorf(t, "unattended Ask on a cancelled context = %+v, want an error", got)
 	}
 }
 
@@ -294,7 +299,7 @@ func ask(t *testing.T, f wisp.Inquirer, ctx context.Context, q wisp.Question, wa
 	case r := <-done:
 		return r.a, r.err
 	case <-time.After(bound):
-		t.Fatalf("Ask(%q) did not return within %v", q.Text, bound)
+		fatalf(t, "Ask(%q) did not return within %v", q.Text, bound)
 		return wisp.Answer{}, nil
 	}
 }
@@ -303,7 +308,7 @@ func ask(t *testing.T, f wisp.Inquirer, ctx context.Context, q wisp.Question, wa
 func failsClosed(t *testing.T, a wisp.Answer) {
 	t.Helper()
 	if a.Outcome == wisp.OutcomeAnswered || a.Outcome == wisp.OutcomeChose || a.Text != "" {
-		t.Errorf("a failed Ask returned %+v; a face that fails must pass no answer on", a)
+		errorf(t, "a failed Ask returned %+v; a face that fails must pass no answer on", a)
 	}
 }
 
@@ -324,7 +329,7 @@ func checkNoApprovalKeys(t *testing.T, screen string, words []string, show func(
 			}
 		}
 		if strings.Count(screen, k) > inWords {
-			t.Errorf("screen offers the approval key %q outside the model's words:\n%s", k, screen)
+			errorf(t, "screen offers the approval key %q outside the model's words:\n%s", k, screen)
 		}
 	}
 }
@@ -337,7 +342,7 @@ func shown(t *testing.T, screen string, o Options) (string, func(string) string)
 	t.Helper()
 	for i, line := range strings.Split(screen, "\n") {
 		if !escape.Clean(line) {
-			t.Errorf("screen line %d holds a raw control or invisible character: %q", i+1, line)
+			errorf(t, "screen line %d holds a raw control or invisible character: %q", i+1, line)
 		}
 	}
 	if !o.Data {
@@ -366,7 +371,7 @@ func shown(t *testing.T, screen string, o Options) (string, func(string) string)
 		}
 		var v any
 		if err := json.Unmarshal([]byte(line), &v); err != nil {
-			t.Errorf("line %d of a data face is not JSON (%v): %q", i+1, err, line)
+			errorf(t, "line %d of a data face is not JSON (%v): %q", i+1, err, line)
 			continue
 		}
 		walk(v)
@@ -401,16 +406,16 @@ func checkScreen(t *testing.T, screen string, q wisp.Question, o Options) {
 	t.Helper()
 	text, show := shown(t, screen, o)
 	if !strings.Contains(text, "the model asks") {
-		t.Errorf("screen does not say %q:\n%s", "the model asks", screen)
+		errorf(t, "screen does not say %q:\n%s", "the model asks", screen)
 	}
 	words := append([]string{q.Text}, q.Options...)
 	for _, w := range words {
 		if !strings.Contains(text, show(w)) {
-			t.Errorf("screen does not show %q as %q:\n%s", w, show(w), screen)
+			errorf(t, "screen does not show %q as %q:\n%s", w, show(w), screen)
 		}
 	}
 	checkNoApprovalKeys(t, text, words, show)
 	if !o.Data && !q.FreeText() && !strings.Contains(text, "none of these") {
-		t.Errorf("a choice does not offer %q:\n%s", "none of these", screen)
+		errorf(t, "a choice does not offer %q:\n%s", "none of these", screen)
 	}
 }

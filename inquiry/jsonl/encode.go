@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/wisp-agent/wisp/inquiry/escape"
 )
@@ -31,7 +30,7 @@ func Encode(l Line) ([]byte, error) {
 	if len(b) == 0 || b[0] != '{' {
 		return nil, fmt.Errorf("jsonl: a %s line did not encode as an object", l.LineType())
 	}
-	return append(escapeUnsafe(b), '\n'), nil
+	return append(escape.JSON(b), '\n'), nil
 }
 
 // marshal is json.Marshal without HTML escaping and without the newline.
@@ -72,46 +71,6 @@ func typed(typ, key, val string, v any) ([]byte, error) {
 func writeString(b *bytes.Buffer, s string) {
 	q, _ := marshal(s) // a string always marshals
 	b.Write(q)
-}
-
-// escapeUnsafe rewrites every unsafe rune left raw in b as a \u escape.
-// The JSON encoder has escaped the C0 controls, quotes and backslashes
-// already, so every rune rewritten here is inside a string.
-func escapeUnsafe(b []byte) []byte {
-	i := 0
-	for i < len(b) {
-		r, n := utf8.DecodeRune(b[i:])
-		if escape.Unsafe(r) {
-			break
-		}
-		i += n
-	}
-	if i == len(b) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+16)
-	out = append(out, b[:i]...)
-	for i < len(b) {
-		r, n := utf8.DecodeRune(b[i:])
-		i += n
-		if !escape.Unsafe(r) {
-			out = utf8.AppendRune(out, r)
-			continue
-		}
-		if r >= 0x10000 {
-			r -= 0x10000
-			out = appendU(out, 0xD800+(r>>10))
-			out = appendU(out, 0xDC00+(r&0x3FF))
-			continue
-		}
-		out = appendU(out, r)
-	}
-	return out
-}
-
-func appendU(b []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
-	return append(b, '\\', 'u', hex[r>>12&0xF], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
 }
 
 // MarshalJSON writes the line as Encode does, without the newline and

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/policy/secrets"
 )
 
@@ -89,9 +89,9 @@ type SessionOptions struct {
 // turns. A nil *ServeOptions is the zero value.
 type ServeOptions struct {
 	// Hello is the first line. Serve fills in the protocol's fields as
-	// Face.Hello does, Wisp (the version the program was built as, or
-	// "devel"), Choices (none when Unattended) and Accepts (questions only
-	// with Parked).
+	// Face.Hello does, Wisp (wisp's version as the build recorded it,
+	// as wisp --version prints it), Choices (none when Unattended) and
+	// Accepts (questions only with Parked).
 	Hello Hello
 	// Parked are the questions the client lists and answers with
 	// questions lines, and notes of those it has not been told of, at the
@@ -274,7 +274,7 @@ func (s *Session) Serve(ctx context.Context, r io.Reader, conv Conversation, opt
 // hello is h with the session's own fields filled in.
 func (s *Session) hello(h Hello) Hello {
 	if h.Wisp == "" {
-		h.Wisp = version()
+		h.Wisp = version.String()
 	}
 	if h.Choices == nil && s.opts.Unattended {
 		h.Choices = []string{}
@@ -302,14 +302,6 @@ func (s *Session) command(ctx context.Context, c Command) (string, error) {
 		return "", errors.New(errorLine(err))
 	}
 	return text, nil
-}
-
-// version is the version the program was built as.
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }
 
 // message starts a turn on text, or refuses it while one runs.

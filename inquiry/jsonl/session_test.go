@@ -20,6 +20,7 @@ import (
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
+	"github.com/wisp-agent/wisp/internal/version"
 	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
 )
 
@@ -154,6 +155,24 @@ func serveEcho(hello jsonl.Hello, parked jsonl.Parked) func(*jsonl.Session) (jso
 }
 
 var testHello = jsonl.Hello{Wisp: "v1.2.3", Session: "s-1", Thread: "t-1", Model: "script:x", Tools: []string{"ask"}}
+
+// A hello that does not name wisp's version is given the one the build
+// recorded: the line wisp --version prints.
+func TestSessionHelloVersion(t *testing.T) {
+	hello := testHello
+	hello.Wisp = ""
+	p := newPeer(t, nil, serveEcho(hello, nil))
+	var got struct{ Wisp string }
+	if err := json.Unmarshal([]byte(p.next()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Wisp != version.String() {
+		t.Errorf("hello's wisp = %q, want %q", got.Wisp, version.String())
+	}
+	if err := p.end(); err != nil {
+		t.Errorf("Serve = %v, want nil", err)
+	}
+}
 
 // A session: hello, a turn's lines and its end, one turn at a time, a
 // cancel that stops the running turn, and bye when the input ends.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/inquiry/escape"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
@@ -25,6 +24,7 @@ type Approvals struct {
 	out      io.Writer
 	answerer *outofband.Answerer
 	now      func() time.Time
+	listing  Listing
 }
 
 // ApprovalsOptions configure Approvals. A nil *ApprovalsOptions or a zero
@@ -33,6 +33,9 @@ type ApprovalsOptions struct {
 	// Now tells the time, for how long ago a request was made and when
 	// it ends. nil: time.Now.
 	Now func() time.Time
+	// Listing is how List writes the requests: Blocks (the default),
+	// Table or JSON.
+	Listing Listing
 }
 
 // NewApprovals returns wisp approvals: the requests of store, answered at
@@ -44,6 +47,9 @@ func NewApprovals(store outofband.Store, in *Input, out io.Writer, opts *Approva
 	a := &Approvals{store: store, out: out, now: time.Now}
 	if opts != nil && opts.Now != nil {
 		a.now = opts.Now
+	}
+	if opts != nil {
+		a.listing = opts.Listing
 	}
 	a.answerer = &outofband.Answerer{
 		Store: store, From: outofband.FromTerminal, Commands: "wisp approvals",
@@ -63,15 +69,14 @@ func NewApprovals(store outofband.Store, in *Input, out io.Writer, opts *Approva
 }
 
 // List writes the requests that wait, and after them those whose file is
-// damaged, with the commands that answer them.
+// damaged, with the commands that answer them, as
+// ApprovalsOptions.Listing says.
 func (a *Approvals) List() error {
-	_, err := listFiled(a.out, a.store.List, a.store.Damaged,
-		func(rs []outofband.Request) { writeApprovals(a.out, rs, a.now()) },
-		func(d outofband.Damaged) {
-			fmt.Fprintf(a.out, "approval %s · damaged\n! %s\n", d.ID, escape.Terminal(strings.Join(strings.Fields(d.Err.Error()), " ")))
-			fmt.Fprintln(a.out, "nothing approves it: the request that waits on it is refused")
-		})
-	return err
+	rs, ds, err := filed(a.store.List, a.store.Damaged)
+	if err != nil {
+		return err
+	}
+	return listApprovals(a.out, a.listing, rs, ds, a.now())
 }
 
 // Answer shows request id and files the person's answer: an approval of

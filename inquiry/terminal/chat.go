@@ -201,9 +201,10 @@ func (c *Chat) Interrupt() {
 }
 
 // Run runs the chat on conv until the input ends or the person leaves.
-// It returns ErrTurnFailed when a turn failed (each said on
-// ChatOptions.Errors), nil when none did, and an error of its own when
-// the input cannot be read.
+// At the end of the input it returns ErrTurnFailed when a turn failed
+// (each said on ChatOptions.Errors), nil when none did; it returns
+// wisp.ErrInterrupted when the person left with Ctrl-C at the prompt
+// (Interrupt), and an error of its own when the input cannot be read.
 func (c *Chat) Run(ctx context.Context, conv Conversation, opts *RunOptions) error {
 	var o RunOptions
 	if opts != nil {
@@ -220,7 +221,12 @@ func (c *Chat) Run(ctx context.Context, conv Conversation, opts *RunOptions) err
 		}
 		line, err := c.in.ReadLine(ctx)
 		switch {
-		case errors.Is(err, io.EOF), errors.Is(err, wisp.ErrInterrupted):
+		case errors.Is(err, wisp.ErrInterrupted):
+			if c.interactive {
+				fmt.Fprintln(c.out)
+			}
+			return wisp.ErrInterrupted
+		case errors.Is(err, io.EOF):
 			if c.interactive {
 				fmt.Fprintln(c.out)
 			}

@@ -218,7 +218,7 @@ func TestChatAtATerminal(t *testing.T) {
 }
 
 // Ctrl-C stops the running turn, and the chat goes on; at the prompt it
-// ends the chat. A Ctrl-C with neither is not kept for later.
+// ends the chat, which says it was interrupted. A Ctrl-C with neither is not kept for later.
 func TestChatInterrupt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var out screen
@@ -245,8 +245,8 @@ func TestChatInterrupt(t *testing.T) {
 		default:
 		}
 		chat.Interrupt()
-		if err := <-done; err != nil {
-			t.Errorf("Run after Ctrl-C at the prompt = %v, want nil", err)
+		if err := <-done; !errors.Is(err, wisp.ErrInterrupted) {
+			t.Errorf("Run after Ctrl-C at the prompt = %v, want wisp.ErrInterrupted", err)
 		}
 	})
 }

@@ -58,3 +58,32 @@ func TestApproveDiff(t *testing.T) {
 		}
 	}
 }
+
+// A chat at a terminal colours a request's diff, unless NO_COLOR asks it
+// not to (ChatOptions.NoColor); a chat that does not write to a terminal
+// never does.
+func TestChatDiffNoColor(t *testing.T) {
+	r := wisp.ApprovalRequest{ID: "id1", Kind: "fileEdit", Command: "edit_file replace main.go",
+		Text: "replaces 1 line", Scopes: []wisp.Scope{wisp.ScopeOnce}, Diff: "-x := 1\n+x := 2\n"}
+	yes, no := true, false
+	tests := []struct {
+		name     string
+		terminal *bool
+		noColor  bool
+		coloured bool
+	}{
+		{"at a terminal", &yes, false, true},
+		{"at a terminal with NO_COLOR", &yes, true, false},
+		{"in a pipe", &no, false, false},
+	}
+	for _, tc := range tests {
+		out := &screen{}
+		chat := terminal.NewChat(strings.NewReader("n\n"), out, &terminal.ChatOptions{Terminal: tc.terminal, NoColor: tc.noColor})
+		if _, err := chat.Face().Approve(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(out.String(), "\x1b["); got != tc.coloured {
+			t.Errorf("%s: the diff is coloured: %v, want %v:\n%q", tc.name, got, tc.coloured, out.String())
+		}
+	}
+}

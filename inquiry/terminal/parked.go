@@ -93,31 +93,6 @@ func ErrorLine(err error) string {
 	return line
 }
 
-// listFiled writes what waits (from list), with writeList, which says so
-// when nothing does, and after it each file that is damaged (from
-// damaged), with block, a blank line between two; when files are damaged
-// and nothing waits, only those. It returns what waits.
-func listFiled[T, D any](w io.Writer, list func() ([]T, error), damaged func() ([]D, error), writeList func([]T), block func(D)) ([]T, error) {
-	waiting, err := list()
-	if err != nil {
-		return nil, err
-	}
-	ds, err := damaged()
-	if err != nil {
-		return nil, err
-	}
-	if len(waiting) > 0 || len(ds) == 0 {
-		writeList(waiting)
-	}
-	for i, d := range ds {
-		if i > 0 || len(waiting) > 0 {
-			fmt.Fprintln(w)
-		}
-		block(d)
-	}
-	return waiting, nil
-}
-
 // errorText is ErrorLine escaped for the terminal.
 func errorText(err error) string { return escape.Terminal(ErrorLine(err)) }
 

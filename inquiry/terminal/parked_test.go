@@ -95,7 +95,7 @@ func fileQuestions(t *testing.T, qs []pending.Question) pending.Store {
 	dir := filepath.Join(t.TempDir(), "pending")
 	for _, q := range qs {
 		s := pending.Store{Dir: dir, NewID: func() string { return q.ID }, Now: func() time.Time { return q.Asked }}
-		if _, err := s.File(context.Background(), wisp.Question{Thread: q.Thread, Text: q.Text, Options: q.Options}); err != nil {
+		if _, err := s.File(context.Background(), wisp.Question{Session: q.Session, Thread: q.Thread, Turn: q.Turn, Text: q.Text, Options: q.Options}); err != nil {
 			t.Fatal(err)
 		}
 	}

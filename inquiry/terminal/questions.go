@@ -36,6 +36,7 @@ type Questions struct {
 	commands string
 	noting   bool // a person sits at the chat: waiting questions are noted
 	now      func() time.Time
+	listing  Listing
 }
 
 // QuestionsOptions configure Questions. A nil *QuestionsOptions or a zero
@@ -47,6 +48,9 @@ type QuestionsOptions struct {
 	// Now tells the time, for how long ago a question was asked. nil:
 	// time.Now.
 	Now func() time.Time
+	// Listing is how List writes the questions: Blocks (the default),
+	// Table or JSON.
+	Listing Listing
 }
 
 // NewQuestions returns wisp questions: the questions of store, answered
@@ -77,7 +81,7 @@ func newQuestions(store pending.Store, in *Input, face *Face, out, screen io.Wri
 	if opts != nil {
 		o = *opts
 	}
-	q := &Questions{store: store, out: out, commands: commands, now: o.Now}
+	q := &Questions{store: store, out: out, commands: commands, now: o.Now, listing: o.Listing}
 	if q.now == nil {
 		q.now = time.Now
 	}
@@ -102,15 +106,17 @@ func newQuestions(store pending.Store, in *Input, face *Face, out, screen io.Wri
 }
 
 // List writes the questions that wait, and after them those whose file
-// is damaged, with the commands that answer them, and marks each told.
+// is damaged, with the commands that answer them, as
+// QuestionsOptions.Listing says, and marks each told.
 func (q *Questions) List() error {
-	qs, err := listFiled(q.out, q.store.List, q.store.Damaged,
-		func(qs []pending.Question) { writeQuestions(q.out, qs, q.now(), q.commands) },
-		func(d pending.Damaged) { writeDamaged(q.out, d) })
+	qs, ds, err := filed(q.store.List, q.store.Damaged)
+	if err != nil {
+		return err
+	}
 	for _, p := range qs {
 		q.answerer.Tell(p.ID)
 	}
-	return err
+	return listQuestions(q.out, q.listing, qs, ds, q.now(), q.commands)
 }
 
 // Answer puts question id to the person and files the answer, or a

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/wisp-agent/wisp/internal/plural"
 )
 
 // A CommandError is a command RunCommand could not read: an unknown
@@ -52,7 +54,7 @@ func RunCommand(ctx context.Context, s Store, args []string, opts *RevokeOptions
 	case action == "list":
 		return "", &CommandError{fmt.Sprintf("list takes no arguments (got %d)", len(args)-1)}
 	case action == "revoke":
-		return "", &CommandError{fmt.Sprintf("revoke takes one id, as list shows it (got %d arguments)", len(args)-1)}
+		return "", &CommandError{fmt.Sprintf("revoke takes one id, as list shows it (got %s)", plural.Count(len(args)-1, "argument"))}
 	}
 	return "", &CommandError{fmt.Sprintf("unknown action %s; approvals rules takes %s", strconv.Quote(action), CommandUsage)}
 }

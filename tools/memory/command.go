@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wisp-agent/wisp/inquiry/escape"
+	"github.com/wisp-agent/wisp/internal/plural"
 )
 
 // A Command is one of the person's memory commands.
@@ -68,7 +69,7 @@ func RunCommand(ctx context.Context, s Store, args []string) (string, error) {
 	case args[0] == "list":
 		return "", &CommandError{fmt.Sprintf("list takes no arguments (got %d)", len(args)-1)}
 	case args[0] == "forget":
-		return "", &CommandError{fmt.Sprintf("forget takes one ID, as memory list shows it (got %d arguments)", len(args)-1)}
+		return "", &CommandError{fmt.Sprintf("forget takes one ID, as memory list shows it (got %s)", plural.Count(len(args)-1, "argument"))}
 	}
 	return "", &CommandError{fmt.Sprintf("unknown action %q; memory takes %s", escape.Terminal(args[0]), usage)}
 }
