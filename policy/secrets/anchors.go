@@ -17,6 +17,14 @@ import (
 //
 // The rules' anchors are one automaton, built once. A Vault's values are
 // another, built for one call of Redact and wiped when it ends.
+//
+// It is written here rather than taken from a library: the Go libraries
+// for it (BobuSumisu/aho-corasick, petar-dambovaliev/aho-corasick,
+// cloudflare/ahocorasick) report matches as allocated objects or not at all
+// where they are, fold case by a lower-cased copy of the text, and cannot
+// be wiped; this table folds case in its byte classes, reports a match
+// where its pattern ends with no allocation, and lets the caller drop a
+// match by the bytes around it as it is found (see anchorSet.findIn).
 type automaton struct {
 	class  [256]uint8
 	nclass int
