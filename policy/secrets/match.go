@@ -299,13 +299,16 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 		rec.rec = slices.Grow(rec.rec, len(at))
 	}
 	done := 0
+	// r is the record of the last match: evaluate and reused fill it
+	// only when they report one.
+	var r matchRecord
 	for k, p := range at {
-		kind, r, touch := skipped, matchRecord{}, -1
+		kind, touch := skipped, -1
 		if p >= done {
-			kind, r, touch = e.reused(s, re, k, p)
+			kind, touch = e.reused(s, re, k, p, &r)
 			switch {
 			case kind == skipped:
-				kind, r, touch = e.evaluate(s, p, emit)
+				kind, touch = e.evaluate(s, p, emit, &r)
 			case kind == matched && r.kept:
 				add(r.m.vstart, r.end, r.value)
 			}
@@ -327,9 +330,9 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 }
 
 // evaluate runs s at the anchor at p and reports the outcome, emitting the
-// value of a match, and the end of the bytes the outcome depends on, from p
-// on (-1 when that is where the text ends).
-func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int) (bool, string)) (uint8, matchRecord, int) {
+// value of a match and filling r with its record, and the end of the bytes
+// the outcome depends on, from p on (-1 when that is where the text ends).
+func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int) (bool, string), r *matchRecord) (uint8, int) {
 	n := len(e.text)
 	e.lo = max(0, p-s.before-1)
 	e.hi = min(n, p+s.maxLen+1)
@@ -341,7 +344,7 @@ func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int)
 		return e.touch - p
 	}
 	if s.near != nil && !s.near(e, p) {
-		return missed, matchRecord{}, touched()
+		return missed, touched()
 	}
 	var m match
 	var ok bool
@@ -350,80 +353,81 @@ func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int)
 		// The one character before an ASCII anchor ends right before
 		// it, so the match can only start at the anchor.
 		if s.wordStart && isWordByte(e.text[p-1]) {
-			return missed, matchRecord{}, touched()
+			return missed, touched()
 		}
 		m, ok = s.match.try(e, p)
 	default:
 		m, ok = e.first(s, p)
 	}
 	if !ok {
-		return missed, matchRecord{}, touched()
+		return missed, touched()
 	}
 	end := m.vend
 	if end == e.hi && e.hi < n {
 		// The value runs into the cut. Only a rule whose value has no
 		// length bound gets here; let the value run on.
 		if s.extend == nil {
-			return missed, matchRecord{}, touched()
+			return missed, touched()
 		}
 		for end < n && s.extend(e.text[end]) {
 			end++
 		}
 		if end == n {
 			e.touch = n
-			return matched, e.record(s, m, end, emit), -1
+			e.record(m, end, emit, r)
+			return matched, -1
 		}
 		e.saw(end + 1)
 	}
-	return matched, e.record(s, m, end, emit), touched()
+	e.record(m, end, emit, r)
+	return matched, touched()
 }
 
-// record emits the value of the match m, which grew to end, and returns its
-// record.
-func (e *engine) record(s *spec, m match, end int, emit func(start, end, lead, group int) (bool, string)) matchRecord {
-	r := matchRecord{m: m, end: end}
+// record emits the value of the match m, which grew to end, and fills r
+// with its record.
+func (e *engine) record(m match, end int, emit func(start, end, lead, group int) (bool, string), r *matchRecord) {
+	r.m, r.end, r.kept, r.value = m, end, false, ""
 	if m.vstart < end {
 		r.kept, r.value = emit(m.vstart, end, m.start, m.group)
 	}
-	return r
 }
 
-// reused returns the earlier scan's outcome at the k-th anchor, at p, moved
-// to where the anchor now is, and what it read; or skipped when there is
-// none to reuse.
-func (e *engine) reused(s *spec, re *reuse, k, p int) (uint8, matchRecord, int) {
+// reused returns the earlier scan's outcome at the k-th anchor, at p, and
+// what it read, filling r with the record of a match moved to where the
+// anchor now is; or skipped when there is none to reuse.
+func (e *engine) reused(s *spec, re *reuse, k, p int, r *matchRecord) (uint8, int) {
 	if re == nil || re.from[k] < 0 {
-		return skipped, matchRecord{}, -1
+		return skipped, -1
 	}
 	j := re.from[k]
 	kind, touch := re.prev.kind[j], int(re.prev.touch[j])
 	if kind == skipped || touch < 0 {
-		return skipped, matchRecord{}, -1
+		return skipped, -1
 	}
 	for re.cur < len(re.pieces) && re.pieces[re.cur].at+re.pieces[re.cur].n <= p {
 		re.cur++
 	}
 	if re.cur == len(re.pieces) || re.pieces[re.cur].at > p {
-		return skipped, matchRecord{}, -1
+		return skipped, -1
 	}
-	pc := re.pieces[re.cur]
+	pc := &re.pieces[re.cur]
 	// What the outcome read, from the window's first byte, must be bytes
 	// of the piece.
 	q := p - pc.at + pc.from // where the anchor was
 	if q-s.before-1 < pc.from || q+touch > pc.from+pc.n {
-		return skipped, matchRecord{}, -1
+		return skipped, -1
 	}
 	if kind == missed {
-		return missed, matchRecord{}, touch
+		return missed, touch
 	}
-	r := re.prev.recs[re.prev.rec[j]]
+	*r = re.prev.recs[re.prev.rec[j]]
 	d := p - q
 	r.m.start += d
 	r.m.end += d
 	r.m.vstart += d
 	r.m.vend += d
 	r.end += d
-	return matched, r, touch
+	return matched, touch
 }
 
 // first returns the match of s that starts first in the window of the
