@@ -250,10 +250,81 @@ func newAnchorSet(rules []Rule) *anchorSet {
 }
 
 // find appends the start of every anchor in text to at[rule], for the rule
-// whose anchor it is. Starts come in the order the anchors end.
+// whose anchor it is.
+//
+// A long text is read as four quarters stepped in one loop: each step of
+// an automaton waits on the load of the step before, and the other
+// quarters' steps fill the wait. Each quarter reads on past its end as far
+// as its anchors reach; the anchors of the later quarters are gathered
+// apart and appended in order.
 func (a *anchorSet) find(text string, at [][]int) {
-	a.findIn(text, 0, len(text), at, nil)
+	if len(text) < splitFind {
+		a.findIn(text, 0, len(text), at, nil)
+		return
+	}
+	q := len(text) / 4
+	ends := [4]int{q, 2 * q, 3 * q, len(text)}
+	var lists [4][][]int
+	lists[0] = at
+	for k := 1; k < 4; k++ {
+		lists[k] = takeHitLists()
+	}
+	auto := a.auto
+	delta, class, accept := auto.delta, &auto.class, auto.accept
+	reach := a.longestAll - 1
+	t0 := text[0:min(len(text), ends[0]+reach)]
+	t1 := text[ends[0]:min(len(text), ends[1]+reach)]
+	t2 := text[ends[1]:min(len(text), ends[2]+reach)]
+	t3 := text[ends[2]:]
+	n := min(len(t0), len(t1), len(t2), len(t3))
+	t0, t1, t2, t3 = t0[:n], t1[:n], t2[:n], t3[:n]
+	var s0, s1, s2, s3 int32
+	for k := 0; k < len(t0) && k < len(t1) && k < len(t2) && k < len(t3); k++ {
+		s0 = delta[s0+int32(class[t0[k]])]
+		s1 = delta[s1+int32(class[t1[k]])]
+		s2 = delta[s2+int32(class[t2[k]])]
+		s3 = delta[s3+int32(class[t3[k]])]
+		if max(s0, s1, s2, s3) < accept {
+			continue
+		}
+		if s0 >= accept {
+			a.hits(text, k, s0, ends[0], lists[0], nil)
+		}
+		if s1 >= accept {
+			a.hits(text, ends[0]+k, s1, ends[1], lists[1], nil)
+		}
+		if s2 >= accept {
+			a.hits(text, ends[1]+k, s2, ends[2], lists[2], nil)
+		}
+		if s3 >= accept {
+			a.hits(text, ends[2]+k, s3, ends[3], lists[3], nil)
+		}
+	}
+	// The rest of each quarter: the last reads less than the others.
+	states := [4]int32{s0, s1, s2, s3}
+	for x := range 4 {
+		from := 0
+		if x > 0 {
+			from = ends[x-1]
+		}
+		state := states[x]
+		for i := from + n; i < min(len(text), ends[x]+reach); i++ {
+			if state = delta[state+int32(class[text[i]])]; state >= accept {
+				a.hits(text, i, state, ends[x], lists[x], nil)
+			}
+		}
+	}
+	for k := 1; k < 4; k++ {
+		for r := range at {
+			at[r] = append(at[r], lists[k][r]...)
+		}
+		hitLists.Put(lists[k])
+	}
 }
+
+// splitFind is the length of text from which find reads four quarters at
+// once.
+const splitFind = 4 << 10
 
 // findIn is find for the anchors that start in text[from:to], reading on
 // past to as far as they reach. When keep is not nil, only the anchors it
@@ -264,27 +335,32 @@ func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule
 	delta, class, accept := auto.delta, &auto.class, auto.accept
 	end := min(len(text), to+a.longestAll-1)
 	for i := from; i < end; i++ {
-		state = delta[state+int32(class[text[i]])]
-		if state < accept {
+		if state = delta[state+int32(class[text[i]])]; state >= accept {
+			a.hits(text, i, state, to, at, keep)
+		}
+	}
+}
+
+// hits appends the anchors that end with text[i], where the automaton is
+// in state, and start before to.
+func (a *anchorSet) hits(text string, i int, state int32, to int, at [][]int, keep func(rule, start int) bool) {
+	auto := a.auto
+	x := state - auto.accept
+	outs := a.outPats[auto.outAt[x]:auto.outAt[x+1]]
+	for o := range outs {
+		pat := &outs[o]
+		start := i + 1 - int(pat.n)
+		// As engine.searchWith would find, a rule that must start at its
+		// anchor cannot after a word byte, nor before a byte that
+		// none of its heads or values takes. Near the start of the
+		// text a match may start before the anchor.
+		if start >= to || start >= pat.checkFrom && (pat.wordStart && isWordByte(text[start-1]) ||
+			pat.follow != nil && i+1 < len(text) && !pat.follow[text[i+1]]) ||
+			!pat.fold && text[start:i+1] != pat.text {
 			continue
 		}
-		x := state - accept
-		outs := a.outPats[auto.outAt[x]:auto.outAt[x+1]]
-		for o := range outs {
-			pat := &outs[o]
-			start := i + 1 - int(pat.n)
-			// As engine.searchWith would find, a rule that must start at its
-			// anchor cannot after a word byte, nor before a byte that
-			// none of its heads or values takes. Near the start of the
-			// text a match may start before the anchor.
-			if start >= to || start >= pat.checkFrom && (pat.wordStart && isWordByte(text[start-1]) ||
-				pat.follow != nil && i+1 < len(text) && !pat.follow[text[i+1]]) ||
-				!pat.fold && text[start:i+1] != pat.text {
-				continue
-			}
-			if keep == nil || keep(int(pat.rule), start) {
-				at[pat.rule] = append(at[pat.rule], start)
-			}
+		if keep == nil || keep(int(pat.rule), start) {
+			at[pat.rule] = append(at[pat.rule], start)
 		}
 	}
 }

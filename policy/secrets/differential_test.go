@@ -246,6 +246,45 @@ func TestViewAnchors(t *testing.T) {
 	}
 }
 
+// TestFindQuarters checks that find, which reads a long text as four
+// quarters at once, finds the anchors that one pass over the text finds,
+// among them anchors that straddle the end of a quarter.
+func TestFindQuarters(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	texts := []string{adversarial(64 << 10), denseAnchors(64 << 10), denseAnchors(splitFind), denseAnchors(splitFind + 3)}
+	for range 20 {
+		texts = append(texts, generatedText(r, splitFind+r.IntN(20<<10)))
+	}
+	var all []string
+	for _, rule := range Rules() {
+		all = append(all, rule.spec.anchors...)
+	}
+	for range 200 {
+		n := splitFind + r.IntN(8<<10)
+		b := []byte(rnd(r, " x=_-", n))
+		// An anchor across each quarter's end and near the text's end.
+		for _, end := range []int{n / 4, n / 2, 3 * (n / 4), n} {
+			a := all[r.IntN(len(all))]
+			at := max(0, min(n-len(a), end-r.IntN(len(a)+1)))
+			copy(b[at:], a)
+		}
+		texts = append(texts, string(b))
+	}
+	for _, text := range texts {
+		got := make([][]int, len(ruleTable))
+		anchors.find(text, got)
+		want := make([][]int, len(ruleTable))
+		anchors.findIn(text, 0, len(text), want, nil)
+		for i := range want {
+			g := slices.Sorted(slices.Values(got[i]))
+			slices.Sort(want[i])
+			if !slices.Equal(g, want[i]) {
+				t.Fatalf("anchors of rule %s in a text of %d bytes: %v, want %v", ruleTable[i].ID, len(text), g, want[i])
+			}
+		}
+	}
+}
+
 // TestRedactRescans checks that a pass of Redact that reuses what the pass
 // before it read finds what a scan of the whole text finds.
 func TestRedactRescans(t *testing.T) {
