@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func rawScan(text string, search searcher) []rawFinding {
 	walk(&view{text: text}, 0, nil, search, &cands)
 	out := make([]rawFinding, len(cands))
 	for i, c := range cands {
-		out[i] = rawFinding{Rule: ruleTable[c.rule].ID, Start: c.start, End: c.end, Value: c.value}
+		out[i] = rawFinding{Rule: ruleTable[c.rule].ID, Start: c.start, End: c.end, Value: c.stripped()}
 	}
 	slices.SortFunc(out, func(a, b rawFinding) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Value, b.Value))
@@ -327,7 +328,7 @@ func knownByIndex(v *view, vals []known) []candidate {
 			}
 			start, end := at+i, at+i+len(k.value)
 			ostart, oend := v.orig(start, end)
-			cands = append(cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.name})
+			cands = append(cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.name, n: len(k.name)})
 			at = end
 		}
 	}
@@ -367,6 +368,26 @@ func TestKnownSet(t *testing.T) {
 		ks.wipe()
 		if slices.ContainsFunc(ks.auto.delta, func(d int32) bool { return d != 0 }) || slices.ContainsFunc(ks.auto.class[:], func(c uint8) bool { return c != 0 }) {
 			t.Fatalf("the automaton of %q is not wiped", vals)
+		}
+	}
+}
+
+// TestStrippedLen checks strippedLen against the length of what
+// stripIgnorable makes.
+func TestStrippedLen(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	pieces := []string{"a", "%", "é", "\u200b", "\u00ad", "\xff", "\xe2\x80", "\U000e0041", "日", "\ufeff", "\u2060x"}
+	for i := range pieces {
+		pieces[i], _ = strconv.Unquote(`"` + pieces[i] + `"`)
+	}
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := strippedLen(s), len(stripIgnorable(s)); got != want {
+			t.Fatalf("strippedLen(%q) = %d, want %d", s, got, want)
 		}
 	}
 }

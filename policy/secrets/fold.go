@@ -70,6 +70,31 @@ func asciiEnd(s string, i int) int {
 	return i
 }
 
+// strippedLen returns the length of stripIgnorable(s) without making it.
+func strippedLen(s string) int {
+	if !hasIgnorable(s) {
+		return len(s)
+	}
+	n := 0
+	for i := 0; i < len(s); {
+		if j := asciiEnd(s, i); j > i {
+			n += j - i
+			i = j
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case isIgnorable(r):
+		case r == utf8.RuneError && size == 1:
+			n += utf8.RuneLen(utf8.RuneError)
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
+}
+
 // stripIgnorable returns s without its default-ignorable code points. When
 // it has any, bytes that are not UTF-8 become U+FFFD, as strings.Map makes
 // them.

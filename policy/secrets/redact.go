@@ -109,7 +109,7 @@ func (r *Redactor) redact(text string, again bool) (string, []Finding) {
 				id, marker = RefPrefix+c.value, VaultMarker(c.value)
 			} else {
 				id = ruleTable[c.rule].ID
-				marker = Marker(id, nb.number(r, c.rule, c.value))
+				marker = Marker(id, nb.number(r, c.rule, c.stripped()))
 			}
 			if at < c.start {
 				pieces = append(pieces, piece{at: b.Len(), from: at, n: c.start - at})

@@ -45,9 +45,21 @@ type candidate struct {
 	rule       int // index into ruleTable, or vaultRule
 	start, end int // in the original text
 	// value is the matched value as the view that found it reads it: with
-	// escapes decoded and invisible characters removed. For a Vault's
-	// value it is the secret's name instead, never the value.
+	// escapes decoded, and invisible characters removed once stripped
+	// returns it. For a Vault's value it is the secret's name instead,
+	// never the value. n is the length of the value stripped.
 	value string
+	n     int
+}
+
+// stripped returns c's value without invisible characters. A rule's value
+// is stripped only when it is kept, since a value that runs to the end of
+// the text may be most of it.
+func (c candidate) stripped() string {
+	if len(c.value) == c.n {
+		return c.value
+	}
+	return stripIgnorable(c.value)
 }
 
 // vaultRule is the rule of a candidate that is a Vault's value.
@@ -144,8 +156,7 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 			if s.toEnd && end == len(v.text) {
 				oend = v.size()
 			}
-			value = stripIgnorable(value)
-			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: value})
+			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: value, n: strippedLen(value)})
 			return true, value
 		}
 		if search != nil {
@@ -168,7 +179,7 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 		// A value kept in the earlier scan is kept again: the text is the
 		// original, so its offsets need no mapping.
 		add := func(start, end int, value string) {
-			*cands = append(*cands, candidate{rule: i, start: start, end: end, value: value})
+			*cands = append(*cands, candidate{rule: i, start: start, end: end, value: value, n: strippedLen(value)})
 		}
 		e.searchWith(s, at, re, rec, emit, add)
 	}
@@ -225,7 +236,7 @@ func (k *knownSet) find(v *view, cands *[]candidate) {
 		}
 		k.last[i] = end
 		ostart, oend := v.orig(start, end)
-		*cands = append(*cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.vals[i].name})
+		*cands = append(*cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.vals[i].name, n: len(k.vals[i].name)})
 	})
 }
 
@@ -358,7 +369,7 @@ func settle(text string, cands []candidate) []candidate {
 		return cmp.Or(
 			cmp.Compare(rank(a), rank(b)),
 			cmp.Compare(b.end-b.start, a.end-a.start),
-			cmp.Compare(len(b.value), len(a.value)),
+			cmp.Compare(b.n, a.n),
 			cmp.Compare(a.start, b.start),
 			cmp.Compare(a.rule, b.rule),
 		)
