@@ -264,9 +264,8 @@ func stripView(v *view) *view {
 	return derive(v, at, 0, func(b *viewBuilder, start, end int) int {
 		run := start // start of the bytes not yet copied
 		for i := start; i < end; {
-			if s[i] < utf8.RuneSelf {
-				i++
-				continue
+			if i = asciiEnd(s[:end], i); i == end {
+				break
 			}
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if isIgnorable(r) {
@@ -309,6 +308,14 @@ func percentAt(s string, i int) (byte, bool) {
 	return h<<4 | l, ok1 && ok2
 }
 
+// indexByteIn returns the offset of the first c in s[from:to], or to.
+func indexByteIn(s string, from, to int, c byte) int {
+	if j := strings.IndexByte(s[from:to], c); j >= 0 {
+		return from + j
+	}
+	return to
+}
+
 // indexAll returns the offsets of c in s at which ok holds.
 func indexAll(s string, c byte, ok func(i int) bool) []int {
 	var at []int
@@ -332,10 +339,17 @@ func percentView(v *view) *view {
 	at := indexAll(s, '%', func(i int) bool { _, ok := percentAt(s, i); return ok })
 	return derive(v, at, 3, func(b *viewBuilder, start, end int) int {
 		i, run := start, start
+		// pct and plus are the next '%' and '+' at or after i, or end.
+		pct, plus := -1, -1
 		for i < end {
-			if s[i] != '%' && s[i] != '+' {
-				i++
-				continue
+			if pct < i {
+				pct = indexByteIn(s, i, end, '%')
+			}
+			if plus < i {
+				plus = indexByteIn(s, i, end, '+')
+			}
+			if i = min(pct, plus); i == end {
+				break
 			}
 			c, ok := percentAt(s, i)
 			switch {
@@ -425,6 +439,9 @@ func escapeView(v *view) *view {
 	return derive(v, at, 12, func(b *viewBuilder, start, end int) int {
 		i, run := start, start
 		for i < end {
+			if i = indexByteIn(s, i, end, '\\'); i == end {
+				break
+			}
 			if out, n := escapeAt(s, i); n > 0 {
 				b.copy(run, i)
 				b.add(out, i, i+n)
