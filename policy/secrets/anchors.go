@@ -184,6 +184,11 @@ func (a *automaton) wipe() {
 // An anchorSet finds the anchors of every rule.
 type anchorSet struct {
 	auto *automaton
+	// delta is auto.delta in 16 bits, with the bit accepts set in the
+	// states that end an anchor: a table half the size stays in the
+	// fastest cache, its size, a power of two, spares the loop a bounds
+	// check, and one test of the bit tells four states apart.
+	delta *[deltaMask + 1]uint16
 	// pats describe the patterns of auto, in its order, and outPats the
 	// patterns of auto.outs, in its order.
 	pats    []anchorPat
@@ -242,6 +247,16 @@ func newAnchorSet(rules []Rule) *anchorSet {
 		}
 	}
 	a.auto = newAutomaton(patterns, true)
+	if len(a.auto.delta) > len(a.delta) {
+		panic("secrets: too many states for the anchors' automaton")
+	}
+	a.delta = new([deltaMask + 1]uint16)
+	for i, d := range a.auto.delta {
+		a.delta[i] = uint16(d)
+		if d >= a.auto.accept {
+			a.delta[i] |= accepts
+		}
+	}
 	a.outPats = make([]anchorPat, len(a.auto.outs))
 	for i, p := range a.auto.outs {
 		a.outPats[i] = a.pats[p]
@@ -269,39 +284,20 @@ func (a *anchorSet) find(text string, at [][]int) {
 	for k := 1; k < 4; k++ {
 		lists[k] = takeHitLists()
 	}
-	auto := a.auto
-	delta, class, accept := auto.delta, &auto.class, auto.accept
+	delta, class := a.delta, &a.auto.class
 	reach := a.longestAll - 1
-	t0 := text[0:min(len(text), ends[0]+reach)]
-	t1 := text[ends[0]:min(len(text), ends[1]+reach)]
-	t2 := text[ends[1]:min(len(text), ends[2]+reach)]
-	t3 := text[ends[2]:]
-	n := min(len(t0), len(t1), len(t2), len(t3))
-	t0, t1, t2, t3 = t0[:n], t1[:n], t2[:n], t3[:n]
-	var s0, s1, s2, s3 int32
-	for k := 0; k < len(t0) && k < len(t1) && k < len(t2) && k < len(t3); k++ {
-		s0 = delta[s0+int32(class[t0[k]])]
-		s1 = delta[s1+int32(class[t1[k]])]
-		s2 = delta[s2+int32(class[t2[k]])]
-		s3 = delta[s3+int32(class[t3[k]])]
-		if max(s0, s1, s2, s3) < accept {
-			continue
-		}
-		if s0 >= accept {
-			a.hits(text, k, s0, ends[0], lists[0], nil)
-		}
-		if s1 >= accept {
-			a.hits(text, ends[0]+k, s1, ends[1], lists[1], nil)
-		}
-		if s2 >= accept {
-			a.hits(text, ends[1]+k, s2, ends[2], lists[2], nil)
-		}
-		if s3 >= accept {
-			a.hits(text, ends[2]+k, s3, ends[3], lists[3], nil)
+	n := min(q+reach, len(text)-3*q)
+	var s0, s1, s2, s3 uint16
+	var buf stepHits
+	for k := 0; k < n; {
+		var m int
+		k, m, s0, s1, s2, s3 = a.step4(text[:3*q+n], q, k, s0, s1, s2, s3, &buf)
+		for _, h := range buf[:m] {
+			a.hits(text, h.i, h.state, ends[h.x], lists[h.x], nil)
 		}
 	}
 	// The rest of each quarter: the last reads less than the others.
-	states := [4]int32{s0, s1, s2, s3}
+	states := [4]uint16{s0, s1, s2, s3}
 	for x := range 4 {
 		from := 0
 		if x > 0 {
@@ -309,7 +305,7 @@ func (a *anchorSet) find(text string, at [][]int) {
 		}
 		state := states[x]
 		for i := from + n; i < min(len(text), ends[x]+reach); i++ {
-			if state = delta[state+int32(class[text[i]])]; state >= accept {
+			if state = delta[(int(state)+int(class[text[i]]))&deltaMask]; state&accepts != 0 {
 				a.hits(text, i, state, ends[x], lists[x], nil)
 			}
 		}
@@ -322,6 +318,54 @@ func (a *anchorSet) find(text string, at [][]int) {
 	}
 }
 
+// stepHits holds where find's automata ended an anchor, and their states
+// then.
+type stepHits [64]struct {
+	i     int    // where in the text
+	x     int    // which quarter
+	state uint16 // its automaton's state
+}
+
+// step4 steps find's four automata, in states s0 to s3, from the k-th byte
+// of each of the quarters of t that start q bytes apart, to the end of the
+// last; it notes in hits where and in which state one of them ends an
+// anchor, and stops when hits may not hold another step's. It returns the
+// next step, how many hits it noted and the states. It calls nothing, so
+// that the states stay in registers.
+func (a *anchorSet) step4(t string, q, k int, s0, s1, s2, s3 uint16, hits *stepHits) (int, int, uint16, uint16, uint16, uint16) {
+	delta, class := a.delta, &a.auto.class
+	m := 0
+	for ; 3*q+k < len(t); k++ {
+		s0 = delta[(int(s0)+int(class[t[k]]))&deltaMask]
+		s1 = delta[(int(s1)+int(class[t[q+k]]))&deltaMask]
+		s2 = delta[(int(s2)+int(class[t[2*q+k]]))&deltaMask]
+		s3 = delta[(int(s3)+int(class[t[3*q+k]]))&deltaMask]
+		if (s0|s1|s2|s3)&accepts == 0 {
+			continue
+		}
+		for x, s := range [4]uint16{s0, s1, s2, s3} {
+			if s&accepts != 0 {
+				h := &hits[m&(len(hits)-1)]
+				h.i, h.x, h.state = x*q+k, x, s
+				m++
+			}
+		}
+		if m > len(hits)-4 {
+			k++
+			break
+		}
+	}
+	return k, m, s0, s1, s2, s3
+}
+
+// deltaMask masks an index into anchorSet.delta, and accepts marks a state
+// that ends an anchor. A state's offset plus a class stays below the
+// table's size, so masking the sum drops the mark.
+const (
+	deltaMask = 1<<14 - 1
+	accepts   = 1 << 15
+)
+
 // splitFind is the length of text from which find reads four quarters at
 // once.
 const splitFind = 4 << 10
@@ -330,12 +374,11 @@ const splitFind = 4 << 10
 // past to as far as they reach. When keep is not nil, only the anchors it
 // accepts are appended.
 func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule, start int) bool) {
-	auto := a.auto
-	state := int32(0)
-	delta, class, accept := auto.delta, &auto.class, auto.accept
+	state := uint16(0)
+	delta, class := a.delta, &a.auto.class
 	end := min(len(text), to+a.longestAll-1)
 	for i := from; i < end; i++ {
-		if state = delta[state+int32(class[text[i]])]; state >= accept {
+		if state = delta[(int(state)+int(class[text[i]]))&deltaMask]; state&accepts != 0 {
 			a.hits(text, i, state, to, at, keep)
 		}
 	}
@@ -343,9 +386,9 @@ func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule
 
 // hits appends the anchors that end with text[i], where the automaton is
 // in state, and start before to.
-func (a *anchorSet) hits(text string, i int, state int32, to int, at [][]int, keep func(rule, start int) bool) {
+func (a *anchorSet) hits(text string, i int, state uint16, to int, at [][]int, keep func(rule, start int) bool) {
 	auto := a.auto
-	x := state - auto.accept
+	x := int32(state&deltaMask) - auto.accept
 	outs := a.outPats[auto.outAt[x]:auto.outAt[x+1]]
 	for o := range outs {
 		pat := &outs[o]
