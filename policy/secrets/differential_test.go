@@ -392,6 +392,31 @@ func TestStrippedLen(t *testing.T) {
 	}
 }
 
+// TestBitset checks the bitset that settle marks taken bytes in against a
+// set of offsets.
+func TestBitset(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 38))
+	for range 200 {
+		n := 1 + r.IntN(300)
+		b := newBitset(n)
+		want := make([]bool, n)
+		for range 20 {
+			start := r.IntN(n + 1)
+			end := start + r.IntN(n-start+1)
+			anyWant := slices.Contains(want[start:end], true)
+			if got := b.any(start, end); got != anyWant {
+				t.Fatalf("any(%d, %d) = %v, want %v", start, end, got, anyWant)
+			}
+			if r.IntN(2) == 0 {
+				b.set(start, end)
+				for i := start; i < end; i++ {
+					want[i] = true
+				}
+			}
+		}
+	}
+}
+
 // TestASCIIEnd checks asciiEnd, which reads eight bytes at a time, against
 // reading one at a time.
 func TestASCIIEnd(t *testing.T) {

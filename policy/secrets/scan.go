@@ -404,30 +404,34 @@ type bitset []uint64
 func newBitset(n int) bitset { return make(bitset, n/64+1) }
 
 func (b bitset) set(start, end int) {
-	for i := start; i < end; {
-		if i%64 == 0 && i+64 <= end {
-			b[i/64] = ^uint64(0)
-			i += 64
-			continue
-		}
-		b[i/64] |= 1 << (i % 64)
-		i++
-	}
+	b.each(start, end, func(w int, mask uint64) bool {
+		b[w] |= mask
+		return false
+	})
 }
 
 func (b bitset) any(start, end int) bool {
-	for i := start; i < end; {
-		if i%64 == 0 && i+64 <= end {
-			if b[i/64] != 0 {
-				return true
-			}
-			i += 64
-			continue
+	return b.each(start, end, func(w int, mask uint64) bool { return b[w]&mask != 0 })
+}
+
+// each calls f with each word of b that holds bits of [start, end) and the
+// mask of those bits, until f returns true, and reports whether it did.
+func (b bitset) each(start, end int, f func(w int, mask uint64) bool) bool {
+	if start >= end {
+		return false
+	}
+	first, last := start/64, (end-1)/64
+	for w := first; w <= last; w++ {
+		mask := ^uint64(0)
+		if w == first {
+			mask &= ^uint64(0) << (start % 64)
 		}
-		if b[i/64]&(1<<(i%64)) != 0 {
+		if w == last {
+			mask &= ^uint64(0) >> (63 - (end-1)%64)
+		}
+		if f(w, mask) {
 			return true
 		}
-		i++
 	}
 	return false
 }
