@@ -417,6 +417,41 @@ func TestBitset(t *testing.T) {
 	}
 }
 
+// TestInvalidUTF8 checks that a head of a decoded run that invalidUTF8
+// rejects by its first bytes never reads as text, whatever follows them.
+func TestInvalidUTF8(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 40))
+	bytes := []byte{'a', ' ', '\n', 0x01, 0x7f, 0x80, 0xbf, 0xc2, 0xdf, 0xe0, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff}
+	texts := 0
+	for range 100000 {
+		// Six random bytes, then text: letters, spaces and a character
+		// that continues one the random bytes may have started.
+		b := make([]byte, 6, 48)
+		for i := range b {
+			b[i] = 'a'
+			if r.IntN(3) == 0 {
+				b[i] = bytes[r.IntN(len(bytes))]
+			}
+		}
+		b = append(b, []string{"", "\x80", "\x80\x80", "\x80\x80\x80"}[r.IntN(4)]...)
+		for len(b) < 16+r.IntN(32) {
+			b = append(b, []string{"a", " ", "é"}[r.IntN(3)]...)
+		}
+		if !readsAsText(trimRune(b)) {
+			continue
+		}
+		texts++
+		for _, k := range []int{4, 6} {
+			if invalidUTF8(b[:k]) {
+				t.Fatalf("invalidUTF8(%q) is true, but %q reads as text", b[:k], b)
+			}
+		}
+	}
+	if texts < 1000 {
+		t.Fatalf("only %d of the heads read as text", texts)
+	}
+}
+
 // TestASCIIEnd checks asciiEnd, which reads eight bytes at a time, against
 // reading one at a time.
 func TestASCIIEnd(t *testing.T) {

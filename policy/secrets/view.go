@@ -545,6 +545,9 @@ func decodeBlob(run string, seen uint8) (string, bool) {
 	var dst [48]byte
 	if len(run) >= minHexRun && len(run)%2 == 0 && seen&blobNotHex == 0 {
 		head := src[:copy(src[:], run)]
+		if n, err := hex.Decode(dst[:4], head[:8]); err != nil || invalidUTF8(dst[:n]) {
+			return "", false
+		}
 		if n, err := hex.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 			return "", false
 		}
@@ -562,6 +565,9 @@ func decodeBlob(run string, seen uint8) (string, bool) {
 		enc = base64.RawURLEncoding
 	}
 	head := src[:copy(src[:], run[:min(len(run), 64)&^3])]
+	if n, err := enc.Decode(dst[:6], head[:8]); err != nil || invalidUTF8(dst[:n]) {
+		return "", false
+	}
 	if n, err := enc.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 		return "", false
 	}
@@ -573,6 +579,21 @@ func decodeBlob(run string, seen uint8) (string, bool) {
 		return "", false
 	}
 	return string(out), true
+}
+
+// invalidUTF8 reports whether the first bytes of a decoded head, b, hold a
+// sequence that is not UTF-8 whatever bytes follow: the head then does not
+// read as text, and decoding the first few bytes of a run spares decoding
+// the rest of its head, as most runs are not text.
+func invalidUTF8(b []byte) bool {
+	for len(b) > 0 && utf8.FullRune(b) {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			return true
+		}
+		b = b[size:]
+	}
+	return false
 }
 
 // trimRune drops a rune that a cut at the end of b left incomplete.
