@@ -420,9 +420,9 @@ func (a *anchorSet) inView(v *view) {
 		return
 	}
 	pieces := v.pieces
-	// A text scanned again notes where each anchor came from, so that what
-	// was found there can be reused.
-	track := v.parent == nil
+	// A text scanned again, or a copy, notes where each anchor came from,
+	// so that what was found there can be reused.
+	track := p.scans != nil
 	if track {
 		v.from = takeFromLists()
 	}

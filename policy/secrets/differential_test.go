@@ -312,6 +312,60 @@ func TestRedactRescans(t *testing.T) {
 	}
 }
 
+// TestCopiesReuse checks that copies which take what their parent found
+// wherever they hold its bytes unchanged find what copies that scan all
+// their anchors find: the same values once overlaps are settled, and no
+// value that the others do not find before.
+func TestCopiesReuse(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	texts := differentialCorpus()
+	// Values near invisible characters and escapes, which make copies,
+	// and near the start of a copy, where a window starts with the text.
+	ids := secretstest.Rules()
+	seps := []string{"\u200b", "%41", `\u0041`, "%2B", "\u00ad\u200c", `\n`, " ", "="}
+	for range 3000 {
+		a, _ := secretstest.Generate(ids[r.IntN(len(ids))], r)
+		b, _ := secretstest.Generate(ids[r.IntN(len(ids))], r)
+		pad := strings.Repeat("x", r.IntN(3000))
+		sep := seps[r.IntN(len(seps))]
+		texts = append(texts, a.Text+sep+b.Text, pad+sep+"key="+a.Secret+" "+b.Text+sep, sep+pad[:len(pad)/2]+a.Text+sep+pad+b.Text)
+	}
+	for range 500 {
+		texts = append(texts, generatedText(r, 1+r.IntN(6000)))
+	}
+	key := func(c candidate) rawFinding {
+		return rawFinding{Rule: ruleTable[c.rule].ID, Start: c.start, End: c.end, Value: c.stripped()}
+	}
+	for _, text := range texts {
+		var got, want []candidate
+		root := &view{text: text, record: true}
+		walk(root, 0, nil, nil, &got)
+		root.release()
+		walk(&view{text: text}, 0, nil, nil, &want)
+		set := func(cands []candidate) map[rawFinding]bool {
+			m := map[rawFinding]bool{}
+			for _, c := range cands {
+				m[key(c)] = true
+			}
+			return m
+		}
+		gotSet, wantSet := set(got), set(want)
+		for k := range wantSet {
+			if !gotSet[k] {
+				t.Fatalf("copies that reuse their parent's scan of %q miss %v", text, k)
+			}
+		}
+		for k := range gotSet {
+			if !wantSet[k] {
+				t.Fatalf("copies that reuse their parent's scan of %q find %v, which scanning whole does not", text, k)
+			}
+		}
+		if g, w := matches(settle(text, got)), matches(settle(text, want)); !slices.Equal(g, w) {
+			t.Fatalf("Scan(%q) with copies that reuse = %v, want %v", text, g, w)
+		}
+	}
+}
+
 // knownByIndex is what knownSet.find finds, found value by value as Redact
 // once did: from the left, each occurrence that does not overlap the one
 // before.

@@ -236,8 +236,9 @@ const (
 )
 
 // A ruleScan records what one rule found at each of its anchors in a text,
-// so that when a value found in it is replaced by its marker, the scan of
-// the new text can reuse what it read in the bytes left as they were.
+// so that the scan of a copy of it, or of the text with a value found in it
+// replaced by its marker, can reuse what it read in the bytes left as they
+// were.
 type ruleScan struct {
 	kind []uint8 // per anchor: skipped, missed or matched
 	// touch, per anchor, is the end of the bytes the outcome read, from
@@ -258,7 +259,8 @@ type matchRecord struct {
 }
 
 // A reuse is what searchWith may take from an earlier scan of a text whose
-// pieces the engine's text holds unchanged: for the anchor at at[k],
+// pieces the engine's text holds unchanged (a parent, or the text before
+// Redact replaced values in it): for the anchor at at[k],
 // from[k] is its index in the earlier scan's anchors of the rule, or -1.
 type reuse struct {
 	from   []int32
@@ -412,9 +414,10 @@ func (e *engine) reused(s *spec, re *reuse, k, p int, r *matchRecord) (uint8, in
 	}
 	pc := &re.pieces[re.cur]
 	// What the outcome read, from the window's first byte, must be bytes
-	// of the piece.
+	// of the piece, and the window must start with the text in both or in
+	// neither (see engine.first).
 	q := p - pc.at + pc.from // where the anchor was
-	if q-s.before-1 < pc.from || q+touch > pc.from+pc.n {
+	if q-s.before-1 < pc.from || q+touch > pc.from+pc.n || (q-s.before-1 > 0) != (p-s.before-1 > 0) {
 		return skipped, -1
 	}
 	if kind == missed {

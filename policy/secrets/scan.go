@@ -81,7 +81,7 @@ func scan(text string, known *knownSet) []candidate {
 // scanWith is scan with the rules run by search, or by an engine when
 // search is nil.
 func scanWith(text string, known *knownSet, search searcher) []candidate {
-	cands, root := rescan(&view{text: text}, known, search)
+	cands, root := rescan(&view{text: text, record: true}, known, search)
 	root.release()
 	return cands
 }
@@ -176,10 +176,14 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 		if v.scans != nil {
 			rec = &v.scans[i]
 		}
-		// A value kept in the earlier scan is kept again: the text is the
-		// original, so its offsets need no mapping.
+		// A value kept in the earlier scan of a text scanned again is
+		// kept again: the text is the original, so its offsets need no
+		// mapping. In a copy, the parent holds the same bytes, which map
+		// to the same bytes of the original: its candidate is this one.
 		add := func(start, end int, value string) {
-			*cands = append(*cands, candidate{rule: i, start: start, end: end, value: value, n: strippedLen(value)})
+			if v.parent == nil {
+				*cands = append(*cands, candidate{rule: i, start: start, end: end, value: value, n: strippedLen(value)})
+			}
 		}
 		e.searchWith(s, at, re, rec, emit, add)
 	}

@@ -34,12 +34,14 @@ type view struct {
 	// at[rule], once the view is scanned, lists where the rule's anchors
 	// start in text, in order.
 	at [][]int
-	// from[rule][k], for a text scanned again, is the index in
+	// from[rule][k], when hitsFrom recorded its scan, is the index in
 	// hitsFrom.at[rule] of the anchor at at[rule][k], or -1 for one that
-	// is new; nil for a copy.
+	// is new.
 	from [][]int32
 	// record says to record, in scans[rule], what each rule found at each
-	// of its anchors in the original text (see ruleScan).
+	// of its anchors (see ruleScan), for the copies made of the view and
+	// for a text Redact scans again after it. Copies record when their
+	// parent does.
 	record bool
 	scans  []ruleScan
 }
@@ -177,7 +179,7 @@ func (b *viewBuilder) copy(start, end int) {
 }
 
 func (b *viewBuilder) view() *view {
-	return &view{text: b.buf.String(), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces}
+	return &view{text: b.buf.String(), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces, record: b.parent.record}
 }
 
 // size returns the length of the original text.
