@@ -506,6 +506,26 @@ func TestInvalidUTF8(t *testing.T) {
 	}
 }
 
+// TestRunEnd checks byteClass.runEnd, which tests eight bytes a step,
+// against testing one at a time.
+func TestRunEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	for range 2000 {
+		text := rnd(r, "ab1_-. =\xff", r.IntN(40))
+		for _, c := range []*byteClass{clsAlnum, clsName, clsB64URL, clsBare} {
+			for i := 0; i <= len(text); i++ {
+				want := i
+				for want < len(text) && c.in[text[want]] {
+					want++
+				}
+				if got := c.runEnd(text, i); got != want {
+					t.Fatalf("runEnd(%q, %d) = %d, want %d", text, i, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestASCIIEnd checks asciiEnd, which reads eight bytes at a time, against
 // reading one at a time.
 func TestASCIIEnd(t *testing.T) {

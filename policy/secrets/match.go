@@ -31,6 +31,22 @@ type byteClass struct {
 // classCount is how many byte classes there are.
 var classCount int
 
+// runEnd returns where the run of c in text that starts at i ends. It
+// tests eight bytes a step while they are all in c.
+func (c *byteClass) runEnd(text string, i int) int {
+	in := &c.in
+	for ; i+8 <= len(text); i += 8 {
+		t := text[i : i+8]
+		if !(in[t[0]] && in[t[1]] && in[t[2]] && in[t[3]] && in[t[4]] && in[t[5]] && in[t[6]] && in[t[7]]) {
+			break
+		}
+	}
+	for i < len(text) && in[text[i]] {
+		i++
+	}
+	return i
+}
+
 func newClass(f func(c byte) bool) *byteClass {
 	c := &byteClass{id: classCount}
 	classCount++
@@ -145,10 +161,7 @@ func (e *engine) runEnd(c *byteClass, i int) int {
 		}
 		return j
 	}
-	j := i
-	for j < len(e.text) && c.in[e.text[j]] {
-		j++
-	}
+	j := c.runEnd(e.text, i)
 	*m = runMemo{from: i, to: j, ok: true}
 	return j
 }
