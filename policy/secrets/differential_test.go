@@ -3,6 +3,7 @@ package secrets
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -522,6 +523,44 @@ func TestRunEnd(t *testing.T) {
 					t.Fatalf("runEnd(%q, %d) = %d, want %d", text, i, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestEntropy checks entropy, which counts the bytes of a short value four
+// to a word, against the sum of -p·log2(p) over its bytes in ascending
+// order: the same float, bit for bit, since a rule compares it with a
+// bound.
+func TestEntropy(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	want := func(s string) float64 {
+		var counts [256]int
+		for i := 0; i < len(s); i++ {
+			counts[s[i]]++
+		}
+		h := 0.0
+		for _, n := range counts {
+			if n > 0 {
+				p := float64(n) / float64(len(s))
+				h -= p * math.Log2(p)
+			}
+		}
+		return h
+	}
+	all := string(func() []byte {
+		b := make([]byte, 256)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		return b
+	}())
+	texts := []string{"", "a", "ab", "aaaa", all, strings.Repeat("x", maxEntropyRow), strings.Repeat("xy", maxEntropyRow)}
+	for range 3000 {
+		texts = append(texts, rnd(r, []string{"ab", alnum, all, b64std}[r.IntN(4)], r.IntN(maxEntropyRow+200)))
+	}
+	for _, s := range texts {
+		if got, w := entropy(s), want(s); got != w {
+			t.Fatalf("entropy(%q) = %v, want %v", s, got, w)
 		}
 	}
 }

@@ -251,6 +251,9 @@ func entropy(s string) float64 {
 	if s == "" {
 		return 0
 	}
+	if len(s) <= maxEntropyRow {
+		return entropyShort(s)
+	}
 	var counts [256]int32
 	var seen [4]uint64
 	for i := 0; i < len(s); i++ {
@@ -270,6 +273,27 @@ func entropy(s string) float64 {
 			}
 			p := float64(counts[c]) / float64(len(s))
 			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// entropyShort is entropy for a value no longer than maxEntropyRow. It
+// counts each byte in a 16-bit lane of 64 words, four bytes to a word,
+// and reads the counts back in the order of the bytes, a word at a time.
+func entropyShort(s string) float64 {
+	var counts [64]uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		counts[c>>2] += 1 << (c & 3 * 16)
+	}
+	terms := entropyTerms(len(s))
+	h := 0.0
+	for _, w := range counts {
+		for w != 0 {
+			lane := bits.TrailingZeros64(w) &^ 15
+			h -= terms[w>>lane&0xffff]
+			w &^= 0xffff << lane
 		}
 	}
 	return h
