@@ -305,8 +305,8 @@ func TestRedactRescans(t *testing.T) {
 		texts = append(texts, generatedText(r, 1+r.IntN(3000)))
 	}
 	for _, text := range texts {
-		gotOut, gotFindings := NewRedactor().redact(text, true)
-		wantOut, wantFindings := NewRedactor().redact(text, false)
+		gotOut, gotFindings := NewRedactor().redact(text, true, nil)
+		wantOut, wantFindings := NewRedactor().redact(text, false, nil)
 		if gotOut != wantOut || !slices.Equal(gotFindings, wantFindings) {
 			t.Errorf("Redact(%q) = %q, %v; scanning each pass whole gives %q, %v", text, gotOut, gotFindings, wantOut, wantFindings)
 		}
