@@ -486,6 +486,16 @@ func blobView(v *view) *view {
 		}
 		j := i
 		var seen uint8
+		// Eight bytes a step while all are in the run.
+		for ; j+8 <= len(s); j += 8 {
+			t := s[j : j+8]
+			c0, c1, c2, c3 := blobBytes[t[0]], blobBytes[t[1]], blobBytes[t[2]], blobBytes[t[3]]
+			c4, c5, c6, c7 := blobBytes[t[4]], blobBytes[t[5]], blobBytes[t[6]], blobBytes[t[7]]
+			if c0&c1&c2&c3&c4&c5&c6&c7 == 0 {
+				break
+			}
+			seen |= c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7
+		}
 		for j < len(s) && blobBytes[s[j]] != 0 {
 			seen |= blobBytes[s[j]]
 			j++
