@@ -438,20 +438,32 @@ func (a *anchorSet) inView(v *view) {
 			hits = slices.Sorted(slices.Values(hits))
 		}
 		n := a.longest[r] + 1
-		k := 0
-		for j, h := range hits {
-			for k < len(pieces) && pieces[k].from+pieces[k].n < h+n {
-				k++
+		at := slices.Grow(v.at[r], len(hits))
+		var from []int32
+		if track {
+			from = slices.Grow(v.from[r], len(hits))
+		}
+		// The hits of each piece follow each other in hits: those after
+		// its first byte whose longest anchor and the byte after it end
+		// in it.
+		j := 0
+		for k := 0; k < len(pieces) && j < len(hits); k++ {
+			pc := &pieces[k]
+			lo, hi := max(pc.from+1, m, pc.from+m-pc.at), pc.from+pc.n-n
+			for j < len(hits) && hits[j] < lo {
+				j++
 			}
-			if k == len(pieces) {
-				break
-			}
-			if pc := pieces[k]; pc.from < h && h >= m && pc.at+h-pc.from >= m {
-				v.at[r] = append(v.at[r], pc.at+h-pc.from)
+			d := pc.at - pc.from
+			for ; j < len(hits) && hits[j] <= hi; j++ {
+				at = append(at, hits[j]+d)
 				if track {
-					v.from[r] = append(v.from[r], int32(j))
+					from = append(from, int32(j))
 				}
 			}
+		}
+		v.at[r] = at
+		if track {
+			v.from[r] = from
 		}
 	}
 	// The rest of the copy: what lies between pieces, the first and last
