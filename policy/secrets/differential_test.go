@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"cmp"
+	"encoding/base64"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -300,6 +301,11 @@ func TestRedactRescans(t *testing.T) {
 		b, _ := secretstest.Generate(ids[r.IntN(len(ids))], r)
 		sep := []string{"", "", "_", "-", ".", " ", "=", ":", "@", "/", "\u200b", "%41"}[r.IntN(12)]
 		texts = append(texts, a.Text+sep+b.Text, "key="+a.Secret+sep+b.Text, b.Text+sep+a.Text+sep+b.Text)
+		// A run of base64 that a value runs into, which decodes once the
+		// value is a marker.
+		blob := base64.RawStdEncoding.EncodeToString([]byte("config: " + b.Text + " end"))
+		key, _ := secretstest.Generate("private-key", r)
+		texts = append(texts, a.Text+sep+blob, blob+sep+a.Text+" "+blob, blob+key.Text+" "+a.Text, a.Text+" "+blob+key.Text)
 	}
 	for range 1000 {
 		texts = append(texts, generatedText(r, 1+r.IntN(3000)))

@@ -44,6 +44,9 @@ type view struct {
 	// parent does.
 	record bool
 	scans  []ruleScan
+	// noBlob, for a text (not a copy), says blobView decoded no run of
+	// it.
+	noBlob bool
 }
 
 // A seg is a run of the bytes of a copy, from the copy's offset at to the
@@ -479,7 +482,67 @@ func blobView(v *view) *view {
 		return nil
 	}
 	var b *viewBuilder
-	for i := 0; i < len(s); {
+	for _, rg := range blobRanges(v) {
+		b = decodeRuns(v, rg[0], rg[1], b)
+	}
+	if v.parent == nil {
+		v.noBlob = b == nil
+	}
+	if b == nil {
+		return nil
+	}
+	return b.view()
+}
+
+// blobRanges returns the stretches of v that blobView reads, in order: the
+// whole text, but for a text scanned again after the one before it
+// decoded no run, only what lies between the pieces it holds unchanged
+// and the runs that touch it. A run that lies in a piece, with the bytes
+// that end it, is a run of the text before, which did not decode.
+func blobRanges(v *view) [][2]int {
+	s := v.text
+	p := v.hitsFrom
+	if v.parent != nil || p == nil || !p.noBlob || !piecesInOrder(v.pieces) {
+		return [][2]int{{0, len(s)}}
+	}
+	var ranges [][2]int
+	// add adds the bytes [lo, hi) that differ from the text before, with
+	// the runs that touch them; with edge, also where they are none.
+	add := func(lo, hi int, edge bool) {
+		if lo >= hi && !edge {
+			return
+		}
+		for lo > 0 && blobBytes[s[lo-1]] != 0 {
+			lo--
+		}
+		for hi < len(s) && blobBytes[s[hi]] != 0 {
+			hi++
+		}
+		if n := len(ranges); n > 0 && lo <= ranges[n-1][1] {
+			ranges[n-1][1] = max(ranges[n-1][1], hi)
+			return
+		}
+		ranges = append(ranges, [2]int{lo, hi})
+	}
+	pieces := v.pieces
+	if len(pieces) == 0 {
+		return [][2]int{{0, len(s)}}
+	}
+	add(0, pieces[0].at, pieces[0].from != 0)
+	for k := 1; k < len(pieces); k++ {
+		add(pieces[k-1].at+pieces[k-1].n, pieces[k].at, true)
+	}
+	last := pieces[len(pieces)-1]
+	add(last.at+last.n, len(s), last.from+last.n != len(p.text))
+	return ranges
+}
+
+// decodeRuns adds to b, made when first needed, the runs of v's text that
+// start in [from, to) and decode to text, and returns b. A run that starts
+// at from starts after a byte that ends a run, or at the start.
+func decodeRuns(v *view, from, to int, b *viewBuilder) *viewBuilder {
+	s := v.text
+	for i := from; i < to; {
 		if blobBytes[s[i]] == 0 {
 			i++
 			continue
@@ -515,10 +578,7 @@ func blobView(v *view) *view {
 		}
 		i = end
 	}
-	if b == nil {
-		return nil
-	}
-	return b.view()
+	return b
 }
 
 // blobBytes classifies the bytes of a run that blobView may decode: 0 for a
