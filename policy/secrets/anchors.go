@@ -292,9 +292,7 @@ func (a *anchorSet) find(text string, at [][]int) {
 	for k := 0; k < n; {
 		var m int
 		k, m, s0, s1, s2, s3 = a.step4(text[:3*q+n], q, k, s0, s1, s2, s3, &buf)
-		for _, h := range buf[:m] {
-			a.hits(text, h.i, h.state, ends[h.x], lists[h.x], nil)
-		}
+		a.hits(text, buf[:m], &ends, &lists, nil)
 	}
 	// The rest of each quarter: the last reads less than the others.
 	states := [4]uint16{s0, s1, s2, s3}
@@ -306,7 +304,7 @@ func (a *anchorSet) find(text string, at [][]int) {
 		state := states[x]
 		for i := from + n; i < min(len(text), ends[x]+reach); i++ {
 			if state = delta[(int(state)+int(class[text[i]]))&deltaMask]; state&accepts != 0 {
-				a.hits(text, i, state, ends[x], lists[x], nil)
+				a.hits(text, []stepHit{{i: i, x: x, state: state}}, &ends, &lists, nil)
 			}
 		}
 	}
@@ -318,13 +316,16 @@ func (a *anchorSet) find(text string, at [][]int) {
 	}
 }
 
-// stepHits holds where find's automata ended an anchor, and their states
-// then.
-type stepHits [64]struct {
-	i     int    // where in the text
-	x     int    // which quarter
-	state uint16 // its automaton's state
-}
+// A stepHit is where an automaton of find ended an anchor, and its state
+// then; stepHits holds them until they are read.
+type (
+	stepHit struct {
+		i     int    // where in the text
+		x     int    // which quarter, or 0 for findIn
+		state uint16 // the automaton's state
+	}
+	stepHits [64]stepHit
+)
 
 // step4 steps find's four automata, in states s0 to s3, from the k-th byte
 // of each of the quarters of t that start q bytes apart, to the end of the
@@ -377,33 +378,47 @@ func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule
 	state := uint16(0)
 	delta, class := a.delta, &a.auto.class
 	end := min(len(text), to+a.longestAll-1)
+	ends, lists := [4]int{to}, [4][][]int{at}
+	// A few hits at a time: findIn reads short stretches, and its buffer
+	// is cleared on each call.
+	var buf [8]stepHit
+	m := 0
 	for i := from; i < end; i++ {
 		if state = delta[(int(state)+int(class[text[i]]))&deltaMask]; state&accepts != 0 {
-			a.hits(text, i, state, to, at, keep)
+			buf[m&(len(buf)-1)] = stepHit{i: i, state: state}
+			if m++; m == len(buf) {
+				a.hits(text, buf[:m], &ends, &lists, keep)
+				m = 0
+			}
 		}
 	}
+	a.hits(text, buf[:m], &ends, &lists, keep)
 }
 
-// hits appends the anchors that end with text[i], where the automaton is
-// in state, and start before to.
-func (a *anchorSet) hits(text string, i int, state uint16, to int, at [][]int, keep func(rule, start int) bool) {
+// hits appends, for each of found, the anchors that end with text[i], where
+// the automaton of quarter x is in state, and start before ends[x], to
+// lists[x].
+func (a *anchorSet) hits(text string, found []stepHit, ends *[4]int, lists *[4][][]int, keep func(rule, start int) bool) {
 	auto := a.auto
-	x := int32(state&deltaMask) - auto.accept
-	outs := a.outPats[auto.outAt[x]:auto.outAt[x+1]]
-	for o := range outs {
-		pat := &outs[o]
-		start := i + 1 - int(pat.n)
-		// As engine.searchWith would find, a rule that must start at its
-		// anchor cannot after a word byte, nor before a byte that
-		// none of its heads or values takes. Near the start of the
-		// text a match may start before the anchor.
-		if start >= to || start >= pat.checkFrom && (pat.wordStart && isWordByte(text[start-1]) ||
-			pat.follow != nil && i+1 < len(text) && !pat.follow[text[i+1]]) ||
-			!pat.fold && text[start:i+1] != pat.text {
-			continue
-		}
-		if keep == nil || keep(int(pat.rule), start) {
-			at[pat.rule] = append(at[pat.rule], start)
+	for _, h := range found {
+		i, to, at := h.i, ends[h.x&3], lists[h.x&3]
+		x := int32(h.state&deltaMask) - auto.accept
+		outs := a.outPats[auto.outAt[x]:auto.outAt[x+1]]
+		for o := range outs {
+			pat := &outs[o]
+			start := i + 1 - int(pat.n)
+			// As engine.searchWith would find, a rule that must start at
+			// its anchor cannot after a word byte, nor before a byte that
+			// none of its heads or values takes. Near the start of the
+			// text a match may start before the anchor.
+			if start >= to || start >= pat.checkFrom && (pat.wordStart && isWordByte(text[start-1]) ||
+				pat.follow != nil && i+1 < len(text) && !pat.follow[text[i+1]]) ||
+				!pat.fold && text[start:i+1] != pat.text {
+				continue
+			}
+			if keep == nil || keep(int(pat.rule), start) {
+				at[pat.rule] = append(at[pat.rule], start)
+			}
 		}
 	}
 }
