@@ -571,6 +571,29 @@ func TestEntropy(t *testing.T) {
 	}
 }
 
+// TestLitWord checks engine.litWord, which compares a head with eight
+// bytes of the text at once, against engine.lit: the same answer, and the
+// same bytes read.
+func TestLitWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 48))
+	for range 20000 {
+		text := rnd(r, "aAbB-_.0#", 1+r.IntN(24))
+		lit := rnd(r, "abB-_.0#", 1+r.IntN(10))
+		fold := r.IntN(2) == 0
+		if fold {
+			lit = strings.ToLower(lit)
+		}
+		w := newLitWord(lit, fold)
+		i := r.IntN(len(text)+2) - 1
+		hi := r.IntN(len(text) + 1)
+		got := &engine{text: text, hi: hi}
+		want := &engine{text: text, hi: hi}
+		if g, w := got.litWord(i, lit, &w, fold), want.lit(i, lit, fold); g != w || got.touch != want.touch {
+			t.Fatalf("litWord(%q at %d in %q, hi %d, fold %v) = %v, read to %d; lit gives %v, %d", lit, i, text, hi, fold, g, got.touch, w, want.touch)
+		}
+	}
+}
+
 // TestASCIIEnd checks asciiEnd, which reads eight bytes at a time, against
 // reading one at a time.
 func TestASCIIEnd(t *testing.T) {

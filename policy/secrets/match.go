@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -537,6 +538,8 @@ var (
 type form struct {
 	heads []string
 	parts []part
+	// words holds the heads as litWords, made by newToken.
+	words []litWord
 }
 
 // A token matches a credential of fixed shape: \b when wordStart, then the
@@ -552,17 +555,71 @@ type token struct {
 // tok returns the matcher of a token that starts at a word boundary: its
 // first form that matches, in order.
 func tok(forms ...form) *token {
-	return &token{wordStart: true, forms: forms}
+	return newToken(&token{wordStart: true, forms: forms})
 }
 
 // tokFold is tok for heads that match whatever the case of their letters.
 func tokFold(forms ...form) *token {
-	return &token{wordStart: true, fold: true, forms: forms}
+	return newToken(&token{wordStart: true, fold: true, forms: forms})
 }
 
 // tokAnywhere is tok for a token that may start inside a word.
 func tokAnywhere(forms ...form) *token {
-	return &token{forms: forms}
+	return newToken(&token{forms: forms})
+}
+
+// newToken returns t with the words of its heads made.
+func newToken(t *token) *token {
+	for i := range t.forms {
+		f := &t.forms[i]
+		for _, h := range f.heads {
+			f.words = append(f.words, newLitWord(h, t.fold))
+		}
+	}
+	return t
+}
+
+// A litWord is a literal of up to eight bytes that holds no '#', as one
+// word to compare with eight bytes of the text at once (engine.litWord).
+type litWord struct {
+	// word holds the literal's bytes, the first in the low byte; mask
+	// has 0xff at each of them, and fold 0x20 at each letter when the
+	// literal matches whatever the case of the text.
+	word, mask, fold uint64
+	// ok says the literal fits a word.
+	ok bool
+}
+
+func newLitWord(s string, fold bool) litWord {
+	if len(s) > 8 || strings.IndexByte(s, '#') >= 0 {
+		return litWord{}
+	}
+	w := litWord{ok: true}
+	for j := 0; j < len(s); j++ {
+		c := s[j]
+		w.word |= uint64(c) << (8 * j)
+		w.mask |= 0xff << (8 * j)
+		if fold && 'a' <= c && c <= 'z' {
+			w.fold |= 0x20 << (8 * j)
+		}
+	}
+	return w
+}
+
+// litWord is lit for the literal s, whose word is w: eight bytes of the
+// text compared at once. A letter of the text matches a lower-case letter
+// of s whatever its case when the bit 0x20 set in it makes the letter of s.
+func (e *engine) litWord(i int, s string, w *litWord, fold bool) bool {
+	if !w.ok || i < 0 || i+8 > len(e.text) || i+len(s) > e.hi {
+		return e.lit(i, s, fold)
+	}
+	if x := (load64(e.text[i:i+8], 0) | w.fold ^ w.word) & w.mask; x != 0 {
+		// The bytes up to the first that differs were read.
+		e.saw(i + bits.TrailingZeros64(x)/8 + 1)
+		return false
+	}
+	e.saw(i + len(s))
+	return true
 }
 
 // heads returns a form: one of the space-separated heads, then parts.
@@ -632,9 +689,10 @@ func (t *token) try(e *engine, s int) (match, bool) {
 	if t.wordStart && !e.boundary(s) {
 		return match{}, false
 	}
-	for _, f := range t.forms {
-		for _, h := range f.heads {
-			if !e.lit(s, h, t.fold) {
+	for fi := range t.forms {
+		f := &t.forms[fi]
+		for k, h := range f.heads {
+			if !e.litWord(s, h, &f.words[k], t.fold) {
 				continue
 			}
 			if m, ok := e.parts(f.parts, s, s+len(h)); ok {
