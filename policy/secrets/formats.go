@@ -161,6 +161,12 @@ func jwtAt(text string, start int) (end, next int) {
 	return end, end
 }
 
-func isWordByte(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
-}
+// isWordByte reports whether c is a word byte, as regexp's \w reads it.
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
+	}
+	return t
+}()
