@@ -609,7 +609,7 @@ func takeScans() []ruleScan {
 	scans := scanLists.Get().([]ruleScan)
 	for i := range scans {
 		s := &scans[i]
-		s.kind, s.touch, s.rec, s.recs = s.kind[:0], s.touch[:0], s.rec[:0], s.recs[:0]
+		s.out, s.recs = s.out[:0], s.recs[:0]
 	}
 	return scans
 }

@@ -254,12 +254,17 @@ const (
 // replaced by its marker, can reuse what it read in the bytes left as they
 // were.
 type ruleScan struct {
-	kind []uint8 // per anchor: skipped, missed or matched
-	// touch, per anchor, is the end of the bytes the outcome read, from
-	// the anchor on; -1 when it also read where the text ends.
-	touch []int32
-	rec   []int32 // per anchor: for a match, its index in recs
-	recs  []matchRecord
+	out  []outcome // per anchor
+	recs []matchRecord
+}
+
+// An outcome is what a rule found at one anchor.
+type outcome struct {
+	kind uint8 // skipped, missed or matched
+	// touch is the end of the bytes the outcome read, from the anchor on;
+	// -1 when it also read where the text ends.
+	touch int32
+	rec   int32 // for a match, its index in recs
 }
 
 // A matchRecord is a match at one anchor.
@@ -300,9 +305,7 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 	if s.find != nil {
 		if rec != nil {
 			for range at {
-				rec.kind = append(rec.kind, skipped)
-				rec.touch = append(rec.touch, -1)
-				rec.rec = append(rec.rec, -1)
+				rec.out = append(rec.out, outcome{kind: skipped, touch: -1, rec: -1})
 			}
 		}
 		s.find(e.text, at, func(start, end int) { emit(start, end, start, 0) })
@@ -310,9 +313,7 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 	}
 	clear(e.memo)
 	if rec != nil {
-		rec.kind = slices.Grow(rec.kind, len(at))
-		rec.touch = slices.Grow(rec.touch, len(at))
-		rec.rec = slices.Grow(rec.rec, len(at))
+		rec.out = slices.Grow(rec.out, len(at))
 	}
 	done := 0
 	// r is the record of the last match: evaluate and reused fill it
@@ -321,7 +322,9 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 	for k, p := range at {
 		kind, touch := skipped, -1
 		if p >= done {
-			kind, touch = e.reused(s, re, k, p, &r)
+			if re != nil {
+				kind, touch = e.reused(s, re, k, p, &r)
+			}
 			switch {
 			case kind == skipped:
 				kind, touch = e.evaluate(s, p, emit, &r)
@@ -333,14 +336,12 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 			}
 		}
 		if rec != nil {
-			rec.kind = append(rec.kind, kind)
-			rec.touch = append(rec.touch, int32(touch))
-			if kind != matched {
-				rec.rec = append(rec.rec, -1)
-				continue
+			o := outcome{kind: kind, touch: int32(touch), rec: -1}
+			if kind == matched {
+				o.rec = int32(len(rec.recs))
+				rec.recs = append(rec.recs, r)
 			}
-			rec.rec = append(rec.rec, int32(len(rec.recs)))
-			rec.recs = append(rec.recs, r)
+			rec.out = append(rec.out, o)
 		}
 	}
 }
@@ -410,13 +411,13 @@ func (e *engine) record(m match, end int, emit func(start, end, lead, group int)
 
 // reused returns the earlier scan's outcome at the k-th anchor, at p, and
 // what it read, filling r with the record of a match moved to where the
-// anchor now is; or skipped when there is none to reuse.
+// anchor now is; or skipped when there is none to reuse. re is not nil.
 func (e *engine) reused(s *spec, re *reuse, k, p int, r *matchRecord) (uint8, int) {
-	if re == nil || re.from[k] < 0 {
+	if re.from[k] < 0 {
 		return skipped, -1
 	}
-	j := re.from[k]
-	kind, touch := re.prev.kind[j], int(re.prev.touch[j])
+	o := re.prev.out[re.from[k]]
+	kind, touch := o.kind, int(o.touch)
 	if kind == skipped || touch < 0 {
 		return skipped, -1
 	}
@@ -437,7 +438,7 @@ func (e *engine) reused(s *spec, re *reuse, k, p int, r *matchRecord) (uint8, in
 	if kind == missed {
 		return missed, touch
 	}
-	*r = re.prev.recs[re.prev.rec[j]]
+	*r = re.prev.recs[o.rec]
 	d := p - q
 	r.m.start += d
 	r.m.end += d
