@@ -84,7 +84,9 @@ func (w *Workspace) EditFile() wisp.Tool {
 			s.Properties["old"].MaxLength = jsonschema.Ptr(MaxEditBytes)
 			s.Properties["new"].MaxLength = jsonschema.Ptr(MaxEditBytes)
 		},
-		Summary: summary(func(a editArgs) string { return NameEditFile + " " + a.Mode + " " + a.Path }),
+		// A face shows the summary after the tool's name: together they
+		// read as the command the person is asked about.
+		Summary: summary(func(a editArgs) string { return a.Mode + " " + a.Path }),
 		Action:  w.editAction,
 	})
 }
