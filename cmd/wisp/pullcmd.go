@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -11,11 +9,9 @@ import (
 	"github.com/wisp-agent/wisp/models"
 )
 
-type modelsRun func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error
-
 // newPullCmd is wisp models pull, m: a pull in the foreground, which
 // shows its plan and its progress, and asks about a publisher not trusted.
-func newPullCmd(m models.Command, run modelsRun) *cobra.Command {
+func newPullCmd(m models.Command, env environ) *cobra.Command {
 	var yes, dryRun, replace bool
 	c := &cobra.Command{
 		Use:   m.Name + " " + m.Arg + " [--dry-run] [--yes] [--replace]",
@@ -34,14 +30,16 @@ asking; --dry-run prints the plan and fetches nothing more; --replace lets wisp
 move aside a folder of your own at the model's link.`,
 		Args: exactArgs(1, "pull takes one repository, as ORGANISATION/NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				err := terminal.Pull(ctx, a, args[0], terminal.NewInput(cmd.InOrStdin()), out,
-					&terminal.PullOptions{Yes: yes, DryRun: dryRun, Replace: replace, Progress: cmd.ErrOrStderr()})
-				if errors.Is(err, terminal.ErrNotPulled) {
-					return exitError{code: 1}
-				}
-				return modelsErr(err)
-			})
+			a, err := personActions(env)
+			if err != nil {
+				return err
+			}
+			err = terminal.Pull(cmd.Context(), a, args[0], terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(),
+				&terminal.PullOptions{Yes: yes, DryRun: dryRun, Replace: replace, Progress: cmd.ErrOrStderr()})
+			if errors.Is(err, terminal.ErrNotPulled) {
+				return exitError{code: 1}
+			}
+			return modelsErr(err)
 		},
 	}
 	c.Flags().BoolVar(&yes, "yes", false, "pull without asking, from a publisher you have not trusted (this once) or a model that cannot call tools")
