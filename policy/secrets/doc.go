@@ -43,9 +43,23 @@
 // "%2B…" is replaced whole, escapes included. A match inside a decoded base64
 // or hex run replaces the whole run.
 //
-// All matching uses package regexp (linear time in the input) behind literal
-// prefilters, and never makes a network call: no rule verifies a credential
-// with its provider.
+// # How the scan runs
+//
+// Each rule is a regular expression (in which (?i) folds ASCII letters only)
+// and one or more anchors, literal strings that every match holds. One pass
+// of an Aho-Corasick automaton over the text finds the anchors of every rule
+// at once; each rule then reads only the bytes around its own anchors, with
+// a matcher written for its pattern that finds exactly what the pattern
+// finds there (the tests check one against the other). A run of token
+// characters is read once however many anchors it holds, and anchors inside
+// a match are skipped, so a scan takes time linear in the text whatever the
+// text holds. A decoded copy takes the anchors of the bytes it holds unchanged
+// from the text it was made from, and the second pass of [Redactor.Redact]
+// reuses what the first read wherever its markers changed nothing. Nothing
+// makes a network call: no rule verifies a credential with its provider.
+//
+// [Scan] is the scan itself, for a scanner of files: it reports each value's
+// rule and byte offsets, never the value.
 //
 // # Secrets by reference
 //

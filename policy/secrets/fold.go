@@ -42,8 +42,8 @@ func isIgnorable(r rune) bool {
 // hasIgnorable reports whether s holds any default-ignorable code point.
 func hasIgnorable(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] < utf8.RuneSelf {
-			continue
+		if i = asciiEnd(s, i); i == len(s) {
+			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if isIgnorable(r) {
@@ -54,17 +54,49 @@ func hasIgnorable(s string) bool {
 	return false
 }
 
-// stripIgnorable returns s without its default-ignorable code points.
+// asciiEnd returns the offset of the first byte at or after i that is not
+// ASCII, or len(s). It reads eight bytes at a time.
+func asciiEnd(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
+}
+
+// stripIgnorable returns s without its default-ignorable code points. When
+// it has any, bytes that are not UTF-8 become U+FFFD, as strings.Map makes
+// them.
 func stripIgnorable(s string) string {
 	if !hasIgnorable(s) {
 		return s
 	}
-	return strings.Map(func(r rune) rune {
-		if isIgnorable(r) {
-			return -1
+	b := make([]byte, 0, len(s))
+	run := 0 // start of the bytes not yet copied
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
 		}
-		return r
-	}, s)
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case isIgnorable(r):
+			b = append(b, s[run:i]...)
+			run = i + size
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[run:i]...)
+			b = utf8.AppendRune(b, utf8.RuneError)
+			run = i + size
+		}
+		i += size
+	}
+	return string(append(b, s[run:]...))
 }
 
 // homoglyphs maps Cyrillic and Greek letters that look like Latin ones to the

@@ -1,9 +1,6 @@
 package secrets
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // Hand-written matchers for formats whose parts have no useful length bound.
 // Both run in time linear in the text.
@@ -55,17 +52,31 @@ func pemLabel(text string, i int, keyword string) (int, bool) {
 // A BEGIN line followed by base64 but by no END line is a key cut off in the
 // paste: everything from the BEGIN line to the end of the text is reported.
 func findPrivateKeys(text string, at []int, emit func(start, end int)) {
-	var ends [][2]int // [start of END line, end of END line]
-	for i := 0; ; {
-		j := strings.Index(text[i:], pemEnd)
-		if j < 0 {
-			break
+	// next finds the first END line that starts at or after from. The
+	// BEGIN lines come in order, so the last END line found, or the
+	// offset after which there is none, answers most calls.
+	// No END line starts in [from, searched) for a from past found.
+	found, foundEnd, searched := -1, 0, 0
+	next := func(from int) (int, int, bool) {
+		if found >= from {
+			return found, foundEnd, true
 		}
-		i += j
-		if e, ok := pemLabel(text, i, pemEnd); ok {
-			ends = append(ends, [2]int{i, e})
+		i := max(from, searched)
+		for i < len(text) {
+			j := strings.Index(text[i:], pemEnd)
+			if j < 0 {
+				searched = len(text)
+				return 0, 0, false
+			}
+			i += j
+			if e, ok := pemLabel(text, i, pemEnd); ok {
+				found, foundEnd, searched = i, e, i
+				return i, e, true
+			}
+			i += len(pemEnd)
+			searched = i
 		}
-		i += len(pemEnd)
+		return 0, 0, false
 	}
 	done := 0 // text before this offset is already reported
 	for _, i := range at {
@@ -73,14 +84,10 @@ func findPrivateKeys(text string, at []int, emit func(start, end int)) {
 		if !ok || i < done {
 			continue
 		}
-		k := sort.Search(len(ends), func(k int) bool { return ends[k][0] >= headerEnd })
-		for k < len(ends) && ends[k][0]-headerEnd < minPEMBody {
-			k++
-		}
-		switch {
-		case k < len(ends):
-			emit(i, ends[k][1])
-			done = ends[k][1]
+		switch _, lineEnd, ok := next(headerEnd + minPEMBody); {
+		case ok:
+			emit(i, lineEnd)
+			done = lineEnd
 		case hasBase64Run(text[headerEnd:min(len(text), headerEnd+256)], minCutPEMRun):
 			emit(i, len(text))
 			return

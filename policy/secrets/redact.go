@@ -4,6 +4,8 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"hash"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -71,18 +73,35 @@ func NewRedactor() *Redactor {
 // Redact(Redact(x)) is Redact(x) and Scan finds nothing in what Redact
 // returns.
 func (r *Redactor) Redact(text string) (string, []Finding) {
+	return r.redact(text, true)
+}
+
+// redact is Redact. With again, each pass after the first takes what it can
+// from the pass before; without it, each pass scans the whole text.
+func (r *Redactor) redact(text string, again bool) (string, []Finding) {
 	var findings []Finding
 	vals := r.unseal()
 	defer wipe(vals)
+	known := newKnownSet(vals)
+	defer known.wipe()
+	var nb numberer
+	root := &view{text: text, record: true}
 	for {
-		cands := scan(text, vals)
+		cands, scanned := rescan(root, known, nil)
+		if root.hitsFrom != nil {
+			root.hitsFrom.release()
+		}
 		if len(cands) == 0 {
+			root.release()
 			return text, findings
 		}
 		// Every candidate lies outside every marker, so each pass turns
-		// bytes that are not markers into markers and the loop ends.
+		// bytes that are not markers into markers and the loop ends. The
+		// next pass scans again only what the markers changed: the rest
+		// of the text is pieces of this one.
 		var b strings.Builder
 		b.Grow(len(text))
+		var pieces []piece
 		at := 0
 		for _, c := range cands {
 			var id, marker string
@@ -90,15 +109,27 @@ func (r *Redactor) Redact(text string) (string, []Finding) {
 				id, marker = RefPrefix+c.value, VaultMarker(c.value)
 			} else {
 				id = ruleTable[c.rule].ID
-				marker = Marker(id, r.number(id, c.value))
+				marker = Marker(id, nb.number(r, c.rule, c.value))
+			}
+			if at < c.start {
+				pieces = append(pieces, piece{at: b.Len(), from: at, n: c.start - at})
 			}
 			b.WriteString(text[at:c.start])
 			b.WriteString(marker)
 			at = c.end
 			findings = append(findings, Finding{Rule: id, Marker: marker})
 		}
+		if at < len(text) {
+			pieces = append(pieces, piece{at: b.Len(), from: at, n: len(text) - at})
+		}
 		b.WriteString(text[at:])
 		text = b.String()
+		root = &view{text: text, record: true}
+		if again {
+			root.hitsFrom, root.pieces = scanned, pieces
+		} else {
+			scanned.release()
+		}
 	}
 }
 
@@ -129,22 +160,52 @@ func (r *Redactor) unseal() []known {
 	return vals
 }
 
-// number returns the number of value under rule, giving it the next one if
-// the Redactor has not seen it.
-func (r *Redactor) number(rule, value string) int {
-	mac := hmac.New(sha256.New, r.key)
-	mac.Write([]byte(value))
-	k := seenKey{rule: rule}
-	mac.Sum(k.sum[:0])
+// A numberer numbers the values of one call of Redact. It asks the
+// Redactor once for each value, however often the value occurs, and keeps
+// one keyed hash for all of them.
+type numberer struct {
+	mac  hash.Hash
+	last struct {
+		rule  int
+		value string
+		n     int
+	}
+	done map[numbered]int
+}
 
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if n, ok := r.seen[k]; ok {
+type numbered struct {
+	rule  int
+	value string
+}
+
+// number returns the number r gives value under ruleTable[rule].
+func (nb *numberer) number(r *Redactor, rule int, value string) int {
+	if nb.last.n > 0 && nb.last.rule == rule && nb.last.value == value {
+		return nb.last.n
+	}
+	if n, ok := nb.done[numbered{rule, value}]; ok {
 		return n
 	}
-	n := r.last[rule] + 1
-	r.last[rule] = n
-	r.seen[k] = n
+	if nb.mac == nil {
+		nb.mac = hmac.New(sha256.New, r.key)
+		nb.done = map[numbered]int{}
+	}
+	nb.mac.Reset()
+	io.WriteString(nb.mac, value)
+	id := ruleTable[rule].ID
+	k := seenKey{rule: id}
+	nb.mac.Sum(k.sum[:0])
+
+	r.mu.Lock()
+	n, ok := r.seen[k]
+	if !ok {
+		n = r.last[id] + 1
+		r.last[id] = n
+		r.seen[k] = n
+	}
+	r.mu.Unlock()
+	nb.done[numbered{rule, value}] = n
+	nb.last.rule, nb.last.value, nb.last.n = rule, value, n
 	return n
 }
 

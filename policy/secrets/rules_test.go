@@ -431,7 +431,7 @@ func TestMarkersMatchNoRule(t *testing.T) {
 func TestMaxLen(t *testing.T) {
 	for _, r := range Rules() {
 		s := r.spec
-		if s.anchored == nil {
+		if s.match == nil {
 			continue
 		}
 		if s.maxLen <= 0 || s.maxLen > s.window {

@@ -1,12 +1,12 @@
 package secrets
 
 import (
-	"bytes"
 	"cmp"
 	"math"
-	"regexp"
+	"math/bits"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Match is one credential-shaped value found in a text.
@@ -25,7 +25,11 @@ type Match struct {
 // that overlaps a redaction marker is left out, so scanning redacted text
 // finds nothing new. Scan keeps no state and is safe for concurrent use.
 func Scan(text string) []Match {
-	cands := scan(text, nil)
+	return matches(scan(text, nil))
+}
+
+// matches returns the Matches of candidates that rules found.
+func matches(cands []candidate) []Match {
 	if len(cands) == 0 {
 		return nil
 	}
@@ -52,24 +56,44 @@ const vaultRule = -1
 // maxDecodeDepth bounds how many decodings are applied one after another.
 const maxDecodeDepth = 2
 
+// A searcher reports the values of the rule s in text, given where its
+// anchors start: what engine.searchWith does. Tests pass another to check it.
+type searcher func(text string, s *spec, at []int, emit func(start, end, lead, group int))
+
 // scan finds the candidates in text, the rules' and the known values',
 // and settles their overlaps.
-func scan(text string, vals []known) []candidate {
+func scan(text string, known *knownSet) []candidate {
+	return scanWith(text, known, nil)
+}
+
+// scanWith is scan with the rules run by search, or by an engine when
+// search is nil.
+func scanWith(text string, known *knownSet, search searcher) []candidate {
+	cands, root := rescan(&view{text: text}, known, search)
+	root.release()
+	return cands
+}
+
+// rescan is scan for the text of root, which may be a text scanned before
+// with values replaced (see view.hitsFrom). It returns the root, scanned,
+// for the next rescan.
+func rescan(root *view, known *knownSet, search searcher) ([]candidate, *view) {
 	var cands []candidate
-	walk(&view{text: text}, 0, vals, &cands)
-	return settle(text, cands)
+	walk(root, 0, known, search, &cands)
+	return settle(root.text, cands), root
 }
 
 // walk scans v and its copy without invisible characters, then the decoded
 // copies of both, down to maxDecodeDepth decodings.
-func walk(v *view, depth int, vals []known, cands *[]candidate) {
-	scanView(v, cands)
-	findKnown(v, vals, cands)
+func walk(v *view, depth int, known *knownSet, search searcher, cands *[]candidate) {
+	scanView(v, search, cands)
+	known.find(v, cands)
 	views := []*view{v}
 	if s := stripView(v); s != nil {
-		scanView(s, cands)
-		findKnown(s, vals, cands)
+		scanView(s, search, cands)
+		known.find(s, cands)
 		views = append(views, s)
+		defer s.release()
 	}
 	if depth >= maxDecodeDepth {
 		return
@@ -77,63 +101,9 @@ func walk(v *view, depth int, vals []known, cands *[]candidate) {
 	for _, w := range views {
 		for _, decode := range decoders {
 			if d := decode(w); d != nil {
-				walk(d, depth+1, vals, cands)
+				walk(d, depth+1, known, search, cands)
+				d.release()
 			}
-		}
-	}
-}
-
-// scanView runs every rule over one view.
-func scanView(v *view, cands *[]candidate) {
-	lower := asciiLower(v.text)
-	at := make([][]int, len(ruleTable))
-	anchors.find(v.text, lower, func(rule, start int) { at[rule] = append(at[rule], start) })
-	for i := range ruleTable {
-		if len(at[i]) == 0 {
-			continue
-		}
-		s := ruleTable[i].spec
-		s.search(v.text, at[i], func(start, end, lead, group int) {
-			value := v.text[start:end]
-			if len(value) < s.minLen {
-				return
-			}
-			if s.minEntropy > 0 && entropy(value) < s.minEntropy {
-				return
-			}
-			if s.keep != nil && !s.keep(value, v.text[lead:start], group) {
-				return
-			}
-			ostart, oend := v.orig(start, end)
-			if s.toEnd && end == len(v.text) {
-				oend = v.size()
-			}
-			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: stripIgnorable(value)})
-		})
-	}
-}
-
-// findKnown adds a candidate for every occurrence of a known value in v.
-func findKnown(v *view, vals []known, cands *[]candidate) {
-	if len(vals) == 0 {
-		return
-	}
-	// bytes.Index keeps the value in the wipeable slice; strings.Index
-	// would need a string copy of it that nothing can wipe.
-	text := []byte(v.text)
-	for _, k := range vals {
-		if len(k.value) == 0 {
-			continue
-		}
-		for at := 0; at < len(text); {
-			i := bytes.Index(text[at:], k.value)
-			if i < 0 {
-				break
-			}
-			start, end := at+i, at+i+len(k.value)
-			ostart, oend := v.orig(start, end)
-			*cands = append(*cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.name})
-			at = end
 		}
 	}
 }
@@ -141,85 +111,237 @@ func findKnown(v *view, vals []known, cands *[]candidate) {
 // anchors finds the anchors of every rule.
 var anchors = newAnchorSet(ruleTable)
 
-// search reports the values of s in text, given where its anchors start.
-// lead is where the whole match starts, and group the capture group that
-// held the value.
-func (s *spec) search(text string, at []int, emit func(start, end, lead, group int)) {
-	if !slices.IsSorted(at) {
-		slices.Sort(at)
-	}
-	if s.find != nil {
-		s.find(text, at, func(start, end int) { emit(start, end, start, 0) })
-		return
-	}
-	// Each anchor gets one run of the anchored pattern over the bytes a
-	// match holding it can span, with one byte of context on either side
-	// for \b and the like. Anchors inside the last match are skipped. A
-	// match found may hold an earlier anchor instead; settle drops the copy.
-	done := 0
-	for _, p := range at {
-		if p < done || s.near != nil && !s.near(text, p) {
+// scanView runs every rule over one view.
+func scanView(v *view, search searcher, cands *[]candidate) {
+	e := enginePool.Get().(*engine)
+	defer func() {
+		e.text = ""
+		enginePool.Put(e)
+	}()
+	e.text = v.text
+	anchors.inView(v)
+	for i := range ruleTable {
+		at := v.at[i]
+		if len(at) == 0 {
 			continue
 		}
-		lo := max(0, p-s.before-1)
-		hi := min(len(text), p+s.maxLen+1)
-		re := s.anchored
-		if lo == 0 {
-			re = s.atStart
+		if v.record && v.scans == nil {
+			v.scans = takeScans()
 		}
-		m := re.FindStringSubmatchIndex(text[lo:hi])
-		if m == nil {
+		s := ruleTable[i].spec
+		emit := func(start, end, lead, group int) (bool, string) {
+			value := v.text[start:end]
+			if len(value) < s.minLen {
+				return false, ""
+			}
+			if s.minEntropy > 0 && entropy(value) < s.minEntropy {
+				return false, ""
+			}
+			if s.keep != nil && !s.keep(value, v.text[lead:start], group) {
+				return false, ""
+			}
+			ostart, oend := v.orig(start, end)
+			if s.toEnd && end == len(v.text) {
+				oend = v.size()
+			}
+			value = stripIgnorable(value)
+			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: value})
+			return true, value
+		}
+		if search != nil {
+			search(v.text, s, at, func(start, end, lead, group int) { emit(start, end, lead, group) })
 			continue
 		}
-		// Group 1 is the rule's whole pattern; its own groups follow.
-		start, end, group := m[2], m[3], 0
-		for g := 2; 2*g < len(m); g++ {
-			if m[2*g] >= 0 {
-				start, end, group = m[2*g], m[2*g+1], g-1
-				break
-			}
+		var from []int32
+		if v.from != nil {
+			from = v.from[i]
 		}
-		start, end = start+lo, end+lo
-		if end == hi && hi < len(text) {
-			// The value runs into the cut. Only a rule whose value has no
-			// length bound gets here; let the value run on.
-			if s.extend == nil {
-				continue
-			}
-			for end < len(text) && s.extend(text[end]) {
-				end++
-			}
+		sortAnchors(at, from)
+		var re *reuse
+		if from != nil && v.hitsFrom.scans != nil {
+			re = &reuse{from: from, prev: &v.hitsFrom.scans[i], pieces: v.pieces}
 		}
-		done = max(done, lo+m[3], end)
-		if start < end {
-			emit(start, end, lo+m[2], group)
+		var rec *ruleScan
+		if v.scans != nil {
+			rec = &v.scans[i]
 		}
+		// A value kept in the earlier scan is kept again: the text is the
+		// original, so its offsets need no mapping.
+		add := func(start, end int, value string) {
+			*cands = append(*cands, candidate{rule: i, start: start, end: end, value: value})
+		}
+		e.searchWith(s, at, re, rec, emit, add)
 	}
 }
 
-// entropy returns the Shannon entropy of s in bits per byte.
+// A knownSet finds the values of a Redactor's Vaults: one pass over a text
+// finds them all, however many there are.
+type knownSet struct {
+	vals []known
+	auto *automaton
+	// which maps the automaton's patterns to vals; last holds, for each
+	// value, where its last occurrence ended.
+	which []int
+	last  []int
+}
+
+// newKnownSet returns the set of vals, or nil when there are none. Call
+// wipe when done: the automaton spells the values out.
+func newKnownSet(vals []known) *knownSet {
+	var patterns [][]byte
+	var which []int
+	for i, k := range vals {
+		if len(k.value) > 0 {
+			patterns = append(patterns, k.value)
+			which = append(which, i)
+		}
+	}
+	if len(patterns) == 0 {
+		return nil
+	}
+	return &knownSet{vals: vals, auto: newAutomaton(patterns, false), which: which, last: make([]int, len(vals))}
+}
+
+// wipe clears the automaton.
+func (k *knownSet) wipe() {
+	if k != nil {
+		k.auto.wipe()
+	}
+}
+
+// find adds a candidate for every occurrence of a known value in v: for
+// each value, from the left, each occurrence that does not overlap the
+// one before.
+func (k *knownSet) find(v *view, cands *[]candidate) {
+	if k == nil {
+		return
+	}
+	clear(k.last)
+	k.auto.each(v.text, func(p, end int) {
+		i := k.which[p]
+		start := end - len(k.vals[i].value)
+		if start < k.last[i] {
+			return
+		}
+		k.last[i] = end
+		ostart, oend := v.orig(start, end)
+		*cands = append(*cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.vals[i].name})
+	})
+}
+
+// entropy returns the Shannon entropy of s in bits per byte: the sum, over
+// the bytes it holds in ascending order, of -p·log2(p), p being a byte's
+// share of s.
 func entropy(s string) float64 {
 	if s == "" {
 		return 0
 	}
-	var counts [256]int
+	var counts [256]int32
+	var seen [4]uint64
 	for i := 0; i < len(s); i++ {
-		counts[s[i]]++
+		c := s[i]
+		counts[c]++
+		seen[c/64] |= 1 << (c % 64)
 	}
-	n := float64(len(s))
+	terms := entropyTerms(len(s))
 	h := 0.0
-	for _, c := range counts {
-		if c > 0 {
-			p := float64(c) / n
+	for w, bitsLeft := range seen {
+		for bitsLeft != 0 {
+			c := w*64 + bits.TrailingZeros64(bitsLeft)
+			bitsLeft &= bitsLeft - 1
+			if terms != nil {
+				h -= terms[counts[c]]
+				continue
+			}
+			p := float64(counts[c]) / float64(len(s))
 			h -= p * math.Log2(p)
 		}
 	}
 	return h
 }
 
-// markerPattern matches a redaction marker: a rule's, numbered, or a
-// Vault's, named.
-var markerPattern = regexp.MustCompile(`\[REDACTED:(?:[a-z0-9-]{1,64}#[0-9]{1,19}|session:[A-Z][A-Z0-9_]{0,63})\]`)
+// maxEntropyRow is the longest value whose entropy terms are kept.
+const maxEntropyRow = 1024
+
+// entropyRows[n][c] is p·log2(p) for p = c/n, computed as entropy computes
+// it, for the n that have been asked for.
+var entropyRows [maxEntropyRow + 1]atomic.Pointer[[]float64]
+
+// entropyTerms returns entropyRows[n], making it on first use, or nil when
+// n is too large to keep a row for.
+func entropyTerms(n int) []float64 {
+	if n > maxEntropyRow {
+		return nil
+	}
+	if row := entropyRows[n].Load(); row != nil {
+		return *row
+	}
+	row := make([]float64, n+1)
+	for c := 1; c <= n; c++ {
+		p := float64(c) / float64(n)
+		row[c] = p * math.Log2(p)
+	}
+	entropyRows[n].Store(&row)
+	return row
+}
+
+// markerOpen starts every redaction marker.
+const markerOpen = "[REDACTED:"
+
+// eachMarker calls f with the start and end of each redaction marker in
+// text, from the left.
+func eachMarker(text string, f func(start, end int)) {
+	for i := 0; ; {
+		j := strings.Index(text[i:], markerOpen)
+		if j < 0 {
+			return
+		}
+		i += j
+		if end := markerEnd(text, i); end > 0 {
+			f(i, end)
+			i = end
+			continue
+		}
+		i++
+	}
+}
+
+// markerEnd returns where the redaction marker that starts at i ends, or 0
+// when none does: a rule's, numbered, or a Vault's, named. It reads what
+// \[REDACTED:(?:[a-z0-9-]{1,64}#[0-9]{1,19}|session:[A-Z][A-Z0-9_]{0,63})\]
+// matches.
+func markerEnd(text string, i int) int {
+	i += len(markerOpen)
+	// run returns where the run of bytes that ok accepts, from j, ends, and
+	// its length, reading at most limit+1 bytes.
+	run := func(j, limit int, ok func(c byte) bool) (int, int) {
+		k := j
+		for k < len(text) && k-j <= limit && ok(text[k]) {
+			k++
+		}
+		return k, k - j
+	}
+	closes := func(j int) int {
+		if j < len(text) && text[j] == ']' {
+			return j + 1
+		}
+		return 0
+	}
+	if j, n := run(i, 64, func(c byte) bool { return 'a' <= c && c <= 'z' || isDigit(c) || c == '-' }); n >= 1 && n <= 64 && j < len(text) && text[j] == '#' {
+		if k, n := run(j+1, 19, isDigit); n >= 1 && n <= 19 {
+			return closes(k)
+		}
+		return 0
+	}
+	const ref = RefPrefix
+	if !strings.HasPrefix(text[i:], ref) || i+len(ref) >= len(text) || text[i+len(ref)] < 'A' || text[i+len(ref)] > 'Z' {
+		return 0
+	}
+	if k, n := run(i+len(ref)+1, 63, func(c byte) bool { return 'A' <= c && c <= 'Z' || isDigit(c) || c == '_' }); n <= 63 {
+		return closes(k)
+	}
+	return 0
+}
 
 // settle drops candidates that overlap a marker and resolves overlaps
 // between the rest: a Vault's values first, then provider rules, then the
@@ -231,11 +353,7 @@ func settle(text string, cands []candidate) []candidate {
 		return nil
 	}
 	taken := newBitset(len(text))
-	if strings.Contains(text, "[REDACTED:") {
-		for _, m := range markerPattern.FindAllStringIndex(text, -1) {
-			taken.set(m[0], m[1])
-		}
-	}
+	eachMarker(text, taken.set)
 	slices.SortFunc(cands, func(a, b candidate) int {
 		return cmp.Or(
 			cmp.Compare(rank(a), rank(b)),
@@ -275,8 +393,14 @@ type bitset []uint64
 func newBitset(n int) bitset { return make(bitset, n/64+1) }
 
 func (b bitset) set(start, end int) {
-	for i := start; i < end; i++ {
+	for i := start; i < end; {
+		if i%64 == 0 && i+64 <= end {
+			b[i/64] = ^uint64(0)
+			i += 64
+			continue
+		}
 		b[i/64] |= 1 << (i % 64)
+		i++
 	}
 }
 

@@ -19,64 +19,170 @@ import (
 // which is scanned already.
 type view struct {
 	text string
-	// lo[i] and hi[i] bound the original bytes that produced byte i of text.
-	// Both are nil for the original text itself.
-	lo, hi []int32
+	// segs map the bytes of a copy onto the original text, in order.
+	segs []seg
 	// origLen is the length of the original text.
 	origLen int
+	// parent is the view a copy was made from (nil for the original text
+	// itself).
+	parent *view
+	// pieces are the runs of bytes that the view holds unchanged from
+	// hitsFrom, in order: the parent of a copy, or, for a text that
+	// Redact scans again after replacing values, the text as it was.
+	hitsFrom *view
+	pieces   []piece
+	// at[rule], once the view is scanned, lists where the rule's anchors
+	// start in text, in order.
+	at [][]int
+	// from[rule][k], for a text scanned again, is the index in
+	// hitsFrom.at[rule] of the anchor at at[rule][k], or -1 for one that
+	// is new; nil for a copy.
+	from [][]int32
+	// record says to record, in scans[rule], what each rule found at each
+	// of its anchors in the original text (see ruleScan).
+	record bool
+	scans  []ruleScan
+}
+
+// A seg is a run of the bytes of a copy, from the copy's offset at to the
+// next seg's: bytes of the original, the k-th of them original byte lo+k
+// (when copied), or bytes that the original bytes [lo, hi) produced, every
+// one of them.
+type seg struct {
+	at, lo, hi int
+	copied     bool
+}
+
+// A piece is a run of n bytes of a copy, from offset at, that are the bytes
+// of its parent from offset from, unchanged.
+type piece struct {
+	at, from, n int
+}
+
+// segAt returns the index of the seg that holds byte i of v, searching from
+// index k on.
+func (v *view) segAt(i, k int) int {
+	segs := v.segs
+	if k < len(segs) && segs[k].at <= i && (k+1 == len(segs) || i < segs[k+1].at) {
+		return k
+	}
+	lo, hi := 0, len(segs)
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		if segs[mid].at <= i {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// origOf returns the original bytes that produced byte i of v.
+func (v *view) origOf(i int) (int, int) {
+	s := v.segs[v.segAt(i, 0)]
+	if s.copied {
+		return s.lo + i - s.at, s.lo + i - s.at + 1
+	}
+	return s.lo, s.hi
 }
 
 // orig maps the byte range [start, end) of v onto the original text.
 func (v *view) orig(start, end int) (int, int) {
-	if v.lo == nil {
+	if v.parent == nil {
 		return start, end
 	}
-	return int(v.lo[start]), int(v.hi[end-1])
+	lo, _ := v.origOf(start)
+	_, hi := v.origOf(end - 1)
+	return lo, hi
 }
 
-// A viewBuilder assembles a copy of a parent view byte by byte.
+// A viewBuilder assembles a copy of a parent view.
 type viewBuilder struct {
 	parent *view
-	buf    []byte
-	lo, hi []int32
+	buf    strings.Builder
+	segs   []seg
+	pieces []piece
+	// k is the parent's seg that the last copy ended in.
+	k int
 }
 
 func newViewBuilder(parent *view) *viewBuilder {
 	return &viewBuilder{parent: parent}
 }
 
+// addSeg appends a seg for n bytes about to be appended to buf, merging it
+// with the last one when it continues it.
+func (b *viewBuilder) addSeg(s seg, n int) {
+	if n == 0 {
+		return
+	}
+	if k := len(b.segs) - 1; k >= 0 {
+		last := b.segs[k]
+		switch {
+		case s.copied && last.copied && s.lo == last.lo+s.at-last.at:
+			return
+		case !s.copied && !last.copied && s.lo == last.lo && s.hi == last.hi:
+			return
+		}
+	}
+	b.segs = append(b.segs, s)
+}
+
 // add appends out, which the parent's bytes [start, end) produced.
 func (b *viewBuilder) add(out string, start, end int) {
 	lo, hi := b.parent.orig(start, end)
-	for i := 0; i < len(out); i++ {
-		b.buf = append(b.buf, out[i])
-		b.lo = append(b.lo, int32(lo))
-		b.hi = append(b.hi, int32(hi))
+	if len(out) == 1 && hi == lo+1 {
+		// One byte for one: it maps as a copied byte does, and so goes
+		// in the run of copied bytes around it.
+		b.addSeg(seg{at: b.buf.Len(), lo: lo, copied: true}, 1)
+	} else {
+		b.addSeg(seg{at: b.buf.Len(), lo: lo, hi: hi}, len(out))
 	}
+	b.buf.WriteString(out)
 }
 
-// copy appends the parent's bytes [start, end) unchanged, byte for byte.
+// copy appends the parent's bytes [start, end) unchanged.
 func (b *viewBuilder) copy(start, end int) {
-	if b.parent.lo == nil {
-		b.buf = append(b.buf, b.parent.text[start:end]...)
-		for i := start; i < end; i++ {
-			b.lo = append(b.lo, int32(i))
-			b.hi = append(b.hi, int32(i+1))
-		}
+	if start >= end {
 		return
 	}
-	b.buf = append(b.buf, b.parent.text[start:end]...)
-	b.lo = append(b.lo, b.parent.lo[start:end]...)
-	b.hi = append(b.hi, b.parent.hi[start:end]...)
+	p := b.parent
+	if n := len(b.pieces); n > 0 && b.pieces[n-1].at+b.pieces[n-1].n == b.buf.Len() && b.pieces[n-1].from+b.pieces[n-1].n == start {
+		b.pieces[n-1].n += end - start
+	} else {
+		b.pieces = append(b.pieces, piece{at: b.buf.Len(), from: start, n: end - start})
+	}
+	if p.parent == nil {
+		b.addSeg(seg{at: b.buf.Len(), lo: start, copied: true}, end-start)
+		b.buf.WriteString(p.text[start:end])
+		return
+	}
+	for i := start; i < end; {
+		b.k = p.segAt(i, b.k)
+		s := p.segs[b.k]
+		next := len(p.text)
+		if b.k+1 < len(p.segs) {
+			next = p.segs[b.k+1].at
+		}
+		j := min(end, next)
+		if s.copied {
+			b.addSeg(seg{at: b.buf.Len(), lo: s.lo + i - s.at, copied: true}, j-i)
+		} else {
+			b.addSeg(seg{at: b.buf.Len(), lo: s.lo, hi: s.hi}, j-i)
+		}
+		b.buf.WriteString(p.text[i:j])
+		i = j
+	}
 }
 
 func (b *viewBuilder) view() *view {
-	return &view{text: string(b.buf), lo: b.lo, hi: b.hi, origLen: b.parent.size()}
+	return &view{text: b.buf.String(), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces}
 }
 
 // size returns the length of the original text.
 func (v *view) size() int {
-	if v.lo == nil {
+	if v.parent == nil {
 		return len(v.text)
 	}
 	return v.origLen
@@ -127,9 +233,7 @@ func derive(v *view, at []int, slack int, undo func(b *viewBuilder, start, end i
 		n += st[1] - st[0] + 1
 	}
 	b := newViewBuilder(v)
-	b.buf = make([]byte, 0, n)
-	b.lo = make([]int32, 0, n)
-	b.hi = make([]int32, 0, n)
+	b.buf.Grow(n)
 	done := 0
 	for _, st := range sts {
 		start := max(st[0], done)
@@ -148,8 +252,8 @@ func stripView(v *view) *view {
 	s := v.text
 	var at []int
 	for i := 0; i < len(s); i++ {
-		if s[i] < utf8.RuneSelf {
-			continue
+		if i = asciiEnd(s, i); i == len(s) {
+			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if isIgnorable(r) {
@@ -229,6 +333,10 @@ func percentView(v *view) *view {
 	return derive(v, at, 3, func(b *viewBuilder, start, end int) int {
 		i, run := start, start
 		for i < end {
+			if s[i] != '%' && s[i] != '+' {
+				i++
+				continue
+			}
 			c, ok := percentAt(s, i)
 			switch {
 			case ok:
@@ -353,12 +461,14 @@ func blobView(v *view) *view {
 	}
 	var b *viewBuilder
 	for i := 0; i < len(s); {
-		if !isBase64Byte(s[i]) {
+		if blobBytes[s[i]] == 0 {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isBase64Byte(s[j]) {
+		var seen uint8
+		for j < len(s) && blobBytes[s[j]] != 0 {
+			seen |= blobBytes[s[j]]
 			j++
 		}
 		end := j
@@ -366,7 +476,7 @@ func blobView(v *view) *view {
 			end++
 		}
 		if j-i >= minBase64Run {
-			if out, ok := decodeBlob(s[i:j]); ok {
+			if out, ok := decodeBlob(s[i:j], seen); ok {
 				if b == nil {
 					b = newViewBuilder(v)
 				}
@@ -382,12 +492,43 @@ func blobView(v *view) *view {
 	return b.view()
 }
 
+// blobBytes classifies the bytes of a run that blobView may decode: 0 for a
+// byte that ends a run, else blobByte and what else the byte is.
+var blobBytes = func() (t [256]uint8) {
+	for c := range 256 {
+		switch b := byte(c); {
+		case !isBase64Byte(b):
+		case b == '-' || b == '_':
+			t[c] = blobByte | blobNotHex | blobURL
+		case b == '+' || b == '/':
+			t[c] = blobByte | blobNotHex | blobStd
+		case isHexByte(b):
+			t[c] = blobByte
+		default:
+			t[c] = blobByte | blobNotHex
+		}
+	}
+	return t
+}()
+
+const (
+	blobByte   = 1 << iota // a byte of a run
+	blobNotHex             // not a hex digit
+	blobURL                // only in the URL alphabet of base64
+	blobStd                // only in the standard alphabet
+)
+
 // decodeBlob decodes a run of hex or base64 (standard or URL alphabet,
-// padding removed) and reports whether the result reads as text. It looks at
-// a short head of the run first, since most runs are not encoded text.
-func decodeBlob(run string) (string, bool) {
-	if len(run) >= minHexRun && len(run)%2 == 0 && isHex(run) {
-		if out, err := hex.DecodeString(run[:min(len(run), 64)]); err != nil || !readsAsText(trimRune(out)) {
+// padding removed) and reports whether the result reads as text; seen holds
+// the blobBytes flags of the run's bytes. It looks at a short head of the
+// run first, since most runs are not encoded text.
+func decodeBlob(run string, seen uint8) (string, bool) {
+	// The head is decoded from and into arrays of the stack.
+	var src [64]byte
+	var dst [48]byte
+	if len(run) >= minHexRun && len(run)%2 == 0 && seen&blobNotHex == 0 {
+		head := src[:copy(src[:], run)]
+		if n, err := hex.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 			return "", false
 		}
 		out, err := hex.DecodeString(run)
@@ -397,13 +538,14 @@ func decodeBlob(run string) (string, bool) {
 		return "", false
 	}
 	enc := base64.RawStdEncoding
-	if strings.ContainsAny(run, "-_") {
-		if strings.ContainsAny(run, "+/") {
+	if seen&blobURL != 0 {
+		if seen&blobStd != 0 {
 			return "", false
 		}
 		enc = base64.RawURLEncoding
 	}
-	if head, err := enc.DecodeString(run[:min(len(run), 64)&^3]); err != nil || !readsAsText(trimRune(head)) {
+	head := src[:copy(src[:], run[:min(len(run), 64)&^3])]
+	if n, err := enc.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 		return "", false
 	}
 	if len(run)%4 == 1 {
