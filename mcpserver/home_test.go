@@ -68,17 +68,24 @@ func TestServeHTTP(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- srv.ServeHTTP(ctx, ln) }()
-	resp, err := http.Post("http://"+ln.Addr().String()+mcpserver.EndpointPath, "application/json", strings.NewReader(`{}`))
+	postWithoutToken(t, ln.Addr().String())
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("ServeHTTP after its context ended = %v, want nil", err)
+	}
+}
+
+// postWithoutToken posts to the server on addr without the token, which
+// it must refuse.
+func postWithoutToken(t *testing.T, addr string) {
+	t.Helper()
+	resp, err := http.Post("http://"+addr+mcpserver.EndpointPath, "application/json", strings.NewReader(`{}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("POST without the token = %d, want 401", resp.StatusCode)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("ServeHTTP after its context ended = %v, want nil", err)
 	}
 }
 
@@ -268,14 +275,7 @@ func TestServeHome(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(h.Dir(), "mcp-token")); err != nil {
 			t.Errorf("the token file: %v", err)
 		}
-		resp, err := http.Post("http://"+addr+mcpserver.EndpointPath, "application/json", strings.NewReader(`{}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusUnauthorized {
-			t.Errorf("POST without the token = %d, want 401", resp.StatusCode)
-		}
+		postWithoutToken(t, addr)
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("ServeHome after its context ended = %v, want nil", err)
