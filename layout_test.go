@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"tools/files":                {"", "internal/fsx", "policy", "policy/secrets", "tools"},
 	"inquiry":                    {"", "policy/secrets"},
 	"inquiry/escape":             {},
-	"inquiry/terminal":           {"", "inquiry", "inquiry/escape", "inquiry/pending", "policy/outofband", "policy/secrets"},
+	"inquiry/terminal":           {"", "inquiry", "inquiry/escape", "inquiry/pending", "models", "models/hf", "policy/outofband", "policy/secrets"},
 	"inquiry/unattended":         {""},
 	"inquiry/facetest":           {"", "inquiry/escape"},
 	"inquiry/jsonl":              {"", "inquiry/escape", "inquiry/pending", "inquiry/unattended", "internal/version", "policy/secrets"},
