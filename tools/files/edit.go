@@ -84,7 +84,7 @@ func (w *Workspace) EditFile() wisp.Tool {
 			s.Properties["old"].MaxLength = jsonschema.Ptr(MaxEditBytes)
 			s.Properties["new"].MaxLength = jsonschema.Ptr(MaxEditBytes)
 		},
-		Summary: summary(func(a editArgs) string { return NameEditFile + " " + a.Mode + " " + a.Path }),
+		Summary: summary(func(a editArgs) string { return a.Mode + " " + a.Path }),
 		Action:  w.editAction,
 	})
 }

@@ -1,0 +1,31 @@
+package files_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/tools/files"
+)
+
+// A face writes a call as its tool's name and then its summary, so a
+// summary says what the call does without naming the tool again.
+func TestSummaries(t *testing.T) {
+	w := newTree(t).open(t)
+	tests := []struct {
+		tool, args, want string
+	}{
+		{files.NameReadFile, `{"path":"notes.txt"}`, "reads notes.txt"},
+		{files.NameEditFile, `{"path":"notes.txt","mode":"replace","old":"a","new":"b"}`, "replace notes.txt"},
+		{files.NameEditFile, `{"path":"new.txt","mode":"create","new":"b"}`, "create new.txt"},
+	}
+	for _, tc := range tests {
+		s, ok := tool(t, w, tc.tool).(wisp.Summarizer)
+		if !ok {
+			t.Fatalf("%s is not a wisp.Summarizer", tc.tool)
+		}
+		if got := s.Summary(json.RawMessage(tc.args)); got != tc.want {
+			t.Errorf("%s.Summary(%s) = %q, want %q", tc.tool, tc.args, got, tc.want)
+		}
+	}
+}
