@@ -63,6 +63,14 @@ type Options struct {
 	// given to FS) and everything under it: the wisp home, say. Paths
 	// does not call it.
 	Skip func(p string) bool
+	// Mark, when set, gives the marker of each value found, in place of
+	// the scan's own numbering: a session's redactor (its Replace, given
+	// the value alone), so that a value has the same marker in a scan as
+	// everywhere else in the conversation. It is called as each file is
+	// scanned, files in parallel. A result that is not one marker
+	// ("[REDACTED:…]") is never shown: the finding's marker is then
+	// "[REDACTED:<rule>]", unnumbered.
+	Mark func(rule, value string) string
 }
 
 // A Finding is one credential in a file: where it starts and which rule
@@ -79,7 +87,8 @@ type Finding struct {
 	Column int `json:"column"`
 	// Marker stands for the value, as the redactor writes it:
 	// "[REDACTED:<rule>#<n>]", numbered per rule in the order of the
-	// findings, the same number for the same value.
+	// findings, the same number for the same value; or as Options.Mark
+	// gave it.
 	Marker string `json:"marker"`
 }
 
@@ -245,10 +254,18 @@ type found struct {
 }
 
 // A finding is a Finding before its marker is numbered, with a digest of
-// its value to tell equal values apart.
+// its value to tell equal values apart. A finding whose Marker is set
+// already (Options.Mark) keeps it.
 type finding struct {
 	Finding
 	key uint64
+}
+
+// isMarker reports whether s is one redaction marker and nothing more.
+func isMarker(s string) bool {
+	const open = "[REDACTED:"
+	return len(s) <= 200 && strings.HasPrefix(s, open) && strings.IndexByte(s, ']') == len(s)-1 &&
+		!strings.ContainsAny(s[len(open):len(s)-1], "[ \t\n\r")
 }
 
 // run scans targets with workers and puts their outcomes in order.
@@ -279,7 +296,7 @@ func run(ctx context.Context, targets []target, opts *Options) (*Report, error) 
 				if ctx.Err() != nil {
 					continue
 				}
-				f := scanFile(j, &buf, o.MaxFileBytes, seed)
+				f := scanFile(j, &buf, &o, seed)
 				mu.Lock()
 				out = append(out, f)
 				mu.Unlock()
@@ -333,6 +350,10 @@ func run(ctx context.Context, targets []target, opts *Options) (*Report, error) 
 		r.Files++
 		r.Bytes += f.bytes
 		for _, fi := range f.findings {
+			if fi.Marker != "" {
+				r.Findings = append(r.Findings, fi.Finding)
+				continue
+			}
 			byValue := numbers[fi.Rule]
 			if byValue == nil {
 				byValue = map[uint64]int{}
@@ -351,8 +372,9 @@ func run(ctx context.Context, targets []target, opts *Options) (*Report, error) 
 }
 
 // scanFile reads one file into buf and scans it. The values it finds are
-// kept only as digests under seed.
-func scanFile(j job, buf *bytes.Buffer, max int64, seed maphash.Seed) found {
+// kept only as digests under seed, or given to o.Mark.
+func scanFile(j job, buf *bytes.Buffer, o *Options, seed maphash.Seed) found {
+	max := o.MaxFileBytes
 	f := found{seq: j.seq, file: j.file}
 	fh, err := j.fsys.Open(j.name)
 	if err != nil {
@@ -393,10 +415,15 @@ func scanFile(j job, buf *bytes.Buffer, max int64, seed maphash.Seed) found {
 			lineStart = at + strings.LastIndexByte(seg, '\n') + 1
 		}
 		at = m.Start
-		f.findings = append(f.findings, finding{
-			Finding: Finding{Rule: m.Rule, File: j.file, Line: line, Column: m.Start - lineStart + 1},
-			key:     maphash.String(seed, text[m.Start:m.End]),
-		})
+		fi := finding{Finding: Finding{Rule: m.Rule, File: j.file, Line: line, Column: m.Start - lineStart + 1}}
+		if o.Mark != nil {
+			if fi.Marker = o.Mark(m.Rule, text[m.Start:m.End]); !isMarker(fi.Marker) {
+				fi.Marker = "[REDACTED:" + m.Rule + "]"
+			}
+		} else {
+			fi.key = maphash.String(seed, text[m.Start:m.End])
+		}
+		f.findings = append(f.findings, fi)
 	}
 	return f
 }

@@ -340,3 +340,34 @@ func TestTable(t *testing.T) {
 		t.Errorf("Table() of nothing found = %q, want %q", got, want)
 	}
 }
+
+// Mark gives the markers: its own where it returns one, and an
+// unnumbered one where it returns anything else, never shown.
+func TestMark(t *testing.T) {
+	p := plant(t)
+	leak := fake(t, "slack-bot-token", 3)
+	mark := func(rule, value string) string {
+		switch rule {
+		case "github-pat":
+			return "[REDACTED:github-pat#7]"
+		case "slack-bot-token":
+			return value // not a marker: never shown
+		}
+		return "[REDACTED:" + rule + "#1] and more"
+	}
+	r, err := scan.Paths(context.Background(), []string{p.repo}, &scan.Options{Mark: mark})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range r.Findings {
+		got = append(got, f.Marker)
+	}
+	want := []string{"[REDACTED:github-pat#7]", "[REDACTED:aws-access-key]", "[REDACTED:private-key]", "[REDACTED:stripe-secret-key]", "[REDACTED:github-pat#7]", "[REDACTED:slack-bot-token]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("markers with Mark (-want +got):\n%s", diff)
+	}
+	if strings.Contains(r.Table(), leak) {
+		t.Errorf("Table() shows what Mark returned that is no marker:\n%s", r.Table())
+	}
+}
