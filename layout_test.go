@@ -72,6 +72,7 @@ var allowed = map[string][]string{
 	"cmd/wisp":                   {"", "agent", "agent/...", "audit", "config", "conversation", "home", "inquiry/...", "internal/cmdline", "internal/version", "mcpserver", "models/...", "policy/...", "prompt", "sandbox", "tools/..."},
 	"cmd/wisp-tui":               {"", "inquiry/escape", "inquiry/jsonl", "internal/version", "sandbox"},
 	"scripts/benchpull":          {"models/hf/hubtest"},
+	"scripts/bench-scan":         {"policy/secrets/secretstest"},
 	"scripts/interop-ollama":     {"models"},
 	"examples/customface":        {"", "agent", "inquiry/...", "models/...", "tools/..."},
 	"examples/embed":             {"", "conversation", "home", "inquiry/escape", "models/script"},
