@@ -66,7 +66,7 @@ var allowed = map[string][]string{
 	"models/mlx":                 {"", "models", "models/openai"},
 	"models/mlx/mlxtest":         {},
 	"wisptest":                   {""},
-	"prompt":                     {"", "inquiry/escape", "internal/fsx"},
+	"prompt":                     {"", "inquiry/escape", "internal/fsx", "internal/walk"},
 	"sandbox":                    {},
 	"conversation":               {"", "agent", "agent/threadfile", "audit", "config", "home", "inquiry", "inquiry/pending", "inquiry/unattended", "models", "models/script", "policy", "policy/secrets", "prompt", "tools", "tools/..."},
 	"cmd/wisp":                   {"", "agent", "agent/...", "audit", "config", "conversation", "home", "inquiry/...", "internal/cmdline", "internal/version", "mcpserver", "models/...", "policy/...", "prompt", "sandbox", "tools/..."},
