@@ -147,6 +147,7 @@ const (
 	NoticeUnverifiedClaim = "unverified-claim" // the reply claims an answer the turn does not show
 	NoticeWaiting         = "waiting"          // the turn waits for its thread, or for the audit log, which another process holds
 	NoticePull            = "pull"             // a background model pull ended
+	NoticeSandbox         = "sandbox"          // commands cannot be confined here, so every one is asked and runs with all the person's rights
 )
 
 // A Fact is something the thread has learned and keeps when it is

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -112,11 +111,13 @@ type Options struct {
 	// the tools. "": none.
 	Instructions string
 
-	// NewRunner makes the Runner that runs run_command's commands, from
-	// the workspace (links resolved) and the sandbox settings the
-	// conversation read (sandbox.mode, sandbox.network): the program's
-	// sandbox. It is called once, by New, when the conversation gets
-	// run_command. nil: no run_command, and naming it is an OptionError.
+	// NewRunner, when set, makes the Runner that runs run_command's
+	// commands in place of wisp's sandbox, from the workspace (links
+	// resolved) and the sandbox settings the conversation read
+	// (sandbox.mode, sandbox.network). It is called once, by New, when
+	// the conversation gets run_command. nil: wisp's sandbox
+	// (tools/runcommand/sandboxed), which the program must make able to
+	// run by calling sandbox.Main first thing in main.
 	NewRunner func(workspace string, sandbox config.Sandbox) (runcommand.Runner, error)
 	// Environ is the program's own environment ("NAME=value", as
 	// os.Environ gives it), from which run_command's commands get the
@@ -256,7 +257,17 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 	if err != nil {
 		return nil, err
 	}
-	classifier, err := policy.NewClassifier(slices.Concat(models.Rules(), memory.Rules(), files.Rules(), o.Rules)...)
+	var workspace string
+	if o.Workspace != "" {
+		if workspace, err = runcommand.Workspace(o.Workspace); err != nil {
+			return nil, &OptionError{Option: "Workspace", Err: err}
+		}
+	}
+	cmds, err := newCommands(ctx, o, cfg, h, workspace)
+	if err != nil {
+		return nil, err
+	}
+	classifier, err := policy.NewClassifier(slices.Concat(models.Rules(), memory.Rules(), files.Rules(), cmds.rules(), o.Rules)...)
 	if err != nil {
 		return nil, &OptionError{Option: "Rules", Err: err}
 	}
@@ -290,11 +301,7 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		Redactor: c.redactor,
 		Vault:    vault,
 	})
-	var workspace string
-	if o.Workspace != "" {
-		if workspace, err = runcommand.Workspace(o.Workspace); err != nil {
-			return nil, &OptionError{Option: "Workspace", Err: err}
-		}
+	if workspace != "" {
 		c.files, err = files.Open(&files.Options{Workspace: workspace, Home: h.Dir(), Redact: c.redactor.Replace})
 		if err != nil {
 			return nil, &OptionError{Option: "Workspace", Err: err}
@@ -331,9 +338,15 @@ func New(ctx context.Context, opts *Options) (conv *Conversation, err error) {
 		return nil, err
 	}
 	c.model = info.Name
-	run, err := c.runCommand(o, cfg, workspace, vault, classifier, sink)
+	run, err := cmds.tool(&runcommand.Options{
+		Workspace: workspace, Vault: vault, Redact: c.redactor.Replace, Environ: o.Environ, Allow: cfg.Commands.Env,
+		Judge: classifier, Events: sink, Session: c.session,
+	}, classifier)
 	if err != nil {
 		return nil, err
+	}
+	if note := cmds.notice(cfg); note != "" && o.Notifier != nil {
+		_ = o.Notifier.Notify(ctx, wisp.Notice{Kind: wisp.NoticeSandbox, Thread: thread, Text: note})
 	}
 	mem := h.Memory(c.redactor.Replace)
 	mem.Now = o.Now
@@ -394,39 +407,6 @@ func (c *Conversation) openModel(ctx context.Context, model wisp.Model, ref stri
 		return nil, wisp.ModelInfo{}, err
 	}
 	return m, info, nil
-}
-
-// runCommand returns the run_command tool when the conversation may get
-// it (NewRunner and a workspace given, and the settings or Named asking
-// for it), or nil. Named naming it without a NewRunner or a workspace is
-// an OptionError.
-func (c *Conversation) runCommand(o Options, cfg config.Config, workspace string, vault *secrets.Vault, classifier *policy.Classifier, sink wisp.EventSink) (wisp.Tool, error) {
-	named := slices.Contains(o.Named, runcommand.Name)
-	switch {
-	case o.Named != nil && !named, o.Named == nil && !cfg.Tools.RunCommand:
-		return nil, nil
-	case slices.Contains(cfg.Tools.Disabled, runcommand.Name):
-		// Never run: tools.disabled drops it, and the set says so.
-		return wisp.ToolFunc{Spec: wisp.ToolSpec{Name: runcommand.Name, Schema: json.RawMessage(`{"type":"object"}`)}}, nil
-	case o.NewRunner == nil:
-		if !named {
-			return nil, nil
-		}
-		return nil, &OptionError{Option: "NewRunner", Err: errors.New("run_command needs a sandbox to run commands in: set Options.NewRunner")}
-	case workspace == "":
-		if !named {
-			return nil, nil
-		}
-		return nil, &OptionError{Option: "Workspace", Err: errors.New("run_command needs a workspace to run commands in: set Options.Workspace (the folder wisp was started in, or --workspace DIR)")}
-	}
-	runner, err := o.NewRunner(workspace, cfg.Sandbox)
-	if err != nil {
-		return nil, &OptionError{Option: "NewRunner", Err: err}
-	}
-	return runcommand.New(&runcommand.Options{
-		Workspace: workspace, Runner: runner, Vault: vault, Redact: c.redactor.Replace,
-		Environ: o.Environ, Allow: cfg.Commands.Env, Judge: classifier, Events: sink, Session: c.session,
-	})
 }
 
 // selectTools registers wisp's tools and the embedder's and selects the

@@ -44,6 +44,15 @@
 //     kept, and the project's AGENTS.md files, capped, escaped and
 //     redacted. Options.SystemPrompt replaces it; Options.Instructions
 //     adds to it.
+//   - run_command runs its commands in wisp's sandbox (package sandbox,
+//     through tools/runcommand/sandboxed), as sandbox.mode and
+//     sandbox.network say, unless Options.NewRunner gives a runner of the
+//     program's own; the shell judge (policy/shell) rates every command
+//     in each line, and the gate asks with the pattern and scopes it
+//     allows. Where no sandbox can be had the Notifier is told once, as
+//     the conversation starts (wisp.NoticeSandbox), and every command is
+//     asked. A program that runs commands calls sandbox.Main first thing
+//     in main.
 //   - The home is checked to be the person's own (home.Open); threads are
 //     saved under their lock and within the limits of package agent;
 //     the settings are read once, so a setting changed meanwhile applies

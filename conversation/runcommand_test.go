@@ -161,8 +161,8 @@ func TestRunCommandUnattended(t *testing.T) {
 }
 
 // run_command is off by default, on with tools.run_command or when
-// named, never without a sandbox or a workspace, and dropped by
-// tools.disabled.
+// named, in the program's runner or wisp's sandbox, never without a
+// workspace, and dropped by tools.disabled.
 func TestRunCommandOffered(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -176,9 +176,9 @@ func TestRunCommandOffered(t *testing.T) {
 		{name: "off by default", runner: true, workspace: true, want: nil},
 		{name: "on", config: `{"tools":{"run_command":true}}`, runner: true, workspace: true, want: []string{"run_command"}},
 		{name: "named", named: []string{"run_command"}, runner: true, workspace: true, want: []string{"run_command"}},
-		{name: "on, but no sandbox", config: `{"tools":{"run_command":true}}`, workspace: true, want: nil},
+		{name: "on, in wisp's sandbox", config: `{"tools":{"run_command":true}}`, workspace: true, want: []string{"run_command"}},
 		{name: "on, but no workspace", config: `{"tools":{"run_command":true}}`, runner: true, want: nil},
-		{name: "named, but no sandbox", named: []string{"run_command"}, workspace: true, option: "NewRunner"},
+		{name: "named, in wisp's sandbox", named: []string{"run_command"}, workspace: true, want: []string{"run_command"}},
 		{name: "named, but no workspace", named: []string{"run_command"}, runner: true, option: "Workspace"},
 		{name: "named and disabled", config: `{"tools":{"disabled":["run_command"]}}`, named: []string{"run_command", "ask"}, want: []string{"ask"}},
 	} {

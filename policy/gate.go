@@ -52,12 +52,12 @@ type GateOptions struct {
 }
 
 // A Gate decides whether what the model asks for may go ahead: it rates
-// the command, lets an earlier answer cover the same pattern (one of this
-// session, or one the Keeper kept for this project or always), allows
-// what is rated below the threshold, and otherwise asks the person
-// through the Approver, narrowing the answer to the scopes the request
-// and the command's rating allow (WidestScope: a dangerous command once
-// only). Answers of project and always are kept through the Keeper.
+// the command, lets an earlier answer whose pattern covers it (one of
+// this session, or one the Keeper kept for this project or always) let
+// it through, allows what is rated below the threshold, and otherwise
+// asks the person through the Approver, narrowing the answer to the
+// scopes the request and the command's rating allow (WidestScope: a
+// dangerous command once only). Answers of project and always are kept through the Keeper.
 // Every step is recorded.
 //
 // A Gate is one session: what the person allowed for the session is
@@ -67,8 +67,12 @@ type Gate struct {
 	opts GateOptions
 
 	mu      sync.Mutex
-	session map[string]remembered // by pattern
+	session map[answered]remembered
 }
+
+// answered is what an answer of the session was given about: a request's
+// kind and pattern.
+type answered struct{ kind, pattern string }
 
 // remembered is an answer that covers a pattern for the session.
 type remembered struct {
@@ -78,7 +82,7 @@ type remembered struct {
 
 // NewGate returns a gate with the given options.
 func NewGate(opts *GateOptions) *Gate {
-	g := &Gate{session: make(map[string]remembered)}
+	g := &Gate{session: make(map[answered]remembered)}
 	if opts != nil {
 		g.opts = *opts
 	}
@@ -110,8 +114,10 @@ type Request struct {
 	// "models enable ollama:qwen3:4b".
 	Command string
 	// Pattern is what an answer of "this session" covers, such as
-	// "models enable *"; requests with the same Pattern (compared exactly)
-	// are covered. A request without one is never covered and may be
+	// "models enable *"; later requests of the same Kind are covered by
+	// it when their Pattern is the same, or when the classifier finds it
+	// covers their Command (Classifier.Covers, which a shell line's
+	// pattern answers part by part). A request without one is never covered and may be
 	// answered only once.
 	Pattern string
 	// Text is what the person needs to know, in lines.
@@ -256,7 +262,7 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 		return auditFailed(id, err)
 	}
 	if out.Approved && out.Scope >= wisp.ScopeSession {
-		g.remember(r.Pattern, remembered{id: id, scope: out.Scope})
+		g.remember(answered{r.Kind, r.Pattern}, remembered{id: id, scope: out.Scope})
 	}
 	return out, stop
 }
@@ -265,8 +271,9 @@ func (g *Gate) Ask(ctx context.Context, r Request) (Outcome, error) {
 // allows, narrowest first: the request's own, less those wider than the
 // command's rating allows (WidestScope) and those the gate cannot keep.
 //
-// The pattern is the request's; a classifier that parses the command
-// (a shell line) is where a pattern over its parts will come from.
+// The pattern is the request's: the tool says it, over the parts of the
+// command where a classifier parses it (a shell line's, from
+// policy/shell), and covers compares it.
 func (g *Gate) reach(r Request, v Verdict) (string, []wisp.Scope) {
 	widest := WidestScope(v.Rating)
 	if g.opts.Keeper == nil {
@@ -300,7 +307,7 @@ func (g *Gate) kept(ctx context.Context, r Request, scopes []wisp.Scope) (rememb
 	for _, k := range ks {
 		here := k.Scope == wisp.ScopeAlways && k.Project == "" ||
 			k.Scope == wisp.ScopeProject && g.opts.Project != "" && k.Project == g.opts.Project
-		if here && k.Scope <= widest && (!ok || k.Scope > found.scope) && covers(k.Pattern, r) {
+		if here && k.Scope <= widest && (!ok || k.Scope > found.scope) && g.covers(k.Kind, k.Pattern, r) {
 			found, ok = remembered{id: k.ID, scope: k.Scope}, true
 		}
 	}
@@ -410,24 +417,32 @@ func (g *Gate) covering(r Request, scopes []wisp.Scope) (remembered, bool) {
 	defer g.mu.Unlock()
 	var found remembered
 	ok := false
-	for p, m := range g.session {
-		if (!ok || m.scope > found.scope) && covers(p, r) {
+	for a, m := range g.session {
+		if (!ok || m.scope > found.scope) && g.covers(a.kind, a.pattern, r) {
 			found, ok = m, true
 		}
 	}
 	return found, ok
 }
 
-// covers reports whether an earlier answer given for pattern covers r:
-// when r's pattern is the same. It is the one place the gate compares
-// patterns; a classifier that parses commands is where a finer cover
-// (every part of the command that needs one, covered) will come from.
-func covers(pattern string, r Request) bool { return r.Pattern != "" && pattern == r.Pattern }
+// covers reports whether an earlier answer given for pattern, about a
+// request of kind, covers r: r is of the same kind and offers a pattern,
+// and either its pattern is the same or the classifier finds that the
+// pattern covers r's command, whose parts rated below the threshold need
+// no cover (Classifier.Covers: "git commit *" covers git commit -m x; a
+// shell line is covered when every part of it that needs an answer is).
+// It is the one place the gate compares patterns.
+func (g *Gate) covers(kind, pattern string, r Request) bool {
+	if r.Pattern == "" || pattern == "" || kind != r.Kind {
+		return false
+	}
+	return pattern == r.Pattern || g.opts.Classifier.Covers(pattern, r.Command, g.opts.Threshold)
+}
 
-func (g *Gate) remember(pattern string, m remembered) {
+func (g *Gate) remember(a answered, m remembered) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.session[pattern] = m
+	g.session[a] = m
 }
 
 // auditFailed refuses a request the audit could not record, and ends the

@@ -10,15 +10,17 @@ import (
 // A Kept answer is the person's approval of a pattern beyond the
 // session: of scope project (in one workspace) or always (everywhere).
 // The gate keeps one through its Keeper when the person answers so, and
-// lets it cover later requests of the same pattern, in later sessions
-// too, never wider than each request allows.
+// lets it cover later requests of the same kind that its pattern covers,
+// in later sessions too, never wider than each request allows.
 type Kept struct {
 	// ID is the approval's id, approval.decided's approvalID.
 	ID string
 	// Kind and Command are the request's, for the person's listing.
 	Kind    string
 	Command string
-	// Pattern is what the answer covers, compared exactly.
+	// Pattern is what the answer covers: requests of the same Kind whose
+	// pattern is the same, or whose command the classifier finds it
+	// covers (Classifier.Covers).
 	Pattern string
 	// Scope is wisp.ScopeProject or wisp.ScopeAlways.
 	Scope wisp.Scope

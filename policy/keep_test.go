@@ -102,7 +102,7 @@ func TestGateKeepsAnswers(t *testing.T) {
 // nothing is kept or remembered, and no kept answer covers it, not even
 // one planted for its pattern.
 func TestGateDangerousOnceOnly(t *testing.T) {
-	keeper := &memKeeper{kept: []policy.Kept{{ID: "planted", Pattern: "rm *", Scope: wisp.ScopeAlways}}}
+	keeper := &memKeeper{kept: []policy.Kept{{ID: "planted", Kind: "command", Pattern: "rm *", Scope: wisp.ScopeAlways}}}
 	face := newScript(t, person(wisp.ScopeAlways), person(wisp.ScopeSession))
 	rec := &recorder{}
 	g := gateFor(t, face, keeper, "/w", rec)
@@ -180,7 +180,7 @@ func TestGateUnattended(t *testing.T) {
 	unattended := wisp.ApproverFunc(func(context.Context, wisp.ApprovalRequest) (wisp.Decision, error) {
 		return wisp.Decision{Scope: wisp.ScopeAlways, Provenance: wisp.FromUnattended}, nil
 	})
-	keeper := &memKeeper{kept: []policy.Kept{{ID: "k1", Pattern: "make *", Scope: wisp.ScopeAlways}}}
+	keeper := &memKeeper{kept: []policy.Kept{{ID: "k1", Kind: "command", Pattern: "make *", Scope: wisp.ScopeAlways}}}
 	for _, tc := range []struct {
 		r    policy.Request
 		want policy.Outcome
@@ -206,9 +206,9 @@ func TestGateUnattended(t *testing.T) {
 // that allows no more than the project.
 func TestGateKeptWidestAllowed(t *testing.T) {
 	keeper := &memKeeper{kept: []policy.Kept{
-		{ID: "always", Pattern: "make *", Scope: wisp.ScopeAlways},
-		{ID: "here", Pattern: "make *", Scope: wisp.ScopeProject, Project: "/w"},
-		{ID: "elsewhere", Pattern: "make *", Scope: wisp.ScopeProject, Project: "/x"},
+		{ID: "always", Kind: "command", Pattern: "make *", Scope: wisp.ScopeAlways},
+		{ID: "here", Kind: "command", Pattern: "make *", Scope: wisp.ScopeProject, Project: "/w"},
+		{ID: "elsewhere", Kind: "command", Pattern: "make *", Scope: wisp.ScopeProject, Project: "/x"},
 	}}
 	for _, tc := range []struct {
 		scopes []wisp.Scope

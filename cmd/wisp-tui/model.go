@@ -71,9 +71,10 @@ type model struct {
 
 	hello   *jsonl.Hello // wisp's hello line, once it came
 	entries []entry
-	open    int    // the entry streamed text goes on; -1 when none
-	stepOut string // the reply text streamed since the turn's last tool call
-	flagged bool   // a flag note came in this turn (end's flags repeat it)
+	open    int             // the entry streamed text goes on; -1 when none
+	stepOut string          // the reply text streamed since the turn's last tool call
+	printed map[string]bool // the calls whose output was shown as it came, by id
+	flagged bool            // a flag note came in this turn (end's flags repeat it)
 
 	input  editor
 	vp     viewport.Model
@@ -189,9 +190,22 @@ func (m *model) line(l jsonl.Line) tea.Cmd {
 	case jsonl.ToolCall:
 		m.stepOut = ""
 		m.add(entryCall, strings.TrimSpace(l.Name+" "+l.Summary))
+	case jsonl.ToolOutput:
+		if m.printed == nil {
+			m.printed = map[string]bool{}
+		}
+		m.printed[l.ID] = true
+		m.add(entryPrinted, l.Text)
 	case jsonl.ToolResult:
 		m.stepOut = ""
-		m.add(entryResult, l.Text)
+		text := l.Text
+		if m.printed[l.ID] {
+			// The output was shown as it came: its first line says how
+			// the call ended.
+			text, _, _ = strings.Cut(text, "\n")
+			delete(m.printed, l.ID)
+		}
+		m.add(entryResult, text)
 	case jsonl.Note:
 		if l.Kind == jsonl.NoteCommand {
 			// Its columns line up with blanks; a tab would show escaped.

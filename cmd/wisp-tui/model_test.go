@@ -513,6 +513,35 @@ func TestConversation(t *testing.T) {
 	}
 }
 
+// A command's output shows as it comes, each line escaped after "│", and
+// its result then shows only its first line; an approval of a command
+// shows the sandbox it names.
+func TestCommandOutput(t *testing.T) {
+	h := newHarness(t).wire(hello, turn1,
+		`{"type":"tool","phase":"call","id":"call_1","name":"run_command","summary":"go test ./..."}`,
+		`{"type":"choice","kind":"approval","id":"a1","thread":"t-1","turn":1,"title":"wisp asks your approval","command":"run_command go test ./...","text":"runs in the workspace\nsandbox: workspace-write (writes only in the workspace and a private temp folder; network off)","scopes":["once","session","project","always"]}`).wait()
+	if d := h.screen(); !strings.Contains(d, "sandbox: workspace-write") || !strings.Contains(d, "run_command go test ./...") {
+		t.Errorf("the approval does not show the command and its sandbox:\n%s", d)
+	}
+	h.keys("y")
+	h.wire(`{"type":"settled","id":"a1","outcome":"approved"}`,
+		`{"type":"tool","phase":"output","id":"call_1","name":"run_command","stream":"stdout","text":"ok  pkg\u001b[2J\nFAIL other\n"}`,
+		`{"type":"tool","phase":"result","id":"call_1","name":"run_command","text":"exit status 1 after 2s\nstdout:\nok  pkg\nFAIL other\nstderr: (none)"}`,
+		`{"type":"tool","phase":"call","id":"call_2","name":"run_command","summary":"true"}`,
+		`{"type":"tool","phase":"result","id":"call_2","name":"run_command","text":"exit status 0 after 1ms\nstdout: (none)"}`,
+		end1)
+	got := h.m.conversation()
+	for _, want := range []string{
+		"⚙ run_command go test ./...",
+		"  │ ok  pkg\\e[2J\n  │ FAIL other\n↳ exit status 1 after 2s\n⚙ run_command true",
+		"↳ exit status 0 after 1ms\n  stdout: (none)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("conversation lacks %q:\n%s", want, got)
+		}
+	}
+}
+
 func TestSettledElsewhere(t *testing.T) {
 	h := newHarness(t).wire(hello, turn1, question, `{"type":"settled","id":"q1","outcome":"timed-out"}`)
 	if h.m.dialog() != nil {

@@ -33,6 +33,7 @@ const (
 	entryDiag                      // wisp's standard error, or a line wisp-tui skipped
 	entryInfo                      // wisp-tui's own account of what the person did
 	entryOutput                    // what one of the person's commands said
+	entryPrinted                   // what a tool call printed as it ran, such as a command's output
 )
 
 // entry is one item of the conversation.
@@ -111,6 +112,8 @@ func (m *model) entryView(e entry) string {
 		first, rest, st = "  ", "  ", m.st.info
 	case entryOutput:
 		st = m.st.reply
+	case entryPrinted:
+		first, rest, st = "  │ ", "  │ ", m.st.call
 	}
 	lines := escapedLines(e.text)
 	for i, l := range lines {

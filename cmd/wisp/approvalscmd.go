@@ -2,17 +2,19 @@ package main
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/policy/outofband"
+	"github.com/wisp-agent/wisp/policy/standing"
 )
 
 func newApprovalsCmd(env environ) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "approvals [list [--json]] | approve ID [--scope once|session] | deny ID",
+		Use:   "approvals [list [--json]] | approve ID [--scope once|session] | deny ID | rules [list] | rules revoke ID",
 		Short: "List the approval requests wisp mcp is waiting on; approve or deny one at a terminal",
 		Long: `Under wisp mcp nothing in the MCP conversation may approve what wisp's model asks to
 do (such as models enable NAME). With approval.outOfBand on (the default) the request is
@@ -35,7 +37,12 @@ nothing but a person may answer: not a script, not the agent that called wisp, a
 wisp's own model, whose policy refuses every approvals command. Anywhere else they
 refuse with exit status 2, as for any other usage error. The answer is recorded in the
 audit log (approval.answered, with this terminal's name) before it is filed; wisp mcp
-takes only an answer so recorded.`,
+takes only an answer so recorded.
+
+rules lists the approvals kept beyond a session: the answers of project (this workspace)
+and always you gave, each with its id, where it holds, the pattern it covers and the
+command it was first given for. rules revoke ID revokes one, recorded in the audit log
+(approval.revoked) before it is removed; what it covered is asked again.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env, false) },
 	}
 	var asJSON bool
@@ -68,8 +75,33 @@ takes only an answer so recorded.`,
 			return answerApprovalCmd(cmd, env, args[0], wisp.ScopeNone)
 		},
 	}
-	c.AddCommand(list, approve, deny)
+	rules := &cobra.Command{
+		Use:   "rules [list] | rules revoke ID",
+		Short: "List the approvals kept for a project or always; revoke one",
+		Args:  cobra.ArbitraryArgs, // RunCommand says what it takes
+		RunE:  func(cmd *cobra.Command, args []string) error { return approvalRulesCmd(cmd, env, args) },
+	}
+	c.AddCommand(list, approve, deny, rules)
 	return c
+}
+
+// approvalRulesCmd runs wisp approvals rules: the kept approvals listed,
+// or one revoked, recorded in a session of its own first.
+func approvalRulesCmd(cmd *cobra.Command, env environ, args []string) error {
+	h, err := openHome(env)
+	if err != nil {
+		return err
+	}
+	text, err := standing.RunCommand(cmd.Context(), h.ApprovalRules(), args, &standing.RevokeOptions{Events: h.Events(), Session: newID()})
+	var ce *standing.CommandError
+	if errors.As(err, &ce) || errors.Is(err, standing.ErrUnknownID) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(cmd.OutOrStdout(), text)
+	return nil
 }
 
 // parseAnswerScope reads --scope.

@@ -138,7 +138,7 @@ func toolList(cmd *cobra.Command, named []string) []string {
 func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, thread, prompt string) error {
 	r := terminal.NewResponder(stdout, stderr)
 	conv, err := newConversation(ctx, env, conversation.Options{
-		ModelName: model, Named: named, Face: unattended.Face{}, Thread: thread, Events: r, Notifier: r,
+		ModelName: model, Named: named, Face: unattended.Face{}, Thread: thread, Events: r, Notifier: r, OnOutput: r.ToolOutput,
 	})
 	if err != nil {
 		return err
@@ -156,7 +156,7 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	}
 	conv, err := newConversation(ctx, env, conversation.Options{
 		ModelName: model, Named: named, Face: asker, Approver: approver, Notifier: chat.Face(),
-		Events: chat, OnDelta: chat.Delta, Interactive: !yes,
+		Events: chat, OnDelta: chat.Delta, OnOutput: chat.ToolOutput, Interactive: !yes,
 	})
 	if err != nil {
 		return err

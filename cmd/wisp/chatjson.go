@@ -22,7 +22,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: tty, Log: stderr, TakeInterrupts: env.ctrlC.Take})
 	conv, err := newConversation(ctx, env, conversation.Options{
 		ModelName: model, Named: named, Face: s.Inquirer(), Approver: s.Approver(), Notifier: s.Notifier(),
-		Events: s, OnDelta: s.Delta, Interactive: !yes,
+		Events: s, OnDelta: s.Delta, OnOutput: s.ToolOutput, Interactive: !yes,
 	})
 	if err != nil {
 		// No session: the one line says why, and so does stderr.

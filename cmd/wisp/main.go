@@ -27,7 +27,7 @@ import (
 func main() {
 	sandbox.Main() // a launcher for a sandboxed command does not return
 	ctx := context.Background()
-	env := environ{getenv: os.Getenv, userHome: os.UserHomeDir}
+	env := environ{getenv: os.Getenv, userHome: os.UserHomeDir, environment: os.Environ}
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, env))
 }
 
@@ -35,6 +35,10 @@ func main() {
 type environ struct {
 	getenv   func(string) string
 	userHome func() (string, error)
+	// environment is the whole environment, as os.Environ gives it, from
+	// which run_command's commands get what the allowlist names; nil:
+	// none of it.
+	environment func() []string
 	// interrupts, if not nil, delivers Ctrl-C; nil means the process's
 	// SIGINT.
 	interrupts <-chan os.Signal

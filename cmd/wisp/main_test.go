@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/wisp-agent/wisp/models/mlx/mlxtest"
 	"github.com/wisp-agent/wisp/models/ollama/ollamatest"
 	"github.com/wisp-agent/wisp/models/openai/openaitest"
+	"github.com/wisp-agent/wisp/sandbox"
 )
 
 // TestMain lets the scripts run wisp as a command: the test binary itself,
@@ -23,6 +25,9 @@ import (
 // starts wisp as a process finds it on PATH, put there once for the whole
 // package run.
 func TestMain(m *testing.M) {
+	// The commands run_command runs re-execute the binary as the
+	// sandbox's launcher.
+	sandbox.Main()
 	// Under -race a program that exits 0 first sleeps a second, to give
 	// late races a chance to show; the wisp processes the tests start
 	// inherit GORACE and skip it. A race found while one runs is still
@@ -30,7 +35,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("GORACE", quickRaceExit())
 	testscript.Main(m, map[string]func(){
 		"wisp": func() {
-			env := environ{getenv: os.Getenv, userHome: os.UserHomeDir}
+			env := environ{getenv: os.Getenv, userHome: os.UserHomeDir, environment: os.Environ}
 			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, env))
 		},
 	})
@@ -60,6 +65,13 @@ func TestScripts(t *testing.T) {
 			e.Defer(mlxSrv.Close)
 			e.Setenv("WISP_MLX_URL", mlxSrv.URL)
 			return nil
+		},
+		// [sandbox]: commands can be confined here (sandbox.Probe).
+		Condition: func(cond string) (bool, error) {
+			if cond != "sandbox" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			return sandbox.Probe(context.Background()).Confined, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// mlxmodel ORG NAME [notools] puts an MLX model under the wisp home.

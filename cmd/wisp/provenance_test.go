@@ -37,6 +37,34 @@ func waitRecord(t *testing.T, home, kind string) []audit.Record {
 	return nil
 }
 
+// announcedApproval waits for wisp mcp to announce an approval request
+// to its client, and returns the request's id.
+func announcedApproval(p *mcpPeer) string {
+	p.t.Helper()
+	const verb = "wisp approvals approve "
+	note := p.waitMessage(verb)
+	return strings.Fields(note[strings.Index(note, verb)+len(verb):])[0]
+}
+
+// approveAtTerminal approves request id once, as the person at a
+// terminal does with wisp approvals approve ID.
+func approveAtTerminal(t *testing.T, home, id string) {
+	t.Helper()
+	run := startPTY(t, home, "approvals", "approve", id)
+	run.waitFor("anything else files nothing › ")
+	run.press("y\r")
+	if code := run.exit(); code != 0 {
+		t.Fatalf("wisp approvals approve exited %d:\n%s", code, run.shown())
+	}
+}
+
+// replyOf returns the reply of a respond call's response.
+func replyOf(res map[string]any) any {
+	r, _ := res["result"].(map[string]any)
+	sc, _ := r["structuredContent"].(map[string]any)
+	return sc["reply"]
+}
+
 // dataOf reads a record's data.
 func dataOf(t *testing.T, r audit.Record) map[string]any {
 	t.Helper()
@@ -66,8 +94,7 @@ func TestMCPPlantedDecisionIsRefused(t *testing.T) {
 	p.send(map[string]any{"method": "notifications/initialized"})
 	p.await(p.request(2, "logging/setLevel", map[string]any{"level": "notice"}))
 	call := p.request(3, "tools/call", map[string]any{"name": "respond", "arguments": map[string]any{"prompt": "Turn on qwen3.", "thread_id": "t-plant", "tools": []string{"models"}}})
-	note := p.waitMessage("wisp approvals approve ")
-	id := strings.Fields(note[strings.Index(note, "wisp approvals approve ")+len("wisp approvals approve "):])[0]
+	id := announcedApproval(p)
 
 	// Whatever can write the wisp home copies the digest into a decision.
 	data, err := os.ReadFile(filepath.Join(home, "approvals", id+".request.json"))
@@ -91,16 +118,8 @@ func TestMCPPlantedDecisionIsRefused(t *testing.T) {
 	}
 
 	// The person answers at a terminal: that is taken.
-	run := startPTY(t, home, "approvals", "approve", id)
-	run.waitFor("anything else files nothing › ")
-	run.press("y\r")
-	if code := run.exit(); code != 0 {
-		t.Fatalf("wisp approvals approve exited %d:\n%s", code, run.shown())
-	}
-	res := p.await(call)
-	r, _ := res["result"].(map[string]any)
-	sc, _ := r["structuredContent"].(map[string]any)
-	if sc["reply"] != "after approval" {
+	approveAtTerminal(t, home, id)
+	if res := p.await(call); replyOf(res) != "after approval" {
 		t.Fatalf("respond = %v", res)
 	}
 	cfg, err := config.Load(filepath.Join(home, "config.json"))

@@ -49,8 +49,9 @@ func newConversation(ctx context.Context, env environ, o conversation.Options) (
 }
 
 // inHome sets o's home, the wisp home, its workspace (--workspace, or the
-// folder wisp was started in) and the backends the environment names
-// (OLLAMA_HOST, WISP_MLX_URL, HF_ENDPOINT, HF_TOKEN).
+// folder wisp was started in), the environment run_command's commands
+// take their allowed variables from, and the backends the environment
+// names (OLLAMA_HOST, WISP_MLX_URL, HF_ENDPOINT, HF_TOKEN).
 func inHome(env environ, o *conversation.Options) error {
 	h, err := openHome(env)
 	if err != nil {
@@ -59,6 +60,9 @@ func inHome(env environ, o *conversation.Options) error {
 	o.Home = h.Dir()
 	if o.Workspace = *env.workspace; o.Workspace == "" {
 		o.Workspace, _ = os.Getwd()
+	}
+	if env.environment != nil {
+		o.Environ = env.environment()
 	}
 	o.Backends, o.Pull, err = modelSetup(env, h)
 	return err

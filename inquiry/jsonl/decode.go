@@ -109,10 +109,12 @@ func Decode(b []byte) (Line, error) {
 		switch phase {
 		case PhaseCall:
 			return decodeAs[ToolCall](b, typ)
+		case PhaseOutput:
+			return decodeAs[ToolOutput](b, typ)
 		case PhaseResult:
 			return decodeAs[ToolResult](b, typ)
 		}
-		return nil, fmt.Errorf("%w: a tool line of phase %q; the phases are call and result", ErrUnknownType, phase)
+		return nil, fmt.Errorf("%w: a tool line of phase %q; the phases are call, output and result", ErrUnknownType, phase)
 	case TypeHello:
 		return decodeAs[Hello](b, typ)
 	case TypeTurn:

@@ -99,6 +99,12 @@ func (m ToolCall) MarshalJSON() ([]byte, error) {
 }
 
 // MarshalJSON writes the line with its type and phase.
+func (m ToolOutput) MarshalJSON() ([]byte, error) {
+	type wire ToolOutput
+	return typed(TypeTool, "phase", PhaseOutput, wire(m))
+}
+
+// MarshalJSON writes the line with its type and phase.
 func (m ToolResult) MarshalJSON() ([]byte, error) {
 	type wire ToolResult
 	return typed(TypeTool, "phase", PhaseResult, wire(m))

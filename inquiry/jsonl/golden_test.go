@@ -36,6 +36,7 @@ func samples() []struct {
 		{"delta-text", jsonl.Delta{Text: "Replacing ./wisp.json"}},
 		{"delta-thinking", jsonl.Delta{Thinking: "The person has two configs."}},
 		{"tool-call", jsonl.ToolCall{ID: "call_1", Name: "ask", Summary: "Which config did you mean?"}},
+		{"tool-output", jsonl.ToolOutput{ID: "call_3", Name: "run_command", Stream: "stdout", Text: "ok  \tgithub.com/wisp-agent/wisp/policy\t0.4s\n"}},
 		{"tool-result", jsonl.ToolResult{ID: "call_1", Name: "ask", Text: "chose: ./wisp.json", IsError: false}},
 		{"tool-result-error", jsonl.ToolResult{ID: "call_2", Name: "request_approval", Text: "error: not approved: the person declined", IsError: true}},
 		{"note", jsonl.Note{Kind: jsonl.NoteRedacted, Thread: "t-5f2a9c1e",
@@ -160,12 +161,14 @@ func TestEveryTypeHasAGolden(t *testing.T) {
 		switch s.line.(type) {
 		case jsonl.ToolCall:
 			key += "/call"
+		case jsonl.ToolOutput:
+			key += "/output"
 		case jsonl.ToolResult:
 			key += "/result"
 		}
 		seen[key] = true
 	}
-	for _, want := range []string{"hello", "turn", "delta", "tool/call", "tool/result", "note", "choice/question", "choice/card",
+	for _, want := range []string{"hello", "turn", "delta", "tool/call", "tool/output", "tool/result", "note", "choice/question", "choice/card",
 		"choice/approval", "settled", "end", "error", "bye", "message", "choose", "approve", "deny", "cancel"} {
 		if !seen[want] {
 			t.Errorf("no golden for %s", want)

@@ -66,6 +66,7 @@ const (
 // The phases of a tool line.
 const (
 	PhaseCall   = "call"   // ToolCall
+	PhaseOutput = "output" // ToolOutput
 	PhaseResult = "result" // ToolResult
 )
 
@@ -101,6 +102,7 @@ const (
 	NoteCommand  = "command"  // what one of the person's commands said, or why it failed
 	NoteSecret   = "secret"   // a secret the person gave was not stored
 	NoteWaiting  = "waiting"  // the turn waits for its thread, or for the audit log, which another process holds
+	NoteSandbox  = "sandbox"  // commands cannot be confined here, so every one is asked and runs with all the person's rights
 )
 
 // A Line is one message of the protocol, in either direction. Its
@@ -165,6 +167,21 @@ type ToolCall struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Summary string `json:"summary"` // the call in short, never the words of a question: "a question", "2 questions"
+}
+
+// ToolOutput is what a tool call prints as it runs, such as a command's
+// output, redacted (a tool line of phase "output"): whole lines of one
+// Stream, "stdout" or "stderr", in the order they came, between the
+// call's ToolCall and its ToolResult. The text is the command's,
+// unescaped. A client shows it as it comes; the ToolResult that follows
+// holds what the model reads, the output among it.
+//
+//	{"type":"tool","phase":"output","id":"call_1","name":"run_command","stream":"stdout","text":"ok  \tgithub.com/wisp-agent/wisp/policy\t0.4s\n"}
+type ToolOutput struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Stream string `json:"stream"`
+	Text   string `json:"text"`
 }
 
 // ToolResult is what a tool call gave the model (a tool line of phase
@@ -432,6 +449,9 @@ func (Delta) LineType() string { return TypeDelta }
 
 // LineType returns "tool".
 func (ToolCall) LineType() string { return TypeTool }
+
+// LineType returns "tool".
+func (ToolOutput) LineType() string { return TypeTool }
 
 // LineType returns "tool".
 func (ToolResult) LineType() string { return TypeTool }

@@ -384,6 +384,13 @@ func (s *Session) Delta(thread string, c wisp.ChatDelta) {
 	_ = s.face.Send(Delta{Text: c.Content, Thinking: c.Thinking})
 }
 
+// ToolOutput writes what a tool call prints as it runs, already
+// redacted, as a tool line of phase output. The session gives it as the
+// conversation's OnOutput.
+func (s *Session) ToolOutput(o wisp.ToolOutput) {
+	_ = s.face.Send(ToolOutput{ID: o.CallID, Name: o.Tool, Stream: o.Stream, Text: o.Text})
+}
+
 // Record writes the lines of e: turn, the text of a model that does not
 // stream as a delta, and tool lines. A line that cannot be written is no
 // failure of the event's: the audit log has it, and the session's end

@@ -553,3 +553,15 @@ func TestQuestionsLine(t *testing.T) {
 		t.Error("QuestionsLine(answer) = nil error, want what the command takes")
 	}
 }
+
+// What a tool call prints as it runs goes out as a tool line of phase
+// output, as it came: the command's text, redacted before it got here.
+func TestSessionToolOutput(t *testing.T) {
+	var out bytes.Buffer
+	s := jsonl.NewSession(&out, nil)
+	s.ToolOutput(wisp.ToolOutput{Thread: "t-1", CallID: "call_3", Tool: "run_command", Stream: "stderr", Text: "warning: \x1b[31mred\x1b[0m\n"})
+	want := `{"type":"tool","phase":"output","id":"call_3","name":"run_command","stream":"stderr","text":"warning: \u001b[31mred\u001b[0m\n"}` + "\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("line (-want +got):\n%s", diff)
+	}
+}

@@ -177,6 +177,12 @@ func (c *Chat) Interactive() bool { return c.interactive }
 // conversation's wisp.EventSink.
 func (c *Chat) Record(ctx context.Context, e wisp.Event) error { return c.display.Record(ctx, e) }
 
+// ToolOutput shows what a tool call prints as it runs, such as a
+// command's output, already redacted: each line escaped, after "  │ ".
+// The call's result then shows only its first line. The chat gives it as
+// the conversation's OnOutput.
+func (c *Chat) ToolOutput(o wisp.ToolOutput) { c.display.output(o) }
+
 // Delta shows a piece of the reply as it streams, its thinking apart.
 // The chat gives it as the conversation's OnDelta.
 func (c *Chat) Delta(thread string, d wisp.ChatDelta) { c.stream.delta(d) }

@@ -1,6 +1,7 @@
 package terminal_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -140,6 +141,50 @@ func TestChatShowsTheTurn(t *testing.T) {
 		"bye.\n"
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("the turn as shown (-want +got):\n%s", diff)
+	}
+}
+
+// What a command prints shows as it comes, each line escaped after
+// "  │ "; its result then shows its first line alone, the rest having been
+// seen. A call that printed nothing as it ran shows its whole result. So
+// does a respond's diagnostics.
+func TestChatShowsToolOutput(t *testing.T) {
+	var out screen
+	var chat *terminal.Chat
+	conv := &conversation{respond: func(ctx context.Context, input string) (wisp.Reply, error) {
+		summary := "ls && ls missing"
+		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolCallData{ID: "c1", Name: "run_command", Summary: &summary}})
+		chat.ToolOutput(wisp.ToolOutput{CallID: "c1", Tool: "run_command", Stream: "stdout", Text: "a.txt\nb\x1b[2J.txt\n"})
+		chat.ToolOutput(wisp.ToolOutput{CallID: "c1", Tool: "run_command", Stream: "stderr", Text: "ls: missing: No such file"})
+		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolResultData{ID: "c1", Name: "run_command", Content: "exit status 2 after 3ms\nstdout:\na.txt\nb.txt\nstderr:\nls: missing: No such file"}})
+		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolCallData{ID: "c2", Name: "run_command", Summary: &summary}})
+		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolResultData{ID: "c2", Name: "run_command", Content: "exit status 0 after 1ms\nstdout: (none)"}})
+		return wisp.Reply{Turn: 1, Text: "Listed."}, nil
+	}}
+	chat = terminal.NewChat(strings.NewReader("go\n"), &out, nil)
+	if err := chat.Run(context.Background(), conv, nil); err != nil {
+		t.Fatalf("Run = %v", err)
+	}
+	want := "› go\n" +
+		"⚙ run_command ls && ls missing\n" +
+		"  │ a.txt\n" +
+		"  │ b\\e[2J.txt\n" +
+		"  │ ls: missing: No such file\n" +
+		"↳ exit status 2 after 3ms\n" +
+		"⚙ run_command ls && ls missing\n" +
+		"↳ exit status 0 after 1ms\n" +
+		"  stdout: (none)\n" +
+		"Listed.\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("the turn as shown (-want +got):\n%s", diff)
+	}
+
+	var reply, diag bytes.Buffer
+	r := terminal.NewResponder(&reply, &diag)
+	r.ToolOutput(wisp.ToolOutput{CallID: "c1", Tool: "run_command", Stream: "stdout", Text: "hi\n"})
+	_ = r.Notify(context.Background(), wisp.Notice{Kind: wisp.NoticeSandbox, Text: "no sandbox\x1b[2J"})
+	if want := "  │ hi\nwisp: no sandbox\\e[2J\n"; diag.String() != want {
+		t.Errorf("respond's diagnostics = %q, want %q", diag.String(), want)
 	}
 }
 

@@ -12,11 +12,45 @@ import (
 )
 
 // display shows a turn's tool calls as they happen, by the type of each
-// event's data: "⚙ NAME SUMMARY" for a call, "↳ " and the lines of what
-// it gave the model, and the text that came with tool calls.
+// event's data: "⚙ NAME SUMMARY" for a call, "  │ " and each line it
+// prints as it runs (output), "↳ " and the lines of what it gave the
+// model, and the text that came with tool calls.
 type display struct {
 	out    io.Writer
 	stream *streamer // nil: nothing streams; text that comes with calls is shown from the event
+
+	mu       sync.Mutex
+	streamed map[string]bool // the calls whose output was shown as it came, by id
+}
+
+// output shows what a tool call prints as it runs, each line escaped
+// after "  │ ", and marks the call as shown: its result then shows only its
+// first line ("↳ exit status 0 after 12ms"), since the rest was seen.
+func (d *display) output(o wisp.ToolOutput) {
+	if o.Text == "" {
+		return
+	}
+	d.mu.Lock()
+	if d.streamed == nil {
+		d.streamed = map[string]bool{}
+	}
+	d.streamed[o.CallID] = true
+	d.mu.Unlock()
+	var b strings.Builder
+	for l := range strings.SplitSeq(strings.TrimSuffix(o.Text, "\n"), "\n") {
+		b.WriteString("  │ " + escape.Terminal(strings.TrimSuffix(l, "\r")) + "\n")
+	}
+	io.WriteString(d.out, b.String())
+}
+
+// shown reports whether call's output was shown as it came, and forgets
+// it.
+func (d *display) shown(call string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ok := d.streamed[call]
+	delete(d.streamed, call)
+	return ok
 }
 
 func (d *display) Record(ctx context.Context, e wisp.Event) error {
@@ -34,8 +68,12 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 			fmt.Fprintln(d.out, Lines(data.Content))
 		}
 	case wisp.ToolResultData:
+		streamed := d.shown(data.ID)
 		if content := data.Content; content != "" && data.Error == "" {
 			lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+			if streamed {
+				lines = lines[:1]
+			}
 			for i, l := range lines {
 				lead := "  "
 				if i == 0 {

@@ -39,18 +39,23 @@ func NewResponder(out, diag io.Writer) *Responder {
 func (r *Responder) Record(ctx context.Context, e wisp.Event) error { return r.display.Record(ctx, e) }
 
 // Notify tells the person what wisp has to say during the turn: that it
-// waits (for its thread, or for the audit log) and how to stop it, or
-// that their input was cut. The reply's flags it shows after the reply.
+// waits (for its thread, or for the audit log) and how to stop it, that
+// their input was cut, or that commands cannot be confined here. The reply's flags it shows after the reply.
 func (r *Responder) Notify(_ context.Context, n wisp.Notice) error {
 	var err error
 	switch n.Kind {
 	case wisp.NoticeWaiting:
 		_, err = fmt.Fprintf(r.diag, "wisp: %s (Ctrl-C stops it)\n", escape.Terminal(n.Text))
-	case wisp.NoticeCut:
+	case wisp.NoticeCut, wisp.NoticeSandbox:
 		_, err = fmt.Fprintf(r.diag, "wisp: %s\n", escape.Terminal(n.Text))
 	}
 	return err
 }
+
+// ToolOutput shows on the diagnostics what a tool call prints as it
+// runs, as Chat.ToolOutput does. The Responder gives it as the
+// conversation's OnOutput.
+func (r *Responder) ToolOutput(o wisp.ToolOutput) { r.display.output(o) }
 
 // Respond runs one turn of conv on prompt and shows it: the tools left
 // out (opts.Dropped) and the thread before it, the reply and its flags

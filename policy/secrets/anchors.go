@@ -17,6 +17,14 @@ import (
 //
 // The rules' anchors are one automaton, built once. A Vault's values are
 // another, built for one call of Redact and wiped when it ends.
+//
+// It is written here rather than taken from a library: the Go libraries
+// for it (BobuSumisu/aho-corasick, petar-dambovaliev/aho-corasick,
+// cloudflare/ahocorasick) report matches as allocated objects or not at all
+// where they are, fold case by a lower-cased copy of the text, and cannot
+// be wiped; this table folds case in its byte classes, reports a match
+// where its pattern ends with no allocation, and lets the caller drop a
+// match by the bytes around it as it is found (see anchorSet.findIn).
 type automaton struct {
 	class  [256]uint8
 	nclass int
@@ -297,7 +305,7 @@ func (a *anchorSet) inView(v *view) {
 	// was found there can be reused.
 	track := v.parent == nil
 	if track {
-		v.from = make([][]int32, len(a.longest))
+		v.from = takeFromLists()
 	}
 	// A hit of rule r at c is the parent's when the byte before c, and the
 	// rule's longest anchor and the byte after it, fit in one piece: the
@@ -434,12 +442,50 @@ func takeHitLists() [][]int {
 	return at
 }
 
-// release gives the lists of anchors of v back, once nothing will read
-// them: v and the copies made from it are scanned.
+// fromLists and scanLists keep a view's view.from and view.scans for the
+// views to come, as hitLists does its anchors.
+var (
+	fromLists = sync.Pool{New: func() any { return make([][]int32, len(ruleTable)) }}
+	scanLists = sync.Pool{New: func() any { return make([]ruleScan, len(ruleTable)) }}
+)
+
+// takeFromLists returns empty view.from lists.
+func takeFromLists() [][]int32 {
+	from := fromLists.Get().([][]int32)
+	for i := range from {
+		from[i] = from[i][:0]
+	}
+	return from
+}
+
+// takeScans returns empty view.scans.
+func takeScans() []ruleScan {
+	scans := scanLists.Get().([]ruleScan)
+	for i := range scans {
+		s := &scans[i]
+		s.kind, s.touch, s.rec, s.recs = s.kind[:0], s.touch[:0], s.rec[:0], s.recs[:0]
+	}
+	return scans
+}
+
+// release gives the lists of v back, once nothing will read them: v and
+// the copies made from it are scanned, and a text scanned again after it
+// is too.
 func (v *view) release() {
 	if v.at != nil {
 		hitLists.Put(v.at)
 		v.at = nil
+	}
+	if v.from != nil {
+		fromLists.Put(v.from)
+		v.from = nil
+	}
+	if v.scans != nil {
+		for i := range v.scans {
+			clear(v.scans[i].recs) // their values are the text's
+		}
+		scanLists.Put(v.scans)
+		v.scans = nil
 	}
 }
 

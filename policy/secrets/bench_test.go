@@ -79,6 +79,11 @@ func denseAnchors(n int) string {
 	return strings.Repeat(all, n/len(all)+1)[:n]
 }
 
+// BenchmarkRedact redacts an ordinary answer, adversarial text from 1 KB to
+// 1 MB, a megabyte of nothing but the rules' anchors and one of a single run
+// of token characters. The bytes per second stay flat from one size to the
+// next: the scan is linear whatever the text holds. Each 1 MB input should
+// redact at 50 MB/s or more on one core.
 func BenchmarkRedact(b *testing.B) {
 	inputs := []struct {
 		name string

@@ -331,3 +331,25 @@ func TestKnownSet(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIIEnd checks asciiEnd, which reads eight bytes at a time, against
+// reading one at a time.
+func TestASCIIEnd(t *testing.T) {
+	for n := range 24 {
+		for at := range n + 1 {
+			b := []byte(strings.Repeat("a", n))
+			if at < n {
+				b[at] = 0x80 | byte(at)
+			}
+			for from := range n + 1 {
+				want := from
+				for want < n && b[want] < 0x80 {
+					want++
+				}
+				if got := asciiEnd(string(b), from); got != want {
+					t.Errorf("asciiEnd(%q, %d) = %d, want %d", b, from, got, want)
+				}
+			}
+		}
+	}
+}

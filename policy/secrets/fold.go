@@ -42,8 +42,8 @@ func isIgnorable(r rune) bool {
 // hasIgnorable reports whether s holds any default-ignorable code point.
 func hasIgnorable(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] < utf8.RuneSelf {
-			continue
+		if i = asciiEnd(s, i); i == len(s) {
+			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if isIgnorable(r) {
@@ -52,6 +52,22 @@ func hasIgnorable(s string) bool {
 		i += size - 1
 	}
 	return false
+}
+
+// asciiEnd returns the offset of the first byte at or after i that is not
+// ASCII, or len(s). It reads eight bytes at a time.
+func asciiEnd(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
 
 // stripIgnorable returns s without its default-ignorable code points. When

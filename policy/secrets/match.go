@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -293,34 +294,34 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 	}
 	clear(e.memo)
 	if rec != nil {
-		rec.kind = make([]uint8, 0, len(at))
-		rec.touch = make([]int32, 0, len(at))
-		rec.rec = make([]int32, 0, len(at))
+		rec.kind = slices.Grow(rec.kind, len(at))
+		rec.touch = slices.Grow(rec.touch, len(at))
+		rec.rec = slices.Grow(rec.rec, len(at))
 	}
 	done := 0
 	for k, p := range at {
-		kind, r, touch := skipped, (*matchRecord)(nil), -1
+		kind, r, touch := skipped, matchRecord{}, -1
 		if p >= done {
 			kind, r, touch = e.reused(s, re, k, p)
 			switch {
 			case kind == skipped:
 				kind, r, touch = e.evaluate(s, p, emit)
-			case r != nil && r.kept:
+			case kind == matched && r.kept:
 				add(r.m.vstart, r.end, r.value)
 			}
-			if r != nil {
+			if kind == matched {
 				done = max(done, r.m.end, r.end)
 			}
 		}
 		if rec != nil {
 			rec.kind = append(rec.kind, kind)
 			rec.touch = append(rec.touch, int32(touch))
-			if r == nil {
+			if kind != matched {
 				rec.rec = append(rec.rec, -1)
 				continue
 			}
 			rec.rec = append(rec.rec, int32(len(rec.recs)))
-			rec.recs = append(rec.recs, *r)
+			rec.recs = append(rec.recs, r)
 		}
 	}
 }
@@ -328,7 +329,7 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 // evaluate runs s at the anchor at p and reports the outcome, emitting the
 // value of a match, and the end of the bytes the outcome depends on, from p
 // on (-1 when that is where the text ends).
-func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int) (bool, string)) (uint8, *matchRecord, int) {
+func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int) (bool, string)) (uint8, matchRecord, int) {
 	n := len(e.text)
 	e.lo = max(0, p-s.before-1)
 	e.hi = min(n, p+s.maxLen+1)
@@ -340,7 +341,7 @@ func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int)
 		return e.touch - p
 	}
 	if s.near != nil && !s.near(e, p) {
-		return missed, nil, touched()
+		return missed, matchRecord{}, touched()
 	}
 	var m match
 	var ok bool
@@ -349,21 +350,21 @@ func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int)
 		// The one character before an ASCII anchor ends right before
 		// it, so the match can only start at the anchor.
 		if s.wordStart && isWordByte(e.text[p-1]) {
-			return missed, nil, touched()
+			return missed, matchRecord{}, touched()
 		}
 		m, ok = s.match.try(e, p)
 	default:
 		m, ok = e.first(s, p)
 	}
 	if !ok {
-		return missed, nil, touched()
+		return missed, matchRecord{}, touched()
 	}
 	end := m.vend
 	if end == e.hi && e.hi < n {
 		// The value runs into the cut. Only a rule whose value has no
 		// length bound gets here; let the value run on.
 		if s.extend == nil {
-			return missed, nil, touched()
+			return missed, matchRecord{}, touched()
 		}
 		for end < n && s.extend(e.text[end]) {
 			end++
@@ -379,8 +380,8 @@ func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int)
 
 // record emits the value of the match m, which grew to end, and returns its
 // record.
-func (e *engine) record(s *spec, m match, end int, emit func(start, end, lead, group int) (bool, string)) *matchRecord {
-	r := &matchRecord{m: m, end: end}
+func (e *engine) record(s *spec, m match, end int, emit func(start, end, lead, group int) (bool, string)) matchRecord {
+	r := matchRecord{m: m, end: end}
 	if m.vstart < end {
 		r.kept, r.value = emit(m.vstart, end, m.start, m.group)
 	}
@@ -390,30 +391,30 @@ func (e *engine) record(s *spec, m match, end int, emit func(start, end, lead, g
 // reused returns the earlier scan's outcome at the k-th anchor, at p, moved
 // to where the anchor now is, and what it read; or skipped when there is
 // none to reuse.
-func (e *engine) reused(s *spec, re *reuse, k, p int) (uint8, *matchRecord, int) {
+func (e *engine) reused(s *spec, re *reuse, k, p int) (uint8, matchRecord, int) {
 	if re == nil || re.from[k] < 0 {
-		return skipped, nil, -1
+		return skipped, matchRecord{}, -1
 	}
 	j := re.from[k]
 	kind, touch := re.prev.kind[j], int(re.prev.touch[j])
 	if kind == skipped || touch < 0 {
-		return skipped, nil, -1
+		return skipped, matchRecord{}, -1
 	}
 	for re.cur < len(re.pieces) && re.pieces[re.cur].at+re.pieces[re.cur].n <= p {
 		re.cur++
 	}
 	if re.cur == len(re.pieces) || re.pieces[re.cur].at > p {
-		return skipped, nil, -1
+		return skipped, matchRecord{}, -1
 	}
 	pc := re.pieces[re.cur]
 	// What the outcome read, from the window's first byte, must be bytes
 	// of the piece.
 	q := p - pc.at + pc.from // where the anchor was
 	if q-s.before-1 < pc.from || q+touch > pc.from+pc.n {
-		return skipped, nil, -1
+		return skipped, matchRecord{}, -1
 	}
 	if kind == missed {
-		return missed, nil, touch
+		return missed, matchRecord{}, touch
 	}
 	r := re.prev.recs[re.prev.rec[j]]
 	d := p - q
@@ -422,7 +423,7 @@ func (e *engine) reused(s *spec, re *reuse, k, p int) (uint8, *matchRecord, int)
 	r.m.vstart += d
 	r.m.vend += d
 	r.end += d
-	return matched, &r, touch
+	return matched, r, touch
 }
 
 // first returns the match of s that starts first in the window of the

@@ -120,13 +120,13 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 	}()
 	e.text = v.text
 	anchors.inView(v)
-	if v.record {
-		v.scans = make([]ruleScan, len(ruleTable))
-	}
 	for i := range ruleTable {
 		at := v.at[i]
 		if len(at) == 0 {
 			continue
+		}
+		if v.record && v.scans == nil {
+			v.scans = takeScans()
 		}
 		s := ruleTable[i].spec
 		emit := func(start, end, lead, group int) (bool, string) {

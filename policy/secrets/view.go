@@ -100,7 +100,7 @@ func (v *view) orig(start, end int) (int, int) {
 // A viewBuilder assembles a copy of a parent view.
 type viewBuilder struct {
 	parent *view
-	buf    []byte
+	buf    strings.Builder
 	segs   []seg
 	pieces []piece
 	// k is the parent's seg that the last copy ended in.
@@ -135,11 +135,11 @@ func (b *viewBuilder) add(out string, start, end int) {
 	if len(out) == 1 && hi == lo+1 {
 		// One byte for one: it maps as a copied byte does, and so goes
 		// in the run of copied bytes around it.
-		b.addSeg(seg{at: len(b.buf), lo: lo, copied: true}, 1)
+		b.addSeg(seg{at: b.buf.Len(), lo: lo, copied: true}, 1)
 	} else {
-		b.addSeg(seg{at: len(b.buf), lo: lo, hi: hi}, len(out))
+		b.addSeg(seg{at: b.buf.Len(), lo: lo, hi: hi}, len(out))
 	}
-	b.buf = append(b.buf, out...)
+	b.buf.WriteString(out)
 }
 
 // copy appends the parent's bytes [start, end) unchanged.
@@ -148,14 +148,14 @@ func (b *viewBuilder) copy(start, end int) {
 		return
 	}
 	p := b.parent
-	if n := len(b.pieces); n > 0 && b.pieces[n-1].at+b.pieces[n-1].n == len(b.buf) && b.pieces[n-1].from+b.pieces[n-1].n == start {
+	if n := len(b.pieces); n > 0 && b.pieces[n-1].at+b.pieces[n-1].n == b.buf.Len() && b.pieces[n-1].from+b.pieces[n-1].n == start {
 		b.pieces[n-1].n += end - start
 	} else {
-		b.pieces = append(b.pieces, piece{at: len(b.buf), from: start, n: end - start})
+		b.pieces = append(b.pieces, piece{at: b.buf.Len(), from: start, n: end - start})
 	}
 	if p.parent == nil {
-		b.addSeg(seg{at: len(b.buf), lo: start, copied: true}, end-start)
-		b.buf = append(b.buf, p.text[start:end]...)
+		b.addSeg(seg{at: b.buf.Len(), lo: start, copied: true}, end-start)
+		b.buf.WriteString(p.text[start:end])
 		return
 	}
 	for i := start; i < end; {
@@ -167,17 +167,17 @@ func (b *viewBuilder) copy(start, end int) {
 		}
 		j := min(end, next)
 		if s.copied {
-			b.addSeg(seg{at: len(b.buf), lo: s.lo + i - s.at, copied: true}, j-i)
+			b.addSeg(seg{at: b.buf.Len(), lo: s.lo + i - s.at, copied: true}, j-i)
 		} else {
-			b.addSeg(seg{at: len(b.buf), lo: s.lo, hi: s.hi}, j-i)
+			b.addSeg(seg{at: b.buf.Len(), lo: s.lo, hi: s.hi}, j-i)
 		}
-		b.buf = append(b.buf, p.text[i:j]...)
+		b.buf.WriteString(p.text[i:j])
 		i = j
 	}
 }
 
 func (b *viewBuilder) view() *view {
-	return &view{text: string(b.buf), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces}
+	return &view{text: b.buf.String(), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces}
 }
 
 // size returns the length of the original text.
@@ -233,7 +233,7 @@ func derive(v *view, at []int, slack int, undo func(b *viewBuilder, start, end i
 		n += st[1] - st[0] + 1
 	}
 	b := newViewBuilder(v)
-	b.buf = make([]byte, 0, n)
+	b.buf.Grow(n)
 	done := 0
 	for _, st := range sts {
 		start := max(st[0], done)
@@ -252,8 +252,8 @@ func stripView(v *view) *view {
 	s := v.text
 	var at []int
 	for i := 0; i < len(s); i++ {
-		if s[i] < utf8.RuneSelf {
-			continue
+		if i = asciiEnd(s, i); i == len(s) {
+			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if isIgnorable(r) {
@@ -523,8 +523,12 @@ const (
 // the blobBytes flags of the run's bytes. It looks at a short head of the
 // run first, since most runs are not encoded text.
 func decodeBlob(run string, seen uint8) (string, bool) {
+	// The head is decoded from and into arrays of the stack.
+	var src [64]byte
+	var dst [48]byte
 	if len(run) >= minHexRun && len(run)%2 == 0 && seen&blobNotHex == 0 {
-		if out, err := hex.DecodeString(run[:min(len(run), 64)]); err != nil || !readsAsText(trimRune(out)) {
+		head := src[:copy(src[:], run)]
+		if n, err := hex.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 			return "", false
 		}
 		out, err := hex.DecodeString(run)
@@ -540,7 +544,8 @@ func decodeBlob(run string, seen uint8) (string, bool) {
 		}
 		enc = base64.RawURLEncoding
 	}
-	if head, err := enc.DecodeString(run[:min(len(run), 64)&^3]); err != nil || !readsAsText(trimRune(head)) {
+	head := src[:copy(src[:], run[:min(len(run), 64)&^3])]
+	if n, err := enc.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 		return "", false
 	}
 	if len(run)%4 == 1 {

@@ -105,7 +105,7 @@ func TestDescriber(t *testing.T) {
 	}
 	want := policy.Request{Thread: "t1", Turn: 1, Kind: "command", Command: "run_command git commit -m x", Pattern: "git commit *",
 		Scopes: []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession}, AlwaysAsk: true,
-		Text: "runs in \"src\" of the workspace\nsandbox: none: the command runs with all your rights, so every command is asked\nended after 120 s"}
+		Text: "runs in \"src\" of the workspace\nsandbox: none: the command runs with all your rights, so every command is asked\nstopped if still running after 120 s"}
 	if len(g.got) != 1 {
 		t.Fatalf("asked %d times", len(g.got))
 	}

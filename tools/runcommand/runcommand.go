@@ -341,7 +341,7 @@ func (t *tool) action(ctx context.Context, c wisp.Call) (wisp.Action, error) {
 		}
 		text = append(text, "secrets in its environment: "+strings.Join(s, ", "))
 	}
-	text = append(text, fmt.Sprintf("ended after %d s", int(p.timeout/time.Second)))
+	text = append(text, fmt.Sprintf("stopped if still running after %d s", int(p.timeout/time.Second)))
 	return wisp.Action{
 		Kind: Kind, Command: command, Pattern: pattern, Text: strings.Join(text, "\n"), Scopes: scopes,
 		AlwaysAsk: !sb.Confined(),

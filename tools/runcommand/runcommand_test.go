@@ -223,23 +223,23 @@ func TestAction(t *testing.T) {
 			`{"command":"git commit -m 'x\ny'","cwd":"src","timeoutSeconds":30,"env":{"GH_TOKEN":"session:GH_TOKEN"}}`,
 			policy.Request{Thread: "t1", Turn: 1, Kind: "command", Command: "run_command -C src -e GH_TOKEN -- git commit -m 'x\ny'", Scopes: all,
 				Text: "runs in \"src\" of the workspace\nsandbox: workspace-write (writes only in the workspace and a private temp folder; network off)\n" +
-					"rated moderate: writes in the workspace\nsecrets in its environment: GH_TOKEN from session:GH_TOKEN\nended after 30 s"},
+					"rated moderate: writes in the workspace\nsecrets in its environment: GH_TOKEN from session:GH_TOKEN\nstopped if still running after 30 s"},
 		},
 		{
 			"read-only, network", confined{&fakeRunner{}, runcommand.Sandbox{Mode: runcommand.ModeReadOnly, Network: true}},
 			`{"command":"ls"}`,
 			policy.Request{Thread: "t1", Turn: 1, Kind: "command", Command: "run_command ls", Scopes: all,
-				Text: "runs in the workspace\nsandbox: read-only (writes only in a private temp folder; network on)\nrated moderate: writes in the workspace\nended after 120 s"},
+				Text: "runs in the workspace\nsandbox: read-only (writes only in a private temp folder; network on)\nrated moderate: writes in the workspace\nstopped if still running after 120 s"},
 		},
 		{
 			"no sandbox", &fakeRunner{}, `{"command":"ls"}`,
 			policy.Request{Thread: "t1", Turn: 1, Kind: "command", Command: "run_command ls", Scopes: all, AlwaysAsk: true,
-				Text: "runs in the workspace\nsandbox: none: the command runs with all your rights, so every command is asked\nrated moderate: writes in the workspace\nended after 120 s"},
+				Text: "runs in the workspace\nsandbox: none: the command runs with all your rights, so every command is asked\nrated moderate: writes in the workspace\nstopped if still running after 120 s"},
 		},
 		{
 			"mode off", confined{&fakeRunner{}, runcommand.Sandbox{Mode: runcommand.ModeOff, Network: true}}, `{"command":"ls"}`,
 			policy.Request{Thread: "t1", Turn: 1, Kind: "command", Command: "run_command ls", Scopes: all, AlwaysAsk: true,
-				Text: "runs in the workspace\nsandbox: none: the command runs with all your rights, so every command is asked\nrated moderate: writes in the workspace\nended after 120 s"},
+				Text: "runs in the workspace\nsandbox: none: the command runs with all your rights, so every command is asked\nrated moderate: writes in the workspace\nstopped if still running after 120 s"},
 		},
 	} {
 		g := &approving{}
