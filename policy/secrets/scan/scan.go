@@ -325,6 +325,7 @@ func run(ctx context.Context, targets []target, opts *Options) (*Report, error) 
 			if ctx.Err() == nil {
 				err = &PathError{Path: t.show(t.dir), Err: err}
 			}
+			cancel(err) // the files queued are not scanned
 			break
 		}
 	}
