@@ -5,14 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
@@ -93,20 +90,12 @@ error. --thread ID goes on with a thread kept under $WISP_HOME/threads.` + envir
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			prompt := args[0]
-			if prompt == "-" {
-				b, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), agent.MaxInputBytes+1))
-				if err != nil {
-					return fmt.Errorf("reading the prompt: %w", err)
-				}
-				prompt = string(b)
-			}
-			if len(prompt) > agent.MaxInputBytes {
-				return usagef("the prompt is longer than %d bytes, the most one turn takes; shorten it", agent.MaxInputBytes)
-			}
-			prompt = strings.TrimSpace(prompt)
-			if prompt == "" {
-				return usagef("the prompt is empty; pass the text, or - and the text on standard input")
+			prompt, err := terminal.ReadPrompt(args[0], cmd.InOrStdin())
+			var bad *terminal.PromptError
+			if errors.As(err, &bad) {
+				return usageError{err}
+			} else if err != nil {
+				return err
 			}
 			return runRespond(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), thread, prompt)
 		},
@@ -185,9 +174,4 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 		return exitError{code: exitInterrupted}
 	}
 	return err
-}
-
-func isTerminal(v any) bool {
-	f, ok := v.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -167,6 +167,7 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newQuestionsCmd(env),
 		newApprovalsCmd(env),
 		newMemoryCmd(env),
+		newScanCmd(),
 	)
 	cmdline.Apply(root)
 	return root

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -36,9 +34,13 @@ func modelSetup(env environ, h *home.Home) ([]models.Backend, *models.PullOption
 	return []models.Backend{ol, ml}, &models.PullOptions{Hub: hub, Store: hf.Store{Home: h.Dir()}}, nil
 }
 
-// newActions builds the ModelActions of wisp models: the person's own,
-// recorded in the audit log.
-func newActions(env environ, h *home.Home) (*models.Actions, error) {
+// personActions builds the ModelActions of wisp models in the wisp home:
+// the person's own, recorded in the audit log.
+func personActions(env environ) (*models.Actions, error) {
+	h, err := openHome(env)
+	if err != nil {
+		return nil, err
+	}
 	backends, pull, err := modelSetup(env, h)
 	if err != nil {
 		return nil, err
@@ -70,36 +72,19 @@ the model's do.`,
 			return usagef("models needs a subcommand: %s", models.CommandUsage())
 		},
 	}
-	run := modelsRunner(env)
 	for _, m := range models.Commands() {
 		if m.Name == "pull" {
-			c.AddCommand(newPullCmd(m, run))
+			c.AddCommand(newPullCmd(m, env))
 		} else {
-			c.AddCommand(newModelsSubCmd(m, run))
+			c.AddCommand(newModelsSubCmd(m, env))
 		}
 	}
 	return c
 }
 
-// modelsRunner returns what runs a models subcommand with the person's
-// ModelActions in the wisp home.
-func modelsRunner(env environ) modelsRun {
-	return func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error {
-		h, err := openHome(env)
-		if err != nil {
-			return err
-		}
-		a, err := newActions(env, h)
-		if err != nil {
-			return err
-		}
-		return f(cmd.Context(), a, cmd.OutOrStdout())
-	}
-}
-
 // newModelsSubCmd is wisp models m: models.RunCommand, the page of list
 // given as it is there or as --page.
-func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
+func newModelsSubCmd(m models.Command, env environ) *cobra.Command {
 	var page int
 	var asJSON bool
 	sub := &cobra.Command{
@@ -110,21 +95,23 @@ func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 			if m.Name == "list" && len(args) == 0 && (!asJSON || cmd.Flags().Changed("page")) {
 				args = []string{strconv.Itoa(page)}
 			}
-			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), &models.CommandOptions{Table: true, JSON: asJSON})
-				var failed *models.CheckError
-				if errors.As(err, &failed) {
-					// What the check found is the answer; the status says it failed.
-					text, err = models.FormatChange(failed.Change), exitError{code: 1}
-				} else if err != nil {
-					return modelsErr(err)
-				}
-				if m.Name != "list" { // a table and JSON are escaped already
-					text = terminal.Lines(strings.TrimSuffix(text, "\n")) + "\n"
-				}
-				fmt.Fprint(out, text)
+			a, err := personActions(env)
+			if err != nil {
 				return err
-			})
+			}
+			text, err := models.RunCommand(cmd.Context(), a, append([]string{m.Name}, args...), &models.CommandOptions{Table: true, JSON: asJSON})
+			var failed *models.CheckError
+			if errors.As(err, &failed) {
+				// What the check found is the answer; the status says it failed.
+				text, err = models.FormatChange(failed.Change), exitError{code: 1}
+			} else if err != nil {
+				return modelsErr(err)
+			}
+			if m.Name != "list" { // a table and JSON are escaped already
+				text = terminal.Lines(strings.TrimSuffix(text, "\n")) + "\n"
+			}
+			fmt.Fprint(cmd.OutOrStdout(), text)
+			return err
 		},
 	}
 	if m.Name == "check" {

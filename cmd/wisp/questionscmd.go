@@ -78,14 +78,10 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 	if err != nil {
 		return err
 	}
-	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
-	w, closeLog, err := answerWitness(h, stdin, stdout)
-	if err != nil {
-		return err
-	}
-	defer closeLog()
+	// The answer is recorded in a session of its own before it is filed.
 	// Ctrl-C ends it, and every prompt of it.
-	err = terminal.NewQuestions(h.Questions(w), terminal.NewInput(stdin), stdout, nil).Answer(cmd.Context(), id, decline)
+	q := terminal.NewQuestions(h.Questions(h.Witness(newID())), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), nil)
+	err = q.Answer(cmd.Context(), id, decline)
 	if errors.Is(err, pending.ErrBadID) {
 		return usageError{err}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/internal/walk"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/tools"
 )
@@ -240,7 +241,7 @@ func (w *Workspace) change(a editArgs) (*change, error) {
 			return nil, problemf("%s is larger than %d MiB, more than edit_file changes", quote(a.Path), MaxEditBytes>>20)
 		case err != nil:
 			return nil, problemf("%s: %s", quote(a.Path), pathError(err))
-		case binary(data):
+		case walk.Binary(data):
 			return nil, problemf("%s is a binary file; edit_file changes text files", quote(a.Path))
 		}
 		old = string(data)

@@ -86,7 +86,7 @@ func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
 	}
 	var listed []string
 	matched := 0
-	cut, err := w.walk(ctx, dir, func(p string, d fs.DirEntry) error {
+	cut, err := w.walk(ctx, dir, false, func(p string, d fs.DirEntry) error {
 		rel := relTo(dir, p)
 		if !doublestar.MatchUnvalidated(pattern, rel) {
 			return nil

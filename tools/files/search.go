@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/walk"
 	"github.com/wisp-agent/wisp/tools"
 )
 
@@ -91,7 +92,7 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 	var b strings.Builder
 	matches, files, large := 0, 0, 0
 	more := false
-	cut, err := w.walk(ctx, dir, func(p string, d fs.DirEntry) error {
+	cut, err := w.walk(ctx, dir, false, func(p string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() || glob != "" && !doublestar.MatchUnvalidated(glob, relTo(dir, p)) {
 			return nil
 		}
@@ -102,7 +103,7 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 			return nil
 		}
 		data, err := w.root.ReadFile(filepath.FromSlash(p))
-		if err != nil || len(data) > MaxSearchFileBytes || binary(data) {
+		if err != nil || len(data) > MaxSearchFileBytes || walk.Binary(data) {
 			return nil
 		}
 		v := newView(string(data), 1, w.redact)
@@ -117,7 +118,7 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 			}
 			if matches == MaxMatches {
 				more = true
-				return errStop
+				return fs.SkipAll
 			}
 			matches++
 			found = true

@@ -5,24 +5,25 @@ import (
 	"testing"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/tools/files"
 )
 
-// What each tool says a call does, which a face shows after the tool's
-// name ("⚙ edit_file replace main.go"): never the name again.
+// A face writes a call as its tool's name and then its summary, so a
+// summary says what the call does without naming the tool again
+// ("⚙ edit_file replace main.go").
 func TestSummaries(t *testing.T) {
 	w := newTree(t).open(t)
 	tests := []struct {
-		tool string
-		args string
-		want string
+		tool, args, want string
 	}{
-		{"read_file", `{"path":"main.go"}`, "reads main.go"},
-		{"list_files", `{}`, "lists files"},
-		{"list_files", `{"pattern":"*.go","path":"sub"}`, "lists *.go in sub"},
-		{"search", `{"pattern":"func main"}`, "searches for func main"},
-		{"edit_file", `{"path":"main.go","mode":"replace","old":"a","new":"b"}`, "replace main.go"},
-		{"edit_file", `{"path":".git/config","mode":"append","new":"x"}`, "append .git/config"},
-		{"edit_file", `not json`, "a call"},
+		{files.NameReadFile, `{"path":"notes.txt"}`, "reads notes.txt"},
+		{files.NameListFiles, `{}`, "lists files"},
+		{files.NameListFiles, `{"pattern":"*.go","path":"sub"}`, "lists *.go in sub"},
+		{files.NameSearch, `{"pattern":"func main"}`, "searches for func main"},
+		{files.NameEditFile, `{"path":"notes.txt","mode":"replace","old":"a","new":"b"}`, "replace notes.txt"},
+		{files.NameEditFile, `{"path":"new.txt","mode":"create","new":"b"}`, "create new.txt"},
+		{files.NameEditFile, `{"path":".git/config","mode":"append","new":"x"}`, "append .git/config"},
+		{files.NameEditFile, `not json`, "a call"},
 	}
 	for _, tc := range tests {
 		s, ok := tool(t, w, tc.tool).(wisp.Summarizer)
