@@ -85,7 +85,7 @@ goes to standard output; what the model called, and the thread's id, go to stand
 error. --thread ID goes on with a thread kept under $WISP_HOME/threads.` + environment,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("respond takes one PROMPT, or - to read it from standard input (got %s)", cmdline.Count(args))
+				return cmdline.Usagef("respond takes one PROMPT, or - to read it from standard input (got %s)", cmdline.Count(args))
 			}
 			return nil
 		},
@@ -93,7 +93,7 @@ error. --thread ID goes on with a thread kept under $WISP_HOME/threads.` + envir
 			prompt, err := terminal.ReadPrompt(args[0], cmd.InOrStdin())
 			var bad *terminal.PromptError
 			if errors.As(err, &bad) {
-				return usageError{err}
+				return &cmdline.UsageError{Err: err}
 			} else if err != nil {
 				return err
 			}
@@ -168,10 +168,10 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	})
 	switch {
 	case errors.Is(err, terminal.ErrTurnFailed):
-		return exitError{code: 1}
+		return &cmdline.ExitError{Code: 1}
 	case errors.Is(err, wisp.ErrInterrupted):
 		// Ctrl-C at the prompt: the person left, as a shell expects.
-		return exitError{code: exitInterrupted}
+		return &cmdline.ExitError{Code: cmdline.ExitInterrupted}
 	}
 	return err
 }

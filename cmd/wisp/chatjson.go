@@ -7,6 +7,7 @@ import (
 
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 // runChatJSON is wisp chat --json: a jsonl.Session on stdin and stdout
@@ -36,7 +37,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		Hello: jsonl.Hello{Session: conv.Session(), Thread: conv.Thread(), Model: conv.ModelName(), Tools: conv.Tools().Names()},
 	})
 	if errors.Is(err, jsonl.ErrTurnFailed) {
-		return exitError{code: 1}
+		return &cmdline.ExitError{Code: 1}
 	}
 	return err
 }
