@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +49,7 @@ system prompt the model would be sent (docs/prompt.md) and leaves.` + environmen
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if showPrompt {
-				o := conversation.Options{ModelName: model, Named: toolList(cmd, named), Interactive: !yes}
+				o := conversation.Options{ModelName: model, Named: named, Interactive: !yes}
 				if err := inHome(env, &o); err != nil {
 					return err
 				}
@@ -59,13 +58,13 @@ system prompt the model would be sent (docs/prompt.md) and leaves.` + environmen
 				return usageOf(err)
 			}
 			if jsonLines {
-				return runChatJSON(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), yes)
+				return runChatJSON(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, named, yes)
 			}
-			return runChat(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), yes)
+			return runChat(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, named, yes)
 		},
 	}
 	c.Flags().StringVar(&model, "model", "", "the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)")
-	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more); without it, every tool the settings allow")
+	cmdline.ListVar(c.Flags(), &named, "tool", "give the conversation only this tool (repeat for more); without it, every tool the settings allow")
 	c.Flags().BoolVar(&yes, "yes", false, "run with no person: questions are not asked")
 	c.Flags().BoolVar(&jsonLines, "json", false, "speak JSON lines on stdin and stdout, for a front end (docs/jsonl.md)")
 	c.Flags().BoolVar(&showPrompt, "show-prompt", false, "print the system prompt the model would be sent, and leave")
@@ -97,31 +96,14 @@ error. --thread ID goes on with a thread kept under $WISP_HOME/threads.` + envir
 			} else if err != nil {
 				return err
 			}
-			return runRespond(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), thread, prompt)
+			return runRespond(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, named, thread, prompt)
 		},
 	}
 	c.Flags().StringVar(&model, "model", "", "the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)")
-	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more)")
+	cmdline.ListVar(c.Flags(), &named, "tool", "give the conversation only this tool (repeat for more)")
 	c.Flags().StringVar(&thread, "thread", "", "go on with this thread (its id, as an earlier respond printed it)")
 	workspaceFlag(c, env)
 	return c
-}
-
-// toolList returns the named tools, or nil when --tool was not given
-// (every tool); --tool "" names none.
-func toolList(cmd *cobra.Command, named []string) []string {
-	if !cmd.Flags().Changed("tool") {
-		return nil
-	}
-	out := []string{}
-	for _, n := range named {
-		for _, part := range strings.Split(n, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
 }
 
 func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, thread, prompt string) error {
