@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -83,7 +82,7 @@ the model's do.`,
 	return c
 }
 
-// newModelsSubCmd is wisp models m: models.RunCommand, the page of list
+// newModelsSubCmd is wisp models m: terminal.Models, the page of list
 // given as it is there or as --page.
 func newModelsSubCmd(m models.Command, env environ) *cobra.Command {
 	var page int
@@ -100,19 +99,12 @@ func newModelsSubCmd(m models.Command, env environ) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			text, err := models.RunCommand(cmd.Context(), a, append([]string{m.Name}, args...), &models.CommandOptions{Table: true, JSON: asJSON})
-			var failed *models.CheckError
-			if errors.As(err, &failed) {
-				// What the check found is the answer; the status says it failed.
-				text, err = models.FormatChange(failed.Change), &cmdline.ExitError{Code: 1}
-			} else if err != nil {
-				return modelsErr(err)
+			err = terminal.Models(cmd.Context(), a, append([]string{m.Name}, args...), cmd.OutOrStdout(), &terminal.ModelsOptions{JSON: asJSON})
+			if errors.Is(err, models.ErrCheckFailed) {
+				// What the check found was said; the status says it failed.
+				return &cmdline.ExitError{Code: cmdline.ExitFailure}
 			}
-			if m.Name != "list" { // a table and JSON are escaped already
-				text = terminal.Lines(strings.TrimSuffix(text, "\n")) + "\n"
-			}
-			fmt.Fprint(cmd.OutOrStdout(), text)
-			return err
+			return modelsErr(err)
 		},
 	}
 	if m.Name == "check" {
