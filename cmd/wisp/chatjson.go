@@ -16,11 +16,7 @@ import (
 // with a controlling terminal, the person's (wisp-tui runs wisp in it);
 // command lines run the person's /models and /config, as in a plain chat.
 func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {
-	tty := ""
-	if env.controllingTerminal() {
-		tty = "/dev/tty"
-	}
-	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: tty, Log: stderr, TakeInterrupts: env.ctrlC.Take})
+	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: env.controllingTerminal(), Log: stderr, TakeInterrupts: env.ctrlC.Take})
 	conv, err := newConversation(ctx, env, conversation.Options{
 		ModelName: model, Named: named, Face: s.Inquirer(), Approver: s.Approver(), Notifier: s.Notifier(),
 		Events: s, OnDelta: s.Delta, OnOutput: s.ToolOutput, Interactive: !yes,

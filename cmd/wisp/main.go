@@ -44,26 +44,23 @@ type environ struct {
 	// ctrlC routes each Ctrl-C from interrupts; run sets it.
 	ctrlC *terminal.Interrupts
 	// hasTerminal, if not nil, says whether wisp runs with a controlling
-	// terminal; nil: whether /dev/tty opens.
+	// terminal, /dev/tty; nil: terminal.ControllingTerminal.
 	hasTerminal func() bool
 	// workspace is --workspace, which chat, respond and mcp take; newRoot
 	// sets it. Empty: the folder wisp was started in.
 	workspace *string
 }
 
-// controllingTerminal reports whether wisp runs with a controlling
-// terminal, as it does in a terminal and under wisp-tui, and does not in a
-// program that starts it with pipes in a session of its own.
-func (e environ) controllingTerminal() bool {
-	if e.hasTerminal != nil {
-		return e.hasTerminal()
+// controllingTerminal names wisp's controlling terminal, or "" when it
+// has none (terminal.ControllingTerminal).
+func (e environ) controllingTerminal() string {
+	if e.hasTerminal == nil {
+		return terminal.ControllingTerminal()
 	}
-	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
-	if err != nil {
-		return false
+	if e.hasTerminal() {
+		return "/dev/tty"
 	}
-	f.Close()
-	return true
+	return ""
 }
 
 // run is the whole program: it returns the exit status.
