@@ -26,7 +26,7 @@ Environment:
   WISP_MLX_URL  the OpenAI-compatible server that runs MLX models (default http://127.0.0.1:8080)
   HF_ENDPOINT   the Hugging Face Hub that pulls fetch from (default https://huggingface.co)
   HF_TOKEN      the token sent to the Hub, for gated and private repositories
-  NO_COLOR      when set to anything, nothing wisp prints is coloured`
+  NO_COLOR      when set and not empty, nothing wisp prints is coloured`
 
 // openHome finds the wisp home (WISP_HOME, default ~/.wisp) and opens it:
 // it exists, and is the person's own and closed to others.

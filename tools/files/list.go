@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -76,6 +77,9 @@ func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
 	if !doublestar.ValidatePattern(pattern) {
 		return "", problemf("the pattern %s is not a glob: check its [ ] and { }; use * , ?, [a-z], {a,b} and **", quote(a.Pattern))
 	}
+	if outward(pattern) {
+		return "", problemf("the pattern %s reaches outside the folder it is matched in, so it matches nothing; it matches paths relative to path (the workspace when path is left out), such as src/**/*.go, and nothing outside the workspace is listed", quote(a.Pattern))
+	}
 	dir, err := w.resolve(a.Path)
 	if err != nil {
 		return "", err
@@ -111,6 +115,13 @@ func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
 		fmt.Fprintf(&b, "\n(the listing stopped after %d files and folders; give a narrower path)", MaxWalked)
 	}
 	return w.redact(b.String()), nil
+}
+
+// outward reports whether a glob can match only paths outside the folder
+// it is matched in: it starts with a slash or holds a .. element. The
+// paths it is matched against are relative, and inside.
+func outward(glob string) bool {
+	return strings.HasPrefix(glob, "/") || slices.Contains(strings.Split(glob, "/"), "..")
 }
 
 // relTo returns p, a path under dir, relative to dir; a dir that is the

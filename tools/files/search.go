@@ -82,6 +82,9 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 	if glob != "" && !doublestar.ValidatePattern(glob) {
 		return "", problemf("the glob %s is not one: check its [ ] and { }; use * , ?, [a-z], {a,b} and **", quote(a.Glob))
 	}
+	if outward(glob) {
+		return "", problemf("the glob %s reaches outside the folder it is matched in, so it matches nothing; it matches paths relative to path (the workspace when path is left out), such as src/**/*.go, and nothing outside the workspace is searched", quote(a.Glob))
+	}
 	dir, err := w.resolve(a.Path)
 	if err != nil {
 		return "", err
