@@ -48,7 +48,7 @@ var allowed = map[string][]string{
 	"models/openai":              {"", "internal/neterr"},
 	"internal/neterr":            {},
 	"internal/version":           {},
-	"internal/cmdline":           {"internal/plural"},
+	"internal/cmdline":           {"", "internal/plural"},
 	"internal/plural":            {},
 	"models/openai/openaitest":   {},
 	"models/hf/hubtest":          {},

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 // answerErr returns err, as a usage error when it refuses an answer
@@ -11,7 +12,7 @@ import (
 func answerErr(err error) error {
 	var nt *terminal.NoTerminalError
 	if errors.As(err, &nt) {
-		return usageError{err}
+		return &cmdline.UsageError{Err: err}
 	}
 	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/policy/outofband"
 	"github.com/wisp-agent/wisp/policy/standing"
 )
@@ -49,14 +50,14 @@ command it was first given for. rules revoke ID revokes one, recorded in the aud
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "Show the approval requests waiting for you",
-		Args:  exactArgs(0, "approvals list takes no arguments"),
+		Args:  cmdline.ExactArgs(0, "approvals list takes no arguments"),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env, asJSON) },
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "write the requests whole, as one JSON object for a program")
 	deny := &cobra.Command{
 		Use:   "deny ID",
 		Short: "Refuse a waiting request (at a terminal only)",
-		Args:  exactArgs(1, "approvals deny takes one approval ID, as wisp approvals list shows it"),
+		Args:  cmdline.ExactArgs(1, "approvals deny takes one approval ID, as wisp approvals list shows it"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return answerApprovalCmd(cmd, env, args[0], wisp.ScopeNone)
 		},
@@ -72,7 +73,7 @@ func newApproveCmd(env environ) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "approve ID [--scope once|session]",
 		Short: "Approve a waiting request, once you confirm it (at a terminal only)",
-		Args:  exactArgs(1, "approvals approve takes one approval ID, as wisp approvals list shows it"),
+		Args:  cmdline.ExactArgs(1, "approvals approve takes one approval ID, as wisp approvals list shows it"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := parseAnswerScope(scope)
 			if err != nil {
@@ -100,7 +101,7 @@ func newApprovalRulesCmd(env environ) *cobra.Command {
 			text, err := standing.RunCommand(cmd.Context(), h.ApprovalRules(), args, &standing.RevokeOptions{Events: h.Events(), Session: newID()})
 			var ce *standing.CommandError
 			if errors.As(err, &ce) || errors.Is(err, standing.ErrUnknownID) {
-				return usageError{err}
+				return &cmdline.UsageError{Err: err}
 			}
 			fmt.Fprint(cmd.OutOrStdout(), text)
 			return err
@@ -116,7 +117,7 @@ func parseAnswerScope(s string) (wisp.Scope, error) {
 	case "session":
 		return wisp.ScopeSession, nil
 	}
-	return wisp.ScopeNone, usagef("--scope must be once or session, not %q (see wisp approvals approve --help)", s)
+	return wisp.ScopeNone, cmdline.Usagef("--scope must be once or session, not %q (see wisp approvals approve --help)", s)
 }
 
 func listApprovalsCmd(cmd *cobra.Command, env environ, asJSON bool) error {
@@ -143,7 +144,7 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 	a := terminal.NewApprovals(h.Approvals(h.Witness(newID())), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), nil)
 	err = a.Answer(cmd.Context(), id, scope)
 	if errors.Is(err, outofband.ErrBadID) || errors.Is(err, outofband.ErrNotOffered) {
-		return usageError{err}
+		return &cmdline.UsageError{Err: err}
 	}
 	return answerErr(err)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 func newAuditCmd(env environ) *cobra.Command {
@@ -26,13 +27,13 @@ It prints the head, the hash of the last line, in full: keep it somewhere else, 
 line with that hash is gone (a line up to it edited or removed, or the log rewritten)
 or how many records follow it: list those with --after SEQ, and if each is yours,
 keep the new head.`,
-		Args: exactArgs(0, "audit takes no arguments"),
+		Args: cmdline.ExactArgs(0, "audit takes no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if expect != "" && !verify {
-				return usagef("--expect-head goes with --verify: wisp audit --verify --expect-head HASH")
+				return cmdline.Usagef("--expect-head goes with --verify: wisp audit --verify --expect-head HASH")
 			}
 			if verify && (f != audit.Filter{} || asJSON) {
-				return usagef("--verify checks the whole log and takes no filter or --json: wisp audit --verify [--expect-head HASH]")
+				return cmdline.Usagef("--verify checks the whole log and takes no filter or --json: wisp audit --verify [--expect-head HASH]")
 			}
 			h, err := openHome(env)
 			if err != nil {
@@ -45,11 +46,11 @@ keep the new head.`,
 			}
 			switch {
 			case errors.Is(err, audit.ErrNotHead):
-				return usagef("--expect-head %q is not a head: give the 64 hex digits that wisp audit --verify prints after head", expect)
+				return cmdline.Usagef("--expect-head %q is not a head: give the 64 hex digits that wisp audit --verify prints after head", expect)
 			case errors.Is(err, audit.ErrBadFilter):
-				return usagef("--after %d is not a seq: give the seq of a record (1 or more), as --verify names its line", f.After)
+				return cmdline.Usagef("--after %d is not a seq: give the seq of a record (1 or more), as --verify names its line", f.After)
 			case errors.Is(err, audit.ErrCheckFailed):
-				return exitError{code: 1}
+				return &cmdline.ExitError{Code: 1}
 			}
 			return err
 		},

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/conversation"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/mcpserver"
 )
 
@@ -68,9 +69,9 @@ func runMCP(cmd *cobra.Command, env environ, f *mcpFlags) error {
 	})
 	switch {
 	case errors.Is(err, mcpserver.ErrTokenWithoutHTTP):
-		return usagef("--token-file is for --http: over stdio only the host that started wisp mcp can reach it")
+		return cmdline.Usagef("--token-file is for --http: over stdio only the host that started wisp mcp can reach it")
 	case errors.Is(err, mcpserver.ErrNotLoopback):
-		return usagef("--http %w", err)
+		return cmdline.Usagef("--http %w", err)
 	}
 	return usageOf(err)
 }

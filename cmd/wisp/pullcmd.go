@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/models"
 )
 
@@ -28,7 +29,7 @@ you have not trusted is asked about first: [y]once [t]rust [n]o; so is a model
 that cannot call tools, which wisp could not run as an agent. --yes pulls without
 asking; --dry-run prints the plan and fetches nothing more; --replace lets wisp
 move aside a folder of your own at the model's link.`,
-		Args: exactArgs(1, "pull takes one repository, as ORGANISATION/NAME"),
+		Args: cmdline.ExactArgs(1, "pull takes one repository, as ORGANISATION/NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, err := personActions(env)
 			if err != nil {
@@ -37,7 +38,7 @@ move aside a folder of your own at the model's link.`,
 			err = terminal.Pull(cmd.Context(), a, args[0], terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(),
 				&terminal.PullOptions{Yes: yes, DryRun: dryRun, Replace: replace, Progress: cmd.ErrOrStderr()})
 			if errors.Is(err, terminal.ErrNotPulled) {
-				return exitError{code: 1}
+				return &cmdline.ExitError{Code: 1}
 			}
 			return modelsErr(err)
 		},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/policy/secrets/scan"
 )
 
@@ -24,7 +25,7 @@ wrong or a PATH cannot be read (docs/scan.md).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := scan.Paths(cmd.Context(), args, &scan.Options{All: all})
 			if pe := (*scan.PathError)(nil); errors.As(err, &pe) {
-				return usageError{err}
+				return &cmdline.UsageError{Err: err}
 			}
 			if err != nil {
 				return err
@@ -39,7 +40,7 @@ wrong or a PATH cannot be read (docs/scan.md).`,
 				return err
 			}
 			if len(r.Findings) > 0 {
-				return exitError{code: 1}
+				return &cmdline.ExitError{Code: 1}
 			}
 			return nil
 		},

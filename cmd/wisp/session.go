@@ -12,6 +12,7 @@ import (
 
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/home"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/tools"
 )
 
@@ -76,11 +77,11 @@ func usageOf(err error) error {
 	var bad *conversation.OptionError
 	switch {
 	case errors.Is(err, conversation.ErrNoModel):
-		return usagef("no model given; pass --model (ollama:NAME, mlx:NAME, or script:PATH such as script:examples/scripts/ask.jsonl), or set models.default")
+		return cmdline.Usagef("no model given; pass --model (ollama:NAME, mlx:NAME, or script:PATH such as script:examples/scripts/ask.jsonl), or set models.default")
 	case errors.As(err, &unknown):
-		return usageError{fmt.Errorf("%w (use --tool with one of the known tools)", err)}
+		return &cmdline.UsageError{Err: fmt.Errorf("%w (use --tool with one of the known tools)", err)}
 	case errors.As(err, &bad):
-		return usageError{err}
+		return &cmdline.UsageError{Err: err}
 	}
 	return err
 }
