@@ -12,7 +12,7 @@
 // wisp-tui); every other argument goes to `wisp chat --json` as it is.
 // Exit status: 0 when the session ended, 1 on a failure, 2 on a usage
 // error, wisp-tui's own or one wisp refused in the arguments it passed.
-// With NO_COLOR set, nothing is coloured; borders and bold stay.
+// With NO_COLOR set and not empty, nothing is coloured; borders and bold stay.
 //
 // When the model asks something, the question opens as a picker titled
 // "the model asks", which says where the answer goes: to the model, in

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
@@ -44,18 +45,10 @@ func (w *Workspace) ListFiles() wisp.Tool {
 			pathLimits(s.Properties["path"], false)
 		},
 		Summary: summary(func(a listArgs) string {
-			return strings.TrimSpace("lists " + cmpOr(a.Pattern, "files") + " " + inPath(a.Path))
+			return strings.TrimSpace("lists " + cmp.Or(a.Pattern, "files") + " " + inPath(a.Path))
 		}),
 		Action: tools.NoApproval,
 	})
-}
-
-// cmpOr returns s, or or when s is empty.
-func cmpOr(s, or string) string {
-	if s == "" {
-		return or
-	}
-	return s
 }
 
 // inPath says where a call looks, for its summary.
@@ -73,7 +66,7 @@ func (w *Workspace) listFiles(ctx context.Context, _ wisp.Call, a listArgs) (wis
 
 // list is list_files' work.
 func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
-	pattern := cmpOr(strings.TrimPrefix(a.Pattern, "./"), "**")
+	pattern := cmp.Or(strings.TrimPrefix(a.Pattern, "./"), "**")
 	if !doublestar.ValidatePattern(pattern) {
 		return "", problemf("the pattern %s is not a glob: check its [ ] and { }; use * , ?, [a-z], {a,b} and **", quote(a.Pattern))
 	}
@@ -105,7 +98,7 @@ func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
 	}
 	switch {
 	case matched == 0:
-		fmt.Fprintf(&b, "(no file matches %s under %s)", pattern, cmpOr(a.Path, "the workspace"))
+		fmt.Fprintf(&b, "(no file matches %s under %s)", pattern, cmp.Or(a.Path, "the workspace"))
 	case matched > MaxListed:
 		fmt.Fprintf(&b, "(%d more not shown; narrow the pattern or the path)", matched-MaxListed)
 	default:
@@ -141,5 +134,5 @@ func walkError(name string, err error) error {
 	if _, ok := err.(problem); ok {
 		return err
 	}
-	return problemf("%s: %s", quote(cmpOr(name, ".")), pathError(err))
+	return problemf("%s: %s", quote(cmp.Or(name, ".")), pathError(err))
 }

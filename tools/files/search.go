@@ -1,6 +1,7 @@
 package files
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
@@ -138,7 +139,7 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 	}
 	switch {
 	case matches == 0:
-		fmt.Fprintf(&b, "(no line matches under %s)", cmpOr(a.Path, "the workspace"))
+		fmt.Fprintf(&b, "(no line matches under %s)", cmp.Or(a.Path, "the workspace"))
 	case more:
 		fmt.Fprintf(&b, "(the first %d matches; there are more: narrow the pattern, the path or the glob)", MaxMatches)
 	default:
