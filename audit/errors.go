@@ -23,6 +23,11 @@ var (
 	// the disk is unknown, and a retried fsync proves nothing, so the Log
 	// refuses further appends; open a new one to go on.
 	ErrSyncFailed = errors.New("audit: fsync failed")
+	// ErrBadFilter: a Filter picks by a seq that no record has (a
+	// negative After).
+	ErrBadFilter = errors.New("audit: not a seq: a record's seq is 1 or more")
+	// ErrCheckFailed: Check found the log fails its check, and said so.
+	ErrCheckFailed = errors.New("audit: the log fails its check")
 	// ErrLocked: Append gave up waiting for the log's lock, which another
 	// process held past Options.Patience, because its ctx was done.
 	// Nothing was written.

@@ -71,3 +71,46 @@ func ParseHead(s string) (string, error) {
 	}
 	return h, nil
 }
+
+// Check verifies the log in dir (VerifyWith, with opts) and writes to w
+// one line that says what it found, as wisp audit --verify prints it:
+// Report.String, and when records follow the anchor's line, how to list
+// them (wisp audit --after LINE). A log not written yet is "audit: no
+// records yet", which fails only when an anchor was expected of it. It
+// returns ErrCheckFailed when the log fails the check (Report.Failed); an
+// anchor that is not a head wraps ErrNotHead, and nothing is written.
+func Check(w io.Writer, dir string, opts *VerifyOptions) error {
+	var o VerifyOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Anchor != "" {
+		var err error
+		if o.Anchor, err = ParseHead(o.Anchor); err != nil {
+			return err
+		}
+	}
+	r, err := VerifyWith(dir, &o)
+	if errors.Is(err, fs.ErrNotExist) {
+		if o.Anchor != "" {
+			fmt.Fprintf(w, "audit: no records yet, so no line has the expected head %s\n", o.Anchor)
+			return ErrCheckFailed
+		}
+		fmt.Fprintln(w, "audit: no records yet")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	line := r.String()
+	if r.Following() > 0 {
+		line += fmt.Sprintf("; wisp audit --after %d lists them", r.AnchorLine)
+	}
+	if _, err := fmt.Fprintln(w, line); err != nil {
+		return err
+	}
+	if r.Failed() {
+		return ErrCheckFailed
+	}
+	return nil
+}

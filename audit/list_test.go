@@ -105,3 +105,52 @@ func TestParseHead(t *testing.T) {
 		t.Errorf("VerifyWith(anchor abc) = %v, want ErrNotHead", err)
 	}
 }
+
+// Check says in one line what Verify found, and how to list the records
+// that follow an anchored head; it fails as the report does.
+func TestCheck(t *testing.T) {
+	dir, _, hashes := fiveLines(t)
+	none := filepath.Join(t.TempDir(), "audit")
+	tests := []struct {
+		name    string
+		dir     string
+		opts    *VerifyOptions
+		want    string // a prefix of the line
+		wantEnd string // and its end
+		wantErr error
+	}{
+		{"no log yet", none, nil, "audit: no records yet\n", "", nil},
+		{"no log yet, a head expected", none, &VerifyOptions{Anchor: strings.ToUpper(hashes[0])},
+			"audit: no records yet, so no line has the expected head " + hashes[0] + "\n", "", ErrCheckFailed},
+		{"intact", dir, nil, "audit: 5 records, chain intact (head " + hashes[4] + ")\n", "", nil},
+		{"the head expected", dir, &VerifyOptions{Anchor: hashes[4]}, "audit: 5 records", "; the head is the one expected\n", nil},
+		{"records follow", dir, &VerifyOptions{Anchor: hashes[2]}, "audit: 5 records", "2 records follow it; look at them, and if each is yours, keep the new head instead; wisp audit --after 3 lists them\n", ErrCheckFailed},
+		{"not a head", dir, &VerifyOptions{Anchor: "0123"}, "", "", ErrNotHead},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got bytes.Buffer
+			err := Check(&got, tc.dir, tc.opts)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Check() = %v, want %v", err, tc.wantErr)
+			}
+			if !strings.HasPrefix(got.String(), tc.want) || !strings.HasSuffix(got.String(), tc.wantEnd) {
+				t.Errorf("Check() wrote %q, want %q…%q", got.String(), tc.want, tc.wantEnd)
+			}
+		})
+	}
+}
+
+// A filter after a seq no record has is refused, not read as "every
+// record".
+func TestListBadFilter(t *testing.T) {
+	l, dir := openTest(t, nil)
+	mustAppend(t, l, Entry{Kind: "k", Source: SourceWisp})
+	var got bytes.Buffer
+	if err := List(&got, dir, &ListOptions{Filter: Filter{After: -1}}); !errors.Is(err, ErrBadFilter) {
+		t.Fatalf("List(After: -1) = %v, want ErrBadFilter", err)
+	}
+	if got.Len() != 0 {
+		t.Errorf("List(After: -1) wrote %q", got.String())
+	}
+}

@@ -36,8 +36,12 @@ func (f Filter) Match(r Record) bool {
 // the file. A torn last line is skipped, not an error. A complete line that
 // is not a record gives an error wrapping ErrCorrupt; Read does not check
 // the chain, which is Verify's work. A missing log gives an error wrapping
-// fs.ErrNotExist.
+// fs.ErrNotExist. A filter with a negative After names no record and is
+// an error wrapping ErrBadFilter.
 func Read(dir string, f Filter) ([]Record, error) {
+	if f.After < 0 {
+		return nil, fmt.Errorf("after %d: %w", f.After, ErrBadFilter)
+	}
 	var recs []Record
 	err := readLog(dir, func(br *bufio.Reader) error {
 		var err error

@@ -101,6 +101,10 @@ type Tools struct {
 	// EditFile is tools.edit_file: whether a conversation given every
 	// tool also gets edit_file. Off by default.
 	EditFile bool `json:"edit_file"`
+	// ScanSecrets is tools.scan_secrets: whether a conversation given
+	// every tool also gets scan_secrets, which scans the workspace for
+	// credentials. Off by default.
+	ScanSecrets bool `json:"scan_secrets"`
 	// RunCommand is tools.run_command: whether a conversation given
 	// every tool also gets run_command. Off by default.
 	RunCommand bool `json:"run_command"`

@@ -51,5 +51,6 @@ func ExampleKeys() {
 	// tools.read_file (bool, default "false")
 	// tools.request_approval (bool, default "false")
 	// tools.run_command (bool, default "false")
+	// tools.scan_secrets (bool, default "false")
 	// tools.search (bool, default "false")
 }

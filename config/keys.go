@@ -51,7 +51,7 @@ type setting struct {
 var securityKeys = []string{
 	"approval.outOfBand", "approval.threshold", "inquiry.elicitation", "models.enabled", "models.trusted",
 	"tools.ask", "tools.ask_user", "tools.disabled", "tools.memory", "tools.models", "tools.request_approval",
-	"tools.read_file", "tools.list_files", "tools.search", "tools.edit_file",
+	"tools.read_file", "tools.list_files", "tools.search", "tools.edit_file", "tools.scan_secrets",
 	"tools.run_command", "sandbox.mode", "sandbox.network", "commands.env",
 }
 
@@ -115,6 +115,11 @@ func table() []setting {
 			Default: "false",
 			Doc:     "give edit_file, the tool that changes a file in the workspace once you approved its diff, to conversations that get every tool",
 		}, func(c *Config) *bool { return &c.Tools.EditFile }),
+		boolSetting(Key{
+			Name:    "tools.scan_secrets",
+			Default: "false",
+			Doc:     "give scan_secrets, the tool that scans the workspace's files for credentials and names each by a marker, never its value, to conversations that get every tool",
+		}, func(c *Config) *bool { return &c.Tools.ScanSecrets }),
 		boolSetting(Key{
 			Name:    "tools.run_command",
 			Default: "false",

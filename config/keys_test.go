@@ -14,7 +14,7 @@ import (
 	"github.com/wisp-agent/wisp/config"
 )
 
-const validKeys = "approval.outOfBand, approval.threshold, commands.env, inquiry.elicitation, inquiry.timeoutSeconds, models.contextLength, models.default, models.enabled, models.trusted, sandbox.mode, sandbox.network, tools.ask, tools.ask_user, tools.disabled, tools.edit_file, tools.list_files, tools.memory, tools.models, tools.read_file, tools.request_approval, tools.run_command, tools.search"
+const validKeys = "approval.outOfBand, approval.threshold, commands.env, inquiry.elicitation, inquiry.timeoutSeconds, models.contextLength, models.default, models.enabled, models.trusted, sandbox.mode, sandbox.network, tools.ask, tools.ask_user, tools.disabled, tools.edit_file, tools.list_files, tools.memory, tools.models, tools.read_file, tools.request_approval, tools.run_command, tools.scan_secrets, tools.search"
 
 // setCases are good and bad values for every key, typed as on the command
 // line. want is what Get prints afterwards; wantErr the exact error text.
@@ -99,6 +99,8 @@ var setCases = []struct {
 	{key: "tools.search", value: "no", wantErr: `tools.search takes true, false, on or off; got "no"`, is: config.ErrBadValue},
 	{key: "tools.edit_file", value: "on", want: "true"},
 	{key: "tools.edit_file", value: "yes", wantErr: `tools.edit_file takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
+	{key: "tools.scan_secrets", value: "on", want: "true"},
+	{key: "tools.scan_secrets", value: "2", wantErr: `tools.scan_secrets takes true, false, on or off; got "2"`, is: config.ErrBadValue},
 	{key: "tools.memory", value: "yes", wantErr: `tools.memory takes true, false, on or off; got "yes"`, is: config.ErrBadValue},
 	{key: "tools.models", value: "on", want: "true"},
 	{key: "tools.models", value: "off", want: "false"},
@@ -235,6 +237,7 @@ func TestKeys(t *testing.T) {
 		{Name: "tools.read_file", Kind: "bool", Default: "false", Doc: "give read_file, the tool that reads a file in the workspace, to conversations that get every tool (a chat has it anyway)", Security: true},
 		{Name: "tools.request_approval", Kind: "bool", Default: "false", Doc: "give request_approval, the tool that asks your permission before a destructive, irreversible or outward-facing action, to conversations that get every tool", Security: true},
 		{Name: "tools.run_command", Kind: "bool", Default: "false", Doc: "give run_command, the tool that runs shell commands in the workspace through the classifier, your approval and the sandbox, to conversations that get every tool", Security: true},
+		{Name: "tools.scan_secrets", Kind: "bool", Default: "false", Doc: "give scan_secrets, the tool that scans the workspace's files for credentials and names each by a marker, never its value, to conversations that get every tool", Security: true},
 		{Name: "tools.search", Kind: "bool", Default: "false", Doc: "give search, the tool that searches the workspace's files, to conversations that get every tool (a chat has it anyway)", Security: true},
 	}
 	if diff := cmp.Diff(want, config.Keys()); diff != "" {

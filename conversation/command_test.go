@@ -98,7 +98,7 @@ func TestCommandList(t *testing.T) {
 // by name; /config set tools.disabled takes those and the embedder's
 // tools, and refuses any other name.
 func TestToolNames(t *testing.T) {
-	want := []string{"ask", "ask_user", "edit_file", "list_files", "memory", "models", "read_file", "request_approval", "run_command", "search"}
+	want := []string{"ask", "ask_user", "edit_file", "list_files", "memory", "models", "read_file", "request_approval", "run_command", "scan_secrets", "search"}
 	if diff := cmp.Diff(want, conversation.ToolNames()); diff != "" {
 		t.Errorf("ToolNames (-want +got):\n%s", diff)
 	}
@@ -121,7 +121,7 @@ func TestToolNames(t *testing.T) {
 	if got, err := conv.ConfigCommand(context.Background(), []string{"set", "tools.disabled", "weather,run_command"}); err != nil {
 		t.Errorf("ConfigCommand(set tools.disabled weather,run_command) = %q, %v; want it set", got, err)
 	}
-	const refused = `tools.disabled names "wether", which is no tool; the tools are ask, ask_user, edit_file, list_files, memory, models, read_file, request_approval, run_command, search, weather`
+	const refused = `tools.disabled names "wether", which is no tool; the tools are ask, ask_user, edit_file, list_files, memory, models, read_file, request_approval, run_command, scan_secrets, search, weather`
 	if _, err := conv.ConfigCommand(context.Background(), []string{"set", "tools.disabled", "wether"}); err == nil || err.Error() != refused {
 		t.Errorf("ConfigCommand(set tools.disabled wether) = %v, want %q", err, refused)
 	}

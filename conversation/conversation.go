@@ -418,7 +418,7 @@ func selectTools(o Options, cfg config.Config, desk *inquiry.Desk, gate *policy.
 	reg := tools.NewRegistry()
 	own := []wisp.Tool{ask.New(desk), askuser.New(desk), requestapproval.New(gate), modelstool.New(actions, model), memory.New(mem)}
 	if ws != nil {
-		own = append(own, ws.Tools()...)
+		own = append(own, append(ws.Tools(), ws.ScanSecrets())...)
 	}
 	if run != nil {
 		own = append(own, run)
@@ -447,7 +447,7 @@ func optIn(cfg config.Config) map[string]bool {
 		ask.Name: cfg.Tools.Ask, askuser.Name: cfg.Tools.AskUser, requestapproval.Name: cfg.Tools.RequestApproval,
 		modelstool.Name: cfg.Tools.Models, memory.Name: cfg.Tools.Memory,
 		files.NameReadFile: cfg.Tools.ReadFile, files.NameListFiles: cfg.Tools.ListFiles,
-		files.NameSearch: cfg.Tools.Search, files.NameEditFile: cfg.Tools.EditFile,
+		files.NameSearch: cfg.Tools.Search, files.NameEditFile: cfg.Tools.EditFile, files.NameScanSecrets: cfg.Tools.ScanSecrets,
 		runcommand.Name: cfg.Tools.RunCommand,
 	}
 }

@@ -106,6 +106,30 @@ func (h *Home) Events() wisp.EventSink {
 	})
 }
 
+// Witness returns what records the answers a person gives to what wisp
+// mcp filed (a parked question, an approval request) before they are
+// filed, in session, and vouches for answers on file: the audit log,
+// opened for each record as Events opens it, so that a program that
+// answers one and exits opens the log only when there is an answer to
+// record.
+func (h *Home) Witness(session string) wisp.Witness { return witness{h: h, session: session} }
+
+// witness is Home.Witness.
+type witness struct {
+	h       *Home
+	session string
+}
+
+func (w witness) Record(ctx context.Context, e wisp.Event) error {
+	e.Session = w.session
+	return w.h.Events().Record(ctx, e)
+}
+
+func (w witness) Vouched(_ context.Context, kind, id, sum string) (bool, error) {
+	_, ok, err := audit.Find(w.h.AuditDir(), kind, map[string]string{"id": id, "fileSHA256": sum})
+	return ok, err
+}
+
 // Threads returns the folder of the threads, each saved under its lock in
 // locks/, every string passed through redact first (nil: a Redactor of
 // each save's own).

@@ -156,3 +156,37 @@ func TestUnrecordedChangeIsNotMade(t *testing.T) {
 		t.Errorf("tools.ask = %v (%v) after the refused change, want false", c.Tools.Ask, err)
 	}
 }
+
+// The home's Witness opens the audit log only to record an answer: the
+// record is in its session, and vouches for that answer's file alone.
+func TestWitness(t *testing.T) {
+	h, err := home.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := h.Witness("s1")
+	log := filepath.Join(h.AuditDir(), "audit.jsonl")
+	ctx := context.Background()
+	if ok, err := w.Vouched(ctx, wisp.KindInquiryAnswered, "q1", "sum"); ok || err != nil {
+		t.Errorf("Vouched before any record = %v, %v; want false, nil", ok, err)
+	}
+	if _, err := os.Stat(log); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the audit log is there before anything was recorded: %v", err)
+	}
+	e := wisp.Event{Session: "other", Source: wisp.SourcePerson, Data: wisp.InquiryAnsweredData{ID: "q1", FileSHA256: "sum", From: "terminal", Outcome: "answered"}}
+	if err := w.Record(ctx, e); err != nil {
+		t.Fatalf("Record = %v", err)
+	}
+	recs, err := audit.Read(h.AuditDir(), audit.Filter{})
+	if err != nil || len(recs) != 1 || recs[0].Session != "s1" || recs[0].Kind != wisp.KindInquiryAnswered {
+		t.Fatalf("the log holds %+v, %v; want one inquiry.answered in session s1", recs, err)
+	}
+	for _, tc := range []struct {
+		id, sum string
+		want    bool
+	}{{"q1", "sum", true}, {"q1", "other", false}, {"q2", "sum", false}} {
+		if ok, err := w.Vouched(ctx, wisp.KindInquiryAnswered, tc.id, tc.sum); ok != tc.want || err != nil {
+			t.Errorf("Vouched(%q, %q) = %v, %v; want %v", tc.id, tc.sum, ok, err, tc.want)
+		}
+	}
+}

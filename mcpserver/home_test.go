@@ -3,6 +3,8 @@ package mcpserver_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -66,17 +68,24 @@ func TestServeHTTP(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- srv.ServeHTTP(ctx, ln) }()
-	resp, err := http.Post("http://"+ln.Addr().String()+mcpserver.EndpointPath, "application/json", strings.NewReader(`{}`))
+	postWithoutToken(t, ln.Addr().String())
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("ServeHTTP after its context ended = %v, want nil", err)
+	}
+}
+
+// postWithoutToken posts to the server on addr without the token, which
+// it must refuse.
+func postWithoutToken(t *testing.T, addr string) {
+	t.Helper()
+	resp, err := http.Post("http://"+addr+mcpserver.EndpointPath, "application/json", strings.NewReader(`{}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("POST without the token = %d, want 401", resp.StatusCode)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("ServeHTTP after its context ended = %v, want nil", err)
 	}
 }
 
@@ -215,5 +224,87 @@ func TestNewInHome(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "threads", "t-home.json")); err != nil {
 		t.Errorf("the thread file: %v; want it kept in the home", err)
+	}
+}
+
+// ServeHome: wisp mcp's whole run over a home. Over stdio it answers on
+// the streams it was given; on HTTP it makes the home's token file, says
+// where it listens, and refuses a request without the token; a model that
+// cannot run, a token file over stdio and an address off loopback are
+// refused before a client connects.
+func TestServeHome(t *testing.T) {
+	newHome := func(t *testing.T) (*home.Home, *conversation.Options) {
+		t.Helper()
+		dir := filepath.Join(t.TempDir(), "home")
+		h, err := home.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		script := filepath.Join(t.TempDir(), "s.jsonl")
+		if err := os.WriteFile(script, []byte(`{"content":"hi"}`+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return h, &conversation.Options{Home: dir, ModelName: "script:" + script}
+	}
+	t.Run("stdio", func(t *testing.T) {
+		h, conv := newHome(t)
+		in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n")
+		var out strings.Builder
+		if err := mcpserver.ServeHome(t.Context(), h, conv, &mcpserver.HomeServeOptions{Stdin: in, Stdout: &out}); err != nil {
+			t.Fatalf("ServeHome over stdio = %v", err)
+		}
+		if !strings.Contains(out.String(), `"id":1`) || !strings.Contains(out.String(), `"serverInfo"`) {
+			t.Errorf("ServeHome over stdio wrote %q, want the initialize result", out.String())
+		}
+	})
+	t.Run("http", func(t *testing.T) {
+		h, conv := newHome(t)
+		ctx, cancel := context.WithCancel(t.Context())
+		listening := make(chan string, 1)
+		done := make(chan error, 1)
+		go func() {
+			done <- mcpserver.ServeHome(ctx, h, conv, &mcpserver.HomeServeOptions{Addr: "127.0.0.1:0",
+				Listening: func(addr net.Addr, tokenFile string) {
+					if want := filepath.Join(h.Dir(), "mcp-token"); tokenFile != want {
+						t.Errorf("Listening(%s, %q), want the token file %q", addr, tokenFile, want)
+					}
+					listening <- addr.String()
+				}})
+		}()
+		addr := <-listening
+		if _, err := os.Stat(filepath.Join(h.Dir(), "mcp-token")); err != nil {
+			t.Errorf("the token file: %v", err)
+		}
+		postWithoutToken(t, addr)
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("ServeHome after its context ended = %v, want nil", err)
+		}
+	})
+	refusals := []struct {
+		name string
+		conv func(*conversation.Options)
+		opts mcpserver.HomeServeOptions
+		want error
+	}{
+		{"no model", func(o *conversation.Options) { o.ModelName = "" }, mcpserver.HomeServeOptions{}, conversation.ErrNoModel},
+		{"a token file over stdio", nil, mcpserver.HomeServeOptions{TokenFile: "t"}, mcpserver.ErrTokenWithoutHTTP},
+		{"off loopback", nil, mcpserver.HomeServeOptions{Addr: "0.0.0.0:8765"}, mcpserver.ErrNotLoopback},
+	}
+	for _, tc := range refusals {
+		t.Run(tc.name, func(t *testing.T) {
+			h, conv := newHome(t)
+			if tc.conv != nil {
+				tc.conv(conv)
+			}
+			opts := tc.opts
+			opts.Stdin, opts.Stdout = strings.NewReader(""), io.Discard
+			if err := mcpserver.ServeHome(t.Context(), h, conv, &opts); !errors.Is(err, tc.want) {
+				t.Errorf("ServeHome = %v, want %v", err, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(h.Dir(), "mcp-token")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a refused server left a token file: %v", err)
+			}
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/internal/walk"
 )
 
 // The caps on the project's instructions, in bytes of the files as they
@@ -90,7 +91,7 @@ func ReadProject(workspace string, opts *ProjectOptions) (Project, error) {
 	if !fi.IsDir() {
 		return Project{}, fmt.Errorf("workspace %s is not a folder", workspace)
 	}
-	root, found := repositoryRoot(ws)
+	root, found := walk.RepositoryRoot(ws)
 	p := Project{}
 	if found {
 		rel, _ := filepath.Rel(ws, root)
@@ -137,21 +138,6 @@ func ReadProject(workspace string, opts *ProjectOptions) (Project, error) {
 		}
 	}
 	return p, nil
-}
-
-// repositoryRoot returns the nearest folder at or above ws, an absolute
-// clean path, that holds .git (a folder, or a file as in a worktree).
-func repositoryRoot(ws string) (string, bool) {
-	for dir := ws; ; {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir, true
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ws, false
-		}
-		dir = up
-	}
 }
 
 // readFile reads name in r, at most limit bytes of it, cut at the last

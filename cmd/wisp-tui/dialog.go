@@ -40,6 +40,7 @@ type dialog struct {
 	question         jsonl.Question // for a question
 	card             jsonl.Card     // for a card
 	approval         jsonl.Approval // for an approval
+	diffTop          int            // an approval's first row of its diff shown
 
 	shown time.Time // when it was first drawn; its guard runs from then
 
@@ -345,9 +346,17 @@ func (m *model) decline(d *dialog) {
 	}
 }
 
-// approvalKey answers an approval request: a key its scopes offer, or n.
+// approvalKey answers an approval request: a key its scopes offer, or n;
+// ↑ and ↓ scroll a diff cut to the screen.
 func (m *model) approvalKey(d *dialog, s string) {
-	if s == "n" {
+	switch s {
+	case "up":
+		d.diffTop = max(0, d.diffTop-1)
+		return
+	case "down":
+		d.diffTop++ // the view keeps it within the diff
+		return
+	case "n":
 		m.decline(d)
 		return
 	}

@@ -12,7 +12,7 @@
 // wisp-tui); every other argument goes to `wisp chat --json` as it is.
 // Exit status: 0 when the session ended, 1 on a failure, 2 on a usage
 // error, wisp-tui's own or one wisp refused in the arguments it passed.
-// With NO_COLOR set, nothing is coloured; borders and bold stay.
+// With NO_COLOR set and not empty, nothing is coloured; borders and bold stay.
 //
 // When the model asks something, the question opens as a picker titled
 // "the model asks", which says where the answer goes: to the model, in
@@ -52,6 +52,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/term"
 
 	"github.com/wisp-agent/wisp/inquiry/escape"
@@ -70,8 +71,8 @@ the model's questions as pickers, and wisp's approval requests as its own dialog
   --tool T      give the conversation only this tool (repeat for more)
 
 Every other argument goes to "wisp chat --json" as it is; wisp-tui exits with
-status 2 when wisp refuses them, as for its own usage errors. With NO_COLOR set,
-nothing is coloured (borders and bold stay). wisp reads WISP_HOME, OLLAMA_HOST,
+status 2 when wisp refuses them, as for its own usage errors. With NO_COLOR set
+and not empty, nothing is coloured (borders and bold stay). wisp reads WISP_HOME, OLLAMA_HOST,
 WISP_MLX_URL, HF_ENDPOINT and HF_TOKEN (wisp chat --help).
 
 Keys: Enter sends or answers · ↑↓ move · 1-9 choose · Space marks (multi-select)
@@ -205,7 +206,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return fmt.Errorf("cannot start %s: %w; pass the wisp binary with --wisp PATH", path, err)
 	}
 	m := newModel(eng, modelOptions{next: eng.next})
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout))
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout)}
+	if os.Getenv("NO_COLOR") != "" {
+		// no-color.org: any value but the empty one. The terminal library
+		// reads NO_COLOR as a boolean, so NO_COLOR=yes would colour.
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	p := tea.NewProgram(m, opts...)
 	_, runErr := p.Run()
 	engErr := eng.Stop(leaveWait)
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) {

@@ -68,7 +68,7 @@ func coloured(screen string) bool {
 	return false
 }
 
-// With NO_COLOR set, wisp-tui draws no colour: the question's box keeps
+// With NO_COLOR set to any value but the empty one, wisp-tui draws no colour: the question's box keeps
 // its border, without its cyan. Without it, the same box is coloured.
 func TestTmuxNoColor(t *testing.T) {
 	for _, tc := range []struct {
@@ -76,6 +76,7 @@ func TestTmuxNoColor(t *testing.T) {
 		wantColour bool
 	}{
 		{[]string{"NO_COLOR=1"}, false},
+		{[]string{"NO_COLOR=yes"}, false},
 		{nil, true},
 	} {
 		env := append([]string{"WISP_TUI_TEST_AS=wisp-tui", "WISP_TUI_TEST_ENGINE=fake-wisp", "TERM=xterm-256color"}, tc.env...)

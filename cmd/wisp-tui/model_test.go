@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -801,5 +805,125 @@ func TestCommands(t *testing.T) {
 	flat := strings.Join(strings.Fields(old.screen()), " ")
 	if len(old.eng.lines) != 0 || !strings.Contains(flat, "this wisp does not run /models through wisp-tui; run wisp models in a terminal") {
 		t.Errorf("a wisp without command lines: lines %q:\n%s", old.eng.lines, old.screen())
+	}
+}
+
+// editDiff is the approval of an edit, with the diff of the change: a
+// file name, a tab and an escape sequence from the model among its lines.
+func editDiff(diff string) string {
+	b, _ := json.Marshal(diff)
+	return `{"type":"choice","kind":"approval","id":"a3","thread":"t-1","turn":1,"title":"wisp asks your approval",` +
+		`"command":"edit_file replace notes.txt","text":"changes notes.txt in the workspace","diff":` + string(b) + `,"scopes":["once","session"]}`
+}
+
+// An approval of an edit shows its diff in the dialog, escaped like the
+// rest of the request, its tabs as blanks.
+func TestApprovalDiff(t *testing.T) {
+	diff := "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n keep\n-old\tline\n+new \x1b[2J\u202e line\r\n"
+	h := newHarness(t).wire(hello, turn1, editDiff(diff))
+	s := h.screen()
+	for _, want := range []string{"! wisp asks your approval", "edit_file replace notes.txt", "--- a/notes.txt", "+++ b/notes.txt",
+		"@@ -1,2 +1,2 @@", "   keep", "-old    line", `+new \e[2J\u{202E} line`, "allow? [y]once [s]ession [n]o"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the approval lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.ContainsAny(s, "\x1b\u202e\r\t") {
+		t.Errorf("the approval holds raw controls:\n%q", s)
+	}
+	if strings.Contains(s, "↑ ↓ scroll") {
+		t.Errorf("a diff that fits says it scrolls:\n%s", s)
+	}
+	// Its keys answer as ever, once the guard is past.
+	h.wait().keys("y")
+	if diff := cmp.Diff([]string{`{"type":"approve","id":"a3","scope":"once"}`}, h.eng.lines); diff != "" {
+		t.Errorf("sent (-want +got):\n%s", diff)
+	}
+}
+
+// A diff taller than the screen is cut to it, says which rows show, and
+// scrolls with ↑ and ↓ within its bounds; the rest of the dialog, the
+// message box and the status line stay on the screen.
+func TestApprovalDiffScrolls(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("--- a/notes.txt\n+++ b/notes.txt\n@@ -1,60 +1,60 @@\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "-line %d\n+line %d changed\n", i+1, i+1)
+	}
+	h := newHarness(t).wire(hello, turn1, editDiff(b.String())).wait()
+	rows := func() string {
+		t.Helper()
+		s := h.screen()
+		if n := lipgloss.Height(s); n > 30 {
+			t.Fatalf("the screen draws %d rows, more than its 30:\n%s", n, s)
+		}
+		for _, want := range []string{"! wisp asks your approval", "allow? [y]once [s]ession [n]o", "the dialog above waits for you"} {
+			if !strings.Contains(s, want) {
+				t.Fatalf("the screen lacks %q:\n%s", want, s)
+			}
+		}
+		m := regexp.MustCompile(`\(the diff, rows (\d+-\d+) of 123: ↑ ↓ scroll it\)`).FindStringSubmatch(s)
+		if m == nil {
+			t.Fatalf("the screen has no note of the rows shown:\n%s", s)
+		}
+		return m[1]
+	}
+	first := rows()
+	if !strings.HasPrefix(first, "1-") || !strings.Contains(h.screen(), "--- a/notes.txt") || strings.Contains(h.screen(), "line 60 changed") {
+		t.Fatalf("at first the diff shows rows %s:\n%s", first, h.screen())
+	}
+	h.keys("down", "down", "down")
+	if got := rows(); !strings.HasPrefix(got, "4-") || strings.Contains(h.screen(), "--- a/notes.txt") {
+		t.Errorf("after ↓ three times the diff shows rows %s:\n%s", got, h.screen())
+	}
+	for range 200 {
+		h.keys("down")
+	}
+	if got := rows(); !strings.HasSuffix(got, "-123") || !strings.Contains(h.screen(), "+line 60 changed") {
+		t.Errorf("at the end the diff shows rows %s:\n%s", got, h.screen())
+	}
+	h.keys("up")
+	if got := rows(); strings.HasSuffix(got, "-123") {
+		t.Errorf("↑ from the end still shows rows %s", got)
+	}
+	for range 200 {
+		h.keys("up")
+	}
+	if got := rows(); got != first {
+		t.Errorf("back at the top the diff shows rows %s, want %s", got, first)
+	}
+	if len(h.eng.lines) != 0 {
+		t.Errorf("scrolling sent %q", h.eng.lines)
+	}
+}
+
+// With colours on, removed lines are red and added ones green, and every
+// escape sequence on the screen is a style of wisp-tui's own; without
+// them (plain, or NO_COLOR), the diff has no colour.
+func TestApprovalDiffColours(t *testing.T) {
+	diff := "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old \x1b[31m\n+new \x1b]0;pwned\x07\n"
+	h := newHarness(t)
+	h.m.st = newStyles(false)
+	h.wire(hello, turn1, editDiff(diff))
+	s := h.screen()
+	if bad := foreignEscapes(s); len(bad) > 0 {
+		t.Errorf("screen holds escape sequences that are not styles: %q", bad)
+	}
+	for _, tc := range []struct{ text, sgr string }{{`-old \e[31m`, "31"}, {`+new \e]0;pwned\u{7}`, "32"}} {
+		i := strings.Index(s, tc.text)
+		if i < 0 {
+			t.Fatalf("the screen lacks %q:\n%q", tc.text, s)
+		}
+		start := strings.LastIndex(s[:i], "\n") + 1
+		styled := slices.ContainsFunc(sgr.FindAllStringSubmatch(s[start:i], -1), func(m []string) bool {
+			return slices.Contains(strings.Split(m[1], ";"), tc.sgr)
+		})
+		if !styled {
+			t.Errorf("the row of %q is not drawn in colour %s: %q", tc.text, tc.sgr, s[start:i])
+		}
+	}
+	plain := newHarness(t).wire(hello, turn1, editDiff(diff)).screen()
+	if coloured(plain) {
+		t.Errorf("a plain screen has colour:\n%q", plain)
 	}
 }

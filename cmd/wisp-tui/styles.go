@@ -24,6 +24,11 @@ type styles struct {
 	approval  lipgloss.Style // the box of wisp's approval request
 	apprTitle lipgloss.Style
 	keys      lipgloss.Style // a dialog's key line
+
+	diffAdded   lipgloss.Style // a diff's added line
+	diffRemoved lipgloss.Style // a diff's removed line
+	diffHunk    lipgloss.Style // a diff's hunk header
+	diffFile    lipgloss.Style // a diff's file names
 }
 
 // newStyles returns the screen's styles; plain draws no colours or text
@@ -34,7 +39,8 @@ func newStyles(plain bool) styles {
 	if plain {
 		n := lipgloss.NewStyle()
 		return styles{you: n, reply: n, thinking: n, call: n, note: n, diag: n, info: n, status: n,
-			cursor: n, selected: n, asks: asks, asksTitle: n, approval: approval, apprTitle: n, keys: n}
+			cursor: n, selected: n, asks: asks, asksTitle: n, approval: approval, apprTitle: n, keys: n,
+			diffAdded: n, diffRemoved: n, diffHunk: n, diffFile: n}
 	}
 	cyan, yellow, red, grey := lipgloss.Cyan, lipgloss.BrightYellow, lipgloss.BrightRed, lipgloss.BrightBlack
 	return styles{
@@ -53,6 +59,11 @@ func newStyles(plain bool) styles {
 		approval:  approval.BorderForeground(red),
 		apprTitle: lipgloss.NewStyle().Bold(true).Foreground(lipgloss.BrightWhite).Background(lipgloss.Red),
 		keys:      lipgloss.NewStyle().Faint(true),
+
+		diffAdded:   lipgloss.NewStyle().Foreground(lipgloss.Green),
+		diffRemoved: lipgloss.NewStyle().Foreground(lipgloss.Red),
+		diffHunk:    lipgloss.NewStyle().Foreground(cyan),
+		diffFile:    lipgloss.NewStyle().Bold(true),
 	}
 }
 

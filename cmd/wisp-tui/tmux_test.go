@@ -254,6 +254,40 @@ func TestTmuxScripted(t *testing.T) {
 		tm.waitFor("wisp-tui exited with status 0")
 	})
 
+	t.Run("edit_file's diff", func(t *testing.T) {
+		ws, dir := t.TempDir(), t.TempDir()
+		notes := filepath.Join(ws, "notes.txt")
+		if err := os.WriteFile(notes, []byte("keep\nold line\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		script := filepath.Join(dir, "edit.jsonl")
+		lines := `{"content":"","tool_calls":[{"name":"edit_file","arguments":{"path":"notes.txt","mode":"replace","old":"old line","new":"new \u001b[2J line"}}]}` + "\n" +
+			`{"content":"Edited."}` + "\n"
+		if err := os.WriteFile(script, []byte(lines), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		tm := startTmux(t, append(env(), "TERM=xterm-256color"), self(t), "--wisp", wisp, "--model", "script:"+script,
+			"--tool", "edit_file", "--workspace", ws)
+		tm.waitFor("wisp-tui · script:", "Enter sends")
+		tm.typeText("Change the old line.")
+		tm.keys("Enter")
+		p := tm.waitFor("! wisp asks your approval", "edit_file replace", "--- a/notes.txt", "+++ b/notes.txt", "-old line",
+			`+new \e[2J line`, "allow? [y]once")
+		t.Logf("the approval:\n%s", p)
+		styled := tm.run("capture-pane", "-p", "-e", "-t", "tui")
+		if !strings.Contains(styled, "\x1b[32m") || !strings.Contains(styled, "\x1b[31m") {
+			t.Errorf("the diff is not coloured:\n%q", styled)
+		}
+		pastGuard()
+		tm.keys("y")
+		tm.waitFor("you approved, once", "Edited.")
+		if b, err := os.ReadFile(notes); err != nil || string(b) != "keep\nnew \x1b[2J line\n" {
+			t.Errorf("notes.txt holds %q (%v) after the approval", b, err)
+		}
+		tm.keys("C-d")
+		tm.waitFor("wisp-tui exited with status 0")
+	})
+
 	t.Run("ask_user", func(t *testing.T) {
 		tm := startTmux(t, env(), self(t), "--wisp", wisp, "--model", "script:"+filepath.Join(examples, "ask_user.jsonl"),
 			"--tool", "ask_user", "--tool", "request_approval")

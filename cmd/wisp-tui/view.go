@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -240,27 +241,8 @@ func (m *model) dialogView(d *dialog) string {
 	box := m.st.asks
 	switch d.kind {
 	case jsonl.KindApproval:
-		a := d.approval
 		box = m.st.approval
-		lines = append(lines, m.st.apprTitle.Render(labelApproval))
-		if a.Command != "" {
-			addHang("  ", escape.Terminal(a.Command))
-		}
-		for _, l := range escapedLines(a.Text) {
-			if l != "" {
-				addHang("  ", l)
-			}
-		}
-		if t, ok := deadline(d); ok {
-			add(fmt.Sprintf("(the request is refused unanswered at %s)", t))
-		}
-		keys := "allow?"
-		for _, k := range approvalKeys {
-			if slices.Contains(a.Scopes, k.scope) {
-				keys += " " + k.label
-			}
-		}
-		add(m.st.keys.Render(keys + " [n]o · Esc refuses"))
+		lines = m.approvalLines(d, inner)
 	case jsonl.KindCard:
 		n := len(d.card.Questions)
 		head := labelModelAsks + " · 1 question"
@@ -320,6 +302,94 @@ func (m *model) dialogView(d *dialog) string {
 		add(m.st.keys.Render(m.pickerKeys(d)))
 	}
 	return box.Width(m.width).Render(strings.Join(lines, "\n"))
+}
+
+// approvalLines draws an approval request: the command, what the person
+// needs to know, the change to a file it would allow (its diff), when
+// silence refuses it, and the keys its scopes offer.
+func (m *model) approvalLines(d *dialog, inner int) []string {
+	a := d.approval
+	lines := []string{m.st.apprTitle.Render(labelApproval)}
+	if a.Command != "" {
+		lines = append(lines, hang("  ", escape.Terminal(a.Command), inner))
+	}
+	for _, l := range escapedLines(a.Text) {
+		if l != "" {
+			lines = append(lines, hang("  ", l, inner))
+		}
+	}
+	var after []string
+	if t, ok := deadline(d); ok {
+		after = append(after, wrap(fmt.Sprintf("(the request is refused unanswered at %s)", t), inner))
+	}
+	keys := "allow?"
+	for _, k := range approvalKeys {
+		if slices.Contains(a.Scopes, k.scope) {
+			keys += " " + k.label
+		}
+	}
+	after = append(after, wrap(m.st.keys.Render(keys+" [n]o · Esc refuses"), inner))
+	if a.Diff != "" {
+		others := lipgloss.Height(strings.Join(append(lines, after...), "\n"))
+		lines = append(lines, m.diffView(d, inner, others)...)
+	}
+	return append(lines, after...)
+}
+
+// minDiffRows is the fewest rows of a diff an approval shows, however
+// small the screen.
+const minDiffRows = 3
+
+// diffView draws an approval's diff: each line escaped like the rest of
+// the request, its tabs as blanks, wrapped to the dialog under its text
+// (clear of its mark, "+", "-" or " "); removed lines in
+// red, added ones in green, hunk headers in cyan and the file names in
+// bold. A diff taller than the screen has room for, beside the dialog's
+// other rows (others), its border, the message box, the status line and a
+// row of the conversation, is cut to that room, with a note that says
+// which rows show and that ↑ ↓ scroll it.
+func (m *model) diffView(d *dialog, inner, others int) []string {
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSuffix(d.approval.Diff, "\n"), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		st := m.diffStyle(line)
+		shown := escape.Terminal(strings.ReplaceAll(line, "\t", "    "))
+		// A wrapped line goes on under its text, clear of the mark.
+		lead := "  "
+		if _, n := utf8.DecodeRuneInString(shown); n > 0 {
+			lead, shown = lead+shown[:n], shown[n:]
+		}
+		for _, r := range strings.Split(hang(lead, shown, inner), "\n") {
+			rows = append(rows, st.Render(r))
+		}
+	}
+	// The rest of the screen: the border, the message box and the status
+	// line, a row of the conversation, and the note. The note's row holds
+	// the last row of a diff that fits but for it.
+	room := max(minDiffRows, m.height-others-2-2-1-1)
+	if len(rows) <= room+1 {
+		d.diffTop = 0
+		return rows
+	}
+	d.diffTop = min(d.diffTop, len(rows)-room)
+	end := d.diffTop + room
+	note := fmt.Sprintf("(the diff, rows %d-%d of %d: ↑ ↓ scroll it)", d.diffTop+1, end, len(rows))
+	return append(rows[d.diffTop:end:end], m.st.info.Render(note))
+}
+
+// diffStyle is the style of a diff's line.
+func (m *model) diffStyle(line string) lipgloss.Style {
+	switch {
+	case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
+		return m.st.diffFile
+	case strings.HasPrefix(line, "@@"):
+		return m.st.diffHunk
+	case strings.HasPrefix(line, "+"):
+		return m.st.diffAdded
+	case strings.HasPrefix(line, "-"):
+		return m.st.diffRemoved
+	}
+	return m.st.reply
 }
 
 // pickerView draws the rows of the current question, and its text field.

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/policy/outofband"
 )
 
@@ -93,7 +94,7 @@ func TestApprovalsAtTerminal(t *testing.T) {
 		{
 			name: "Ctrl-C at the prompt files nothing", r: enable, args: []string{"approve", "7f3a2c1d"}, keys: "\x03",
 			screen: []string{"wisp: stopped; nothing was filed for approval request 7f3a2c1d (wisp approvals approve 7f3a2c1d asks again)"},
-			exit:   exitInterrupted,
+			exit:   cmdline.ExitInterrupted,
 		},
 		{
 			name: "the client's dialog answered first", r: enable, args: []string{"approve", "7f3a2c1d"},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/policy/outofband"
 	"github.com/wisp-agent/wisp/policy/standing"
 )
@@ -49,15 +50,30 @@ command it was first given for. rules revoke ID revokes one, recorded in the aud
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "Show the approval requests waiting for you",
-		Args:  exactArgs(0, "approvals list takes no arguments"),
+		Args:  cmdline.ExactArgs(0, "approvals list takes no arguments"),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return listApprovalsCmd(cmd, env, asJSON) },
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "write the requests whole, as one JSON object for a program")
+	deny := &cobra.Command{
+		Use:   "deny ID",
+		Short: "Refuse a waiting request (at a terminal only)",
+		Args:  cmdline.ExactArgs(1, "approvals deny takes one approval ID, as wisp approvals list shows it"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return answerApprovalCmd(cmd, env, args[0], wisp.ScopeNone)
+		},
+	}
+	c.AddCommand(list, newApproveCmd(env), deny, newApprovalRulesCmd(env))
+	return c
+}
+
+// newApproveCmd is wisp approvals approve: the person's approval, once
+// or for the session, filed at this terminal.
+func newApproveCmd(env environ) *cobra.Command {
 	var scope string
-	approve := &cobra.Command{
+	c := &cobra.Command{
 		Use:   "approve ID [--scope once|session]",
 		Short: "Approve a waiting request, once you confirm it (at a terminal only)",
-		Args:  exactArgs(1, "approvals approve takes one approval ID, as wisp approvals list shows it"),
+		Args:  cmdline.ExactArgs(1, "approvals approve takes one approval ID, as wisp approvals list shows it"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := parseAnswerScope(scope)
 			if err != nil {
@@ -66,42 +82,31 @@ command it was first given for. rules revoke ID revokes one, recorded in the aud
 			return answerApprovalCmd(cmd, env, args[0], s)
 		},
 	}
-	approve.Flags().StringVar(&scope, "scope", "once", "how far the approval reaches: once, or session (the same pattern for the rest of the session)")
-	deny := &cobra.Command{
-		Use:   "deny ID",
-		Short: "Refuse a waiting request (at a terminal only)",
-		Args:  exactArgs(1, "approvals deny takes one approval ID, as wisp approvals list shows it"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return answerApprovalCmd(cmd, env, args[0], wisp.ScopeNone)
-		},
-	}
-	rules := &cobra.Command{
-		Use:   "rules [list] | rules revoke ID",
-		Short: "List the approvals kept for a project or always; revoke one",
-		Args:  cobra.ArbitraryArgs, // RunCommand says what it takes
-		RunE:  func(cmd *cobra.Command, args []string) error { return approvalRulesCmd(cmd, env, args) },
-	}
-	c.AddCommand(list, approve, deny, rules)
+	c.Flags().StringVar(&scope, "scope", "once", "how far the approval reaches: once, or session (the same pattern for the rest of the session)")
 	return c
 }
 
-// approvalRulesCmd runs wisp approvals rules: the kept approvals listed,
+// newApprovalRulesCmd is wisp approvals rules: the kept approvals listed,
 // or one revoked, recorded in a session of its own first.
-func approvalRulesCmd(cmd *cobra.Command, env environ, args []string) error {
-	h, err := openHome(env)
-	if err != nil {
-		return err
+func newApprovalRulesCmd(env environ) *cobra.Command {
+	return &cobra.Command{
+		Use:   "rules [list] | rules revoke ID",
+		Short: "List the approvals kept for a project or always; revoke one",
+		Args:  cobra.ArbitraryArgs, // RunCommand says what it takes
+		RunE: func(cmd *cobra.Command, args []string) error {
+			h, err := openHome(env)
+			if err != nil {
+				return err
+			}
+			text, err := standing.RunCommand(cmd.Context(), h.ApprovalRules(), args, &standing.RevokeOptions{Events: h.Events(), Session: newID()})
+			var ce *standing.CommandError
+			if errors.As(err, &ce) || errors.Is(err, standing.ErrUnknownID) {
+				return &cmdline.UsageError{Err: err}
+			}
+			fmt.Fprint(cmd.OutOrStdout(), text)
+			return err
+		},
 	}
-	text, err := standing.RunCommand(cmd.Context(), h.ApprovalRules(), args, &standing.RevokeOptions{Events: h.Events(), Session: newID()})
-	var ce *standing.CommandError
-	if errors.As(err, &ce) || errors.Is(err, standing.ErrUnknownID) {
-		return usageError{err}
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(cmd.OutOrStdout(), text)
-	return nil
 }
 
 // parseAnswerScope reads --scope.
@@ -112,7 +117,7 @@ func parseAnswerScope(s string) (wisp.Scope, error) {
 	case "session":
 		return wisp.ScopeSession, nil
 	}
-	return wisp.ScopeNone, usagef("--scope must be once or session, not %q (see wisp approvals approve --help)", s)
+	return wisp.ScopeNone, cmdline.Usagef("--scope must be once or session, not %q (see wisp approvals approve --help)", s)
 }
 
 func listApprovalsCmd(cmd *cobra.Command, env environ, asJSON bool) error {
@@ -134,16 +139,12 @@ func answerApprovalCmd(cmd *cobra.Command, env environ, id string, scope wisp.Sc
 	if err != nil {
 		return err
 	}
-	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
-	w, closeLog, err := answerWitness(h, stdin, stdout)
-	if err != nil {
-		return err
-	}
-	defer closeLog()
+	// The answer is recorded in a session of its own before it is filed.
 	// Ctrl-C ends it, and every prompt of it.
-	err = terminal.NewApprovals(h.Approvals(w), terminal.NewInput(stdin), stdout, nil).Answer(cmd.Context(), id, scope)
+	a := terminal.NewApprovals(h.Approvals(h.Witness(newID())), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), nil)
+	err = a.Answer(cmd.Context(), id, scope)
 	if errors.Is(err, outofband.ErrBadID) || errors.Is(err, outofband.ErrNotOffered) {
-		return usageError{err}
+		return &cmdline.UsageError{Err: err}
 	}
 	return answerErr(err)
 }

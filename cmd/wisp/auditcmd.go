@@ -2,13 +2,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"io"
-	"io/fs"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 func newAuditCmd(env environ) *cobra.Command {
@@ -29,32 +27,32 @@ It prints the head, the hash of the last line, in full: keep it somewhere else, 
 line with that hash is gone (a line up to it edited or removed, or the log rewritten)
 or how many records follow it: list those with --after SEQ, and if each is yours,
 keep the new head.`,
-		Args: exactArgs(0, "audit takes no arguments"),
+		Args: cmdline.ExactArgs(0, "audit takes no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if expect != "" && !verify {
-				return usagef("--expect-head goes with --verify: wisp audit --verify --expect-head HASH")
+				return cmdline.Usagef("--expect-head goes with --verify: wisp audit --verify --expect-head HASH")
 			}
-			anchor := ""
-			if expect != "" {
-				var err error
-				if anchor, err = audit.ParseHead(expect); err != nil {
-					return usagef("--expect-head %q is not a head: give the 64 hex digits that wisp audit --verify prints after head", expect)
-				}
-			}
-			if f.After < 0 {
-				return usagef("--after %d is not a seq: give the seq of a record (1 or more), as --verify names its line", f.After)
-			}
-			if verify && (f.After != 0 || f.Thread != "" || f.KindPrefix != "" || asJSON) {
-				return usagef("--verify checks the whole log and takes no filter or --json: wisp audit --verify [--expect-head HASH]")
+			if verify && (f != audit.Filter{} || asJSON) {
+				return cmdline.Usagef("--verify checks the whole log and takes no filter or --json: wisp audit --verify [--expect-head HASH]")
 			}
 			h, err := openHome(env)
 			if err != nil {
 				return err
 			}
 			if verify {
-				return verifyAudit(cmd.OutOrStdout(), h.AuditDir(), anchor)
+				err = audit.Check(cmd.OutOrStdout(), h.AuditDir(), &audit.VerifyOptions{Anchor: expect})
+			} else {
+				err = audit.List(cmd.OutOrStdout(), h.AuditDir(), &audit.ListOptions{Filter: f, JSON: asJSON})
 			}
-			return audit.List(cmd.OutOrStdout(), h.AuditDir(), &audit.ListOptions{Filter: f, JSON: asJSON})
+			switch {
+			case errors.Is(err, audit.ErrNotHead):
+				return cmdline.Usagef("--expect-head %q is not a head: give the 64 hex digits that wisp audit --verify prints after head", expect)
+			case errors.Is(err, audit.ErrBadFilter):
+				return cmdline.Usagef("--after %d is not a seq: give the seq of a record (1 or more), as --verify names its line", f.After)
+			case errors.Is(err, audit.ErrCheckFailed):
+				return &cmdline.ExitError{Code: 1}
+			}
+			return err
 		},
 	}
 	c.Flags().StringVar(&f.Thread, "thread", "", "only this thread's records")
@@ -64,30 +62,4 @@ keep the new head.`,
 	c.Flags().BoolVar(&verify, "verify", false, "check the hash chain")
 	c.Flags().StringVar(&expect, "expect-head", "", "with --verify: fail unless the head is still HASH, all 64 hex digits as --verify printed it")
 	return c
-}
-
-// verifyAudit checks the hash chain of the audit log in dir, and that
-// its head is still anchor when anchor is not "", and says what it found.
-func verifyAudit(out io.Writer, dir, anchor string) error {
-	r, err := audit.VerifyWith(dir, &audit.VerifyOptions{Anchor: anchor})
-	if errors.Is(err, fs.ErrNotExist) {
-		if anchor != "" {
-			fmt.Fprintf(out, "audit: no records yet, so no line has the expected head %s\n", anchor)
-			return exitError{code: 1}
-		}
-		fmt.Fprintln(out, "audit: no records yet")
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	line := r.String()
-	if r.Following() > 0 {
-		line += fmt.Sprintf("; wisp audit --after %d lists them", r.AnchorLine)
-	}
-	fmt.Fprintln(out, line)
-	if r.Failed() {
-		return exitError{code: 1}
-	}
-	return nil
 }

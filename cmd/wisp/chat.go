@@ -5,14 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/wisp-agent/wisp"
-	"github.com/wisp-agent/wisp/agent"
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
 	"github.com/wisp-agent/wisp/inquiry/unattended"
@@ -53,7 +49,7 @@ system prompt the model would be sent (docs/prompt.md) and leaves.` + environmen
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if showPrompt {
-				o := conversation.Options{ModelName: model, Named: toolList(cmd, named), Interactive: !yes}
+				o := conversation.Options{ModelName: model, Named: named, Interactive: !yes}
 				if err := inHome(env, &o); err != nil {
 					return err
 				}
@@ -62,13 +58,13 @@ system prompt the model would be sent (docs/prompt.md) and leaves.` + environmen
 				return usageOf(err)
 			}
 			if jsonLines {
-				return runChatJSON(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), yes)
+				return runChatJSON(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, named, yes)
 			}
-			return runChat(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), yes)
+			return runChat(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, named, yes)
 		},
 	}
 	c.Flags().StringVar(&model, "model", "", "the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)")
-	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more); without it, every tool the settings allow")
+	cmdline.ListVar(c.Flags(), &named, "tool", "give the conversation only this tool (repeat for more); without it, every tool the settings allow")
 	c.Flags().BoolVar(&yes, "yes", false, "run with no person: questions are not asked")
 	c.Flags().BoolVar(&jsonLines, "json", false, "speak JSON lines on stdin and stdout, for a front end (docs/jsonl.md)")
 	c.Flags().BoolVar(&showPrompt, "show-prompt", false, "print the system prompt the model would be sent, and leave")
@@ -88,51 +84,26 @@ goes to standard output; what the model called, and the thread's id, go to stand
 error. --thread ID goes on with a thread kept under $WISP_HOME/threads.` + environment,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("respond takes one PROMPT, or - to read it from standard input (got %s)", cmdline.Count(args))
+				return cmdline.Usagef("respond takes one PROMPT, or - to read it from standard input (got %s)", cmdline.Count(args))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			prompt := args[0]
-			if prompt == "-" {
-				b, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), agent.MaxInputBytes+1))
-				if err != nil {
-					return fmt.Errorf("reading the prompt: %w", err)
-				}
-				prompt = string(b)
+			prompt, err := terminal.ReadPrompt(args[0], cmd.InOrStdin())
+			var bad *terminal.PromptError
+			if errors.As(err, &bad) {
+				return &cmdline.UsageError{Err: err}
+			} else if err != nil {
+				return err
 			}
-			if len(prompt) > agent.MaxInputBytes {
-				return usagef("the prompt is longer than %d bytes, the most one turn takes; shorten it", agent.MaxInputBytes)
-			}
-			prompt = strings.TrimSpace(prompt)
-			if prompt == "" {
-				return usagef("the prompt is empty; pass the text, or - and the text on standard input")
-			}
-			return runRespond(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, toolList(cmd, named), thread, prompt)
+			return runRespond(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), env, model, named, thread, prompt)
 		},
 	}
 	c.Flags().StringVar(&model, "model", "", "the model, as SCHEME:NAME (script:PATH plays a JSON-lines script)")
-	c.Flags().StringArrayVar(&named, "tool", nil, "give the conversation only this tool (repeat for more)")
+	cmdline.ListVar(c.Flags(), &named, "tool", "give the conversation only this tool (repeat for more)")
 	c.Flags().StringVar(&thread, "thread", "", "go on with this thread (its id, as an earlier respond printed it)")
 	workspaceFlag(c, env)
 	return c
-}
-
-// toolList returns the named tools, or nil when --tool was not given
-// (every tool); --tool "" names none.
-func toolList(cmd *cobra.Command, named []string) []string {
-	if !cmd.Flags().Changed("tool") {
-		return nil
-	}
-	out := []string{}
-	for _, n := range named {
-		for _, part := range strings.Split(n, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
 }
 
 func runRespond(ctx context.Context, stdout, stderr io.Writer, env environ, model string, named []string, thread, prompt string) error {
@@ -179,15 +150,10 @@ func runChat(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env
 	})
 	switch {
 	case errors.Is(err, terminal.ErrTurnFailed):
-		return exitError{code: 1}
+		return &cmdline.ExitError{Code: 1}
 	case errors.Is(err, wisp.ErrInterrupted):
 		// Ctrl-C at the prompt: the person left, as a shell expects.
-		return exitError{code: exitInterrupted}
+		return &cmdline.ExitError{Code: cmdline.ExitInterrupted}
 	}
 	return err
-}
-
-func isTerminal(v any) bool {
-	f, ok := v.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/inquiry/jsonl"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 // runChatJSON is wisp chat --json: a jsonl.Session on stdin and stdout
@@ -15,11 +16,7 @@ import (
 // with a controlling terminal, the person's (wisp-tui runs wisp in it);
 // command lines run the person's /models and /config, as in a plain chat.
 func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, env environ, model string, named []string, yes bool) error {
-	tty := ""
-	if env.controllingTerminal() {
-		tty = "/dev/tty"
-	}
-	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: tty, Log: stderr, TakeInterrupts: env.ctrlC.Take})
+	s := jsonl.NewSession(stdout, &jsonl.SessionOptions{Unattended: yes, Terminal: env.controllingTerminal(), Log: stderr, TakeInterrupts: env.ctrlC.Take})
 	conv, err := newConversation(ctx, env, conversation.Options{
 		ModelName: model, Named: named, Face: s.Inquirer(), Approver: s.Approver(), Notifier: s.Notifier(),
 		Events: s, OnDelta: s.Delta, OnOutput: s.ToolOutput, Interactive: !yes,
@@ -36,7 +33,7 @@ func runChatJSON(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		Hello: jsonl.Hello{Session: conv.Session(), Thread: conv.Thread(), Model: conv.ModelName(), Tools: conv.Tools().Names()},
 	})
 	if errors.Is(err, jsonl.ErrTurnFailed) {
-		return exitError{code: 1}
+		return &cmdline.ExitError{Code: 1}
 	}
 	return err
 }

@@ -27,7 +27,7 @@ inquiry.elicitation) is recorded in the audit log as config.change before it is 
 when it cannot be recorded, nothing is changed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("config needs a subcommand: %s", config.CommandUsage())
+			return cmdline.Usagef("config needs a subcommand: %s", config.CommandUsage())
 		},
 	}
 	for _, cc := range config.Commands() {
@@ -60,10 +60,7 @@ when it cannot be recorded, nothing is changed.`,
 func configErr(err error) error {
 	var ce *config.CommandError
 	if errors.Is(err, config.ErrUnknownKey) || errors.Is(err, config.ErrBadValue) || errors.As(err, &ce) {
-		return usageError{err}
+		return &cmdline.UsageError{Err: err}
 	}
 	return err
 }
-
-// exactArgs takes exactly n arguments, or says msg (cmdline.ExactArgs).
-var exactArgs = cmdline.ExactArgs

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/audit"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/models/hf/hubtest"
 )
 
@@ -31,8 +32,8 @@ func TestCtrlCAtPullQuestion(t *testing.T) {
 	run := startPTY(t, home, "models", "pull", repo.ID)
 	run.waitFor(question)
 	run.press("\x03")
-	if code := run.exit(); code != exitInterrupted {
-		t.Errorf("wisp models pull, Ctrl-C at the question = exit %d, want %d:\n%s", code, exitInterrupted, run.shown())
+	if code := run.exit(); code != cmdline.ExitInterrupted {
+		t.Errorf("wisp models pull, Ctrl-C at the question = exit %d, want %d:\n%s", code, cmdline.ExitInterrupted, run.shown())
 	}
 	run.waitFor("wisp: stopped; nothing was pulled (wisp models pull someone/Small-4bit asks again)")
 	for _, r := range hub.Requests() {
@@ -104,8 +105,8 @@ func TestCtrlCAtChatPrompt(t *testing.T) {
 	r.press("Hi.\r")
 	r.waitForN("› ", 2)
 	r.press("\x03")
-	if code := r.exit(); code != exitInterrupted {
-		t.Errorf("wisp chat, Ctrl-C at the prompt = exit %d, want %d:\n%s", code, exitInterrupted, r.shown())
+	if code := r.exit(); code != cmdline.ExitInterrupted {
+		t.Errorf("wisp chat, Ctrl-C at the prompt = exit %d, want %d:\n%s", code, cmdline.ExitInterrupted, r.shown())
 	}
 	if strings.Contains(r.shown(), "wisp:") {
 		t.Errorf("wisp chat said more on Ctrl-C at the prompt:\n%s", r.shown())

@@ -9,7 +9,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,43 +44,24 @@ type environ struct {
 	// ctrlC routes each Ctrl-C from interrupts; run sets it.
 	ctrlC *terminal.Interrupts
 	// hasTerminal, if not nil, says whether wisp runs with a controlling
-	// terminal; nil: whether /dev/tty opens.
+	// terminal, /dev/tty; nil: terminal.ControllingTerminal.
 	hasTerminal func() bool
 	// workspace is --workspace, which chat, respond and mcp take; newRoot
 	// sets it. Empty: the folder wisp was started in.
 	workspace *string
 }
 
-// controllingTerminal reports whether wisp runs with a controlling
-// terminal, as it does in a terminal and under wisp-tui, and does not in a
-// program that starts it with pipes in a session of its own.
-func (e environ) controllingTerminal() bool {
-	if e.hasTerminal != nil {
-		return e.hasTerminal()
+// controllingTerminal names wisp's controlling terminal, or "" when it
+// has none (terminal.ControllingTerminal).
+func (e environ) controllingTerminal() string {
+	if e.hasTerminal == nil {
+		return terminal.ControllingTerminal()
 	}
-	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
-	if err != nil {
-		return false
+	if e.hasTerminal() {
+		return "/dev/tty"
 	}
-	f.Close()
-	return true
+	return ""
 }
-
-// usageError marks an error in how wisp was called: exit status 2.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
-
-// exitInterrupted is the exit status of a command stopped by Ctrl-C.
-const exitInterrupted = 130
-
-// exitError carries an exit status with nothing more to print.
-type exitError struct{ code int }
-
-func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 // run is the whole program: it returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, env environ) int {
@@ -102,35 +82,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root := newRoot(stdin, stdout, stderr, env)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	if errors.Is(context.Cause(ctx), wisp.ErrInterrupted) || errors.Is(err, wisp.ErrInterrupted) {
-		// Stopped by Ctrl-C: what was stopped says so, and the status is
-		// 128 + SIGINT, as a shell expects.
-		switch {
-		case err == nil:
-		case errors.Is(err, context.Canceled):
-			fmt.Fprintln(stderr, "wisp: stopped")
-		default:
-			fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
-		}
-		return exitInterrupted
-	}
-	if err == nil {
-		return 0
-	}
-	var ee exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	var ue usageError
-	if hint, usage := cmdline.Usage(err); usage || errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
-		if hint != "" {
-			fmt.Fprintln(stderr, hint)
-		}
-		return 2
-	}
-	fmt.Fprintf(stderr, "wisp: %s\n", terminal.ErrorLine(err))
-	return 1
+	return cmdline.Exit(ctx, stderr, err, &cmdline.ExitOptions{Name: "wisp", Line: terminal.ErrorLine})
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer, env environ) *cobra.Command {
@@ -155,7 +107,7 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print wisp's version and the commit it was built from",
-			Args:  exactArgs(0, "version takes no arguments"),
+			Args:  cmdline.ExactArgs(0, "version takes no arguments"),
 			Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprintf(cmd.OutOrStdout(), "wisp %s\n", root.Version) },
 		},
 		newChatCmd(env),
@@ -167,6 +119,7 @@ question, answer and tool call is recorded in a hash-chained audit log.`,
 		newQuestionsCmd(env),
 		newApprovalsCmd(env),
 		newMemoryCmd(env),
+		newScanCmd(),
 	)
 	cmdline.Apply(root)
 	return root

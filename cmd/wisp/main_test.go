@@ -49,6 +49,13 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("WISP_HOME", e.WorkDir+"/home")
+			// $EXAMPLES is the repository's examples folder, so that a
+			// script can run what the README tells a new user to.
+			examples, err := filepath.Abs("../../examples")
+			if err != nil {
+				return err
+			}
+			e.Setenv("EXAMPLES", examples)
 			// Every script has an Ollama of its own: the fake, speaking the
 			// real API on loopback.
 			srv, stop := ollamatest.Start(scriptOllamaModels...)

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
-	"path/filepath"
-	"time"
+	"net"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wisp-agent/wisp/conversation"
-	"github.com/wisp-agent/wisp/home"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/mcpserver"
 )
 
@@ -53,72 +52,26 @@ type mcpFlags struct {
 
 // runMCP serves wisp over MCP until the client goes or ctx ends.
 func runMCP(cmd *cobra.Command, env environ, f *mcpFlags) error {
-	if f.addr == "" && f.tokenFile != "" {
-		return usagef("--token-file is for --http: over stdio only the host that started wisp mcp can reach it")
-	}
 	h, err := openHome(env)
 	if err != nil {
 		return err
 	}
-	token, err := mcpToken(h, f)
-	if err != nil {
+	conv := &conversation.Options{ModelName: f.model}
+	if err := inHome(env, conv); err != nil {
 		return err
 	}
-	// The server's own records: answers given in the client's dialog,
-	// recorded before they are filed, and answers on file that no record
-	// vouches for, refused.
-	serverLog, err := h.OpenAudit(nil)
-	if err != nil {
-		return err
+	err = mcpserver.ServeHome(cmd.Context(), h, conv, &mcpserver.HomeServeOptions{
+		Addr: f.addr, TokenFile: f.tokenFile, Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(),
+		Listening: func(addr net.Addr, tokenFile string) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s to requests with Authorization: Bearer and the token in %s\n",
+				addr, mcpserver.EndpointPath, tokenFile)
+		},
+	})
+	switch {
+	case errors.Is(err, mcpserver.ErrTokenWithoutHTTP):
+		return cmdline.Usagef("--token-file is for --http: over stdio only the host that started wisp mcp can reach it")
+	case errors.Is(err, mcpserver.ErrNotLoopback):
+		return cmdline.Usagef("--http %w", err)
 	}
-	defer serverLog.Close()
-	opts := &conversation.Options{ModelName: f.model}
-	if err := inHome(env, opts); err != nil {
-		return err
-	}
-	srv, convs, err := mcpserver.NewInHome(cmd.Context(), h, serverLog, token, opts)
-	if err != nil {
-		return err
-	}
-	defer convs.Close()
-	defer func() {
-		// The turns still running park their questions and end.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), closeWait)
-		defer cancel()
-		_ = srv.Close(ctx)
-	}()
-	// Fail early, before a client connects, on a model that will not run.
-	if _, err := convs.Agent(cmd.Context(), nil); err != nil {
-		return usageOf(err)
-	}
-	if f.addr == "" {
-		return srv.ServeStdio(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
-	}
-	ln, err := mcpserver.ListenHTTP(f.addr)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "wisp mcp: serving http://%s%s to requests with Authorization: Bearer and the token in %s\n",
-		ln.Addr(), mcpserver.EndpointPath, f.tokenFile)
-	return srv.ServeHTTP(cmd.Context(), ln)
+	return usageOf(err)
 }
-
-// mcpToken returns the bearer token wisp mcp --http requires, from the
-// file --token-file names or $WISP_HOME/mcp-token, made when it is
-// missing; none over stdio. It refuses an address not on loopback.
-func mcpToken(h *home.Home, f *mcpFlags) (string, error) {
-	if f.addr == "" {
-		return "", nil
-	}
-	if err := mcpserver.CheckAddr(f.addr); err != nil {
-		return "", usagef("--http %w", err)
-	}
-	if f.tokenFile == "" {
-		f.tokenFile = filepath.Join(h.Dir(), "mcp-token")
-	}
-	return mcpserver.TokenFile(f.tokenFile)
-}
-
-// closeWait bounds how long wisp mcp waits, once its client is gone, for
-// the turns still running to park their questions and save their threads.
-const closeWait = 30 * time.Second

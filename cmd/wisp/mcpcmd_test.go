@@ -149,7 +149,7 @@ func TestMCPUnknownToolHint(t *testing.T) {
 	want := map[string]any{
 		"isError": true,
 		"content": []any{map[string]any{"type": "text", "text": `error: respond's tools argument names "shell", which is not one of wisp's tools ` +
-			`(ask, ask_user, request_approval, models, memory, read_file, list_files, search, edit_file, run_command); name tools from that list, or leave tools out for every tool the person's settings allow`}},
+			`(ask, ask_user, request_approval, models, memory, read_file, list_files, search, edit_file, scan_secrets, run_command); name tools from that list, or leave tools out for every tool the person's settings allow`}},
 	}
 	if diff := cmp.Diff(want, got["result"]); diff != "" {
 		t.Errorf("respond with tools [shell] (-want +got):\n%s", diff)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/tools/memory"
 )
 
@@ -18,7 +19,7 @@ conversations, each with your approval; a conversation with the tool is offered 
 newest of them in its system prompt. list prints each fact with its id, when and where
 it was kept; forget ID removes one (docs/memory.md).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return usagef("memory needs list, or forget ID") },
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmdline.Usagef("memory needs list, or forget ID") },
 	}
 	for _, mc := range memory.Commands() {
 		c.AddCommand(&cobra.Command{Use: mc.Name + " " + mc.Args, Short: mc.Short, Args: cobra.ArbitraryArgs,
@@ -30,7 +31,7 @@ it was kept; forget ID removes one (docs/memory.md).`,
 				text, err := memory.RunCommand(cmd.Context(), h.Memory(nil), append([]string{mc.Name}, args...))
 				var ce *memory.CommandError
 				if errors.As(err, &ce) {
-					return usageError{err}
+					return &cmdline.UsageError{Err: err}
 				}
 				fmt.Fprint(cmd.OutOrStdout(), text)
 				return err

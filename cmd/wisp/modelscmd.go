@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -12,6 +9,7 @@ import (
 
 	"github.com/wisp-agent/wisp/home"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/models"
 	"github.com/wisp-agent/wisp/models/hf"
 	"github.com/wisp-agent/wisp/models/mlx"
@@ -25,20 +23,24 @@ import (
 func modelSetup(env environ, h *home.Home) ([]models.Backend, *models.PullOptions, error) {
 	ol, err := ollama.New(env.getenv("OLLAMA_HOST"), nil)
 	if err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, &cmdline.UsageError{Err: err}
 	}
 	ml := mlx.New(h.Dir())
 	ml.Server = env.getenv("WISP_MLX_URL")
 	hub, err := hf.NewClient(&hf.ClientOptions{Endpoint: env.getenv("HF_ENDPOINT"), Token: env.getenv("HF_TOKEN")})
 	if err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, &cmdline.UsageError{Err: err}
 	}
 	return []models.Backend{ol, ml}, &models.PullOptions{Hub: hub, Store: hf.Store{Home: h.Dir()}}, nil
 }
 
-// newActions builds the ModelActions of wisp models: the person's own,
-// recorded in the audit log.
-func newActions(env environ, h *home.Home) (*models.Actions, error) {
+// personActions builds the ModelActions of wisp models in the wisp home:
+// the person's own, recorded in the audit log.
+func personActions(env environ) (*models.Actions, error) {
+	h, err := openHome(env)
+	if err != nil {
+		return nil, err
+	}
 	backends, pull, err := modelSetup(env, h)
 	if err != nil {
 		return nil, err
@@ -67,64 +69,42 @@ under the name is not enabled until it is checked. Your own actions need no appr
 the model's do.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("models needs a subcommand: %s", models.CommandUsage())
+			return cmdline.Usagef("models needs a subcommand: %s", models.CommandUsage())
 		},
 	}
-	run := modelsRunner(env)
 	for _, m := range models.Commands() {
 		if m.Name == "pull" {
-			c.AddCommand(newPullCmd(m, run))
+			c.AddCommand(newPullCmd(m, env))
 		} else {
-			c.AddCommand(newModelsSubCmd(m, run))
+			c.AddCommand(newModelsSubCmd(m, env))
 		}
 	}
 	return c
 }
 
-// modelsRunner returns what runs a models subcommand with the person's
-// ModelActions in the wisp home.
-func modelsRunner(env environ) modelsRun {
-	return func(cmd *cobra.Command, f func(ctx context.Context, a *models.Actions, out io.Writer) error) error {
-		h, err := openHome(env)
-		if err != nil {
-			return err
-		}
-		a, err := newActions(env, h)
-		if err != nil {
-			return err
-		}
-		return f(cmd.Context(), a, cmd.OutOrStdout())
-	}
-}
-
-// newModelsSubCmd is wisp models m: models.RunCommand, the page of list
+// newModelsSubCmd is wisp models m: terminal.Models, the page of list
 // given as it is there or as --page.
-func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
+func newModelsSubCmd(m models.Command, env environ) *cobra.Command {
 	var page int
 	var asJSON bool
 	sub := &cobra.Command{
 		Use:   m.Name + " " + m.Arg,
 		Short: m.Short,
-		Args:  exactArgs(1, m.Name+" takes one "+m.Arg),
+		Args:  cmdline.ExactArgs(1, m.Name+" takes one "+m.Arg),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if m.Name == "list" && len(args) == 0 && (!asJSON || cmd.Flags().Changed("page")) {
 				args = []string{strconv.Itoa(page)}
 			}
-			return run(cmd, func(ctx context.Context, a *models.Actions, out io.Writer) error {
-				text, err := models.RunCommand(ctx, a, append([]string{m.Name}, args...), &models.CommandOptions{Table: true, JSON: asJSON})
-				var failed *models.CheckError
-				if errors.As(err, &failed) {
-					// What the check found is the answer; the status says it failed.
-					text, err = models.FormatChange(failed.Change), exitError{code: 1}
-				} else if err != nil {
-					return modelsErr(err)
-				}
-				if m.Name != "list" { // a table and JSON are escaped already
-					text = terminal.Lines(strings.TrimSuffix(text, "\n")) + "\n"
-				}
-				fmt.Fprint(out, text)
+			a, err := personActions(env)
+			if err != nil {
 				return err
-			})
+			}
+			err = terminal.Models(cmd.Context(), a, append([]string{m.Name}, args...), cmd.OutOrStdout(), &terminal.ModelsOptions{JSON: asJSON})
+			if errors.Is(err, models.ErrCheckFailed) {
+				// What the check found was said; the status says it failed.
+				return &cmdline.ExitError{Code: cmdline.ExitFailure}
+			}
+			return modelsErr(err)
 		},
 	}
 	if m.Name == "check" {
@@ -145,7 +125,7 @@ func newModelsSubCmd(m models.Command, run modelsRun) *cobra.Command {
 func modelsErr(err error) error {
 	var ce *models.CommandError
 	if errors.As(err, &ce) || errors.Is(err, models.ErrNoPage) || errors.Is(err, hf.ErrBadRepo) {
-		return usageError{err}
+		return &cmdline.UsageError{Err: err}
 	}
 	return configErr(err)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/pending"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 // A question parked by wisp mcp is answered, or declined, with wisp
@@ -74,7 +75,7 @@ func TestQuestionsAtTerminal(t *testing.T) {
 		{
 			name: "Ctrl-C files nothing", q: choice, verb: "answer", keys: "\x03",
 			screen: []string{"wisp: stopped; nothing was filed for question a1b2c3d4 (wisp questions answer a1b2c3d4 asks again)"},
-			exit:   exitInterrupted,
+			exit:   cmdline.ExitInterrupted,
 		},
 		{
 			name: "filed again while shown", q: choice, verb: "answer", keys: "1\r",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wisp-agent/wisp/inquiry/pending"
 	"github.com/wisp-agent/wisp/inquiry/terminal"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 )
 
 func newQuestionsCmd(env environ) *cobra.Command {
@@ -37,14 +38,14 @@ only an answer so recorded. A question whose file is damaged is listed as such.`
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "Show the questions waiting for you",
-		Args:  exactArgs(0, "questions list takes no arguments"),
+		Args:  cmdline.ExactArgs(0, "questions list takes no arguments"),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return listQuestionsCmd(cmd, env, asJSON) },
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "write the questions whole, as one JSON object for a program")
 	answer := &cobra.Command{
 		Use:   "answer ID",
 		Short: "Answer a waiting question (at a terminal only)",
-		Args:  exactArgs(1, "questions answer takes one question ID, as wisp questions list shows it"),
+		Args:  cmdline.ExactArgs(1, "questions answer takes one question ID, as wisp questions list shows it"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return answerQuestionCmd(cmd, env, args[0], false)
 		},
@@ -52,7 +53,7 @@ only an answer so recorded. A question whose file is damaged is listed as such.`
 	decline := &cobra.Command{
 		Use:   "decline ID",
 		Short: "Decline a waiting question (at a terminal only)",
-		Args:  exactArgs(1, "questions decline takes one question ID, as wisp questions list shows it"),
+		Args:  cmdline.ExactArgs(1, "questions decline takes one question ID, as wisp questions list shows it"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return answerQuestionCmd(cmd, env, args[0], true)
 		},
@@ -78,16 +79,12 @@ func answerQuestionCmd(cmd *cobra.Command, env environ, id string, decline bool)
 	if err != nil {
 		return err
 	}
-	stdin, stdout := cmd.InOrStdin(), cmd.OutOrStdout()
-	w, closeLog, err := answerWitness(h, stdin, stdout)
-	if err != nil {
-		return err
-	}
-	defer closeLog()
+	// The answer is recorded in a session of its own before it is filed.
 	// Ctrl-C ends it, and every prompt of it.
-	err = terminal.NewQuestions(h.Questions(w), terminal.NewInput(stdin), stdout, nil).Answer(cmd.Context(), id, decline)
+	q := terminal.NewQuestions(h.Questions(h.Witness(newID())), terminal.NewInput(cmd.InOrStdin()), cmd.OutOrStdout(), nil)
+	err = q.Answer(cmd.Context(), id, decline)
 	if errors.Is(err, pending.ErrBadID) {
-		return usageError{err}
+		return &cmdline.UsageError{Err: err}
 	}
 	return answerErr(err)
 }

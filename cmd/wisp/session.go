@@ -12,6 +12,7 @@ import (
 
 	"github.com/wisp-agent/wisp/conversation"
 	"github.com/wisp-agent/wisp/home"
+	"github.com/wisp-agent/wisp/internal/cmdline"
 	"github.com/wisp-agent/wisp/tools"
 )
 
@@ -25,7 +26,7 @@ Environment:
   WISP_MLX_URL  the OpenAI-compatible server that runs MLX models (default http://127.0.0.1:8080)
   HF_ENDPOINT   the Hugging Face Hub that pulls fetch from (default https://huggingface.co)
   HF_TOKEN      the token sent to the Hub, for gated and private repositories
-  NO_COLOR      when set to anything, nothing wisp prints is coloured`
+  NO_COLOR      when set and not empty, nothing wisp prints is coloured`
 
 // openHome finds the wisp home (WISP_HOME, default ~/.wisp) and opens it:
 // it exists, and is the person's own and closed to others.
@@ -76,11 +77,11 @@ func usageOf(err error) error {
 	var bad *conversation.OptionError
 	switch {
 	case errors.Is(err, conversation.ErrNoModel):
-		return usagef("no model given; pass --model (ollama:NAME, mlx:NAME, or script:PATH such as script:examples/scripts/ask.jsonl), or set models.default")
+		return cmdline.Usagef("no model given; pass --model (ollama:NAME, mlx:NAME, or script:PATH such as script:examples/scripts/ask.jsonl), or set models.default")
 	case errors.As(err, &unknown):
-		return usageError{fmt.Errorf("%w (use --tool with one of the known tools)", err)}
+		return &cmdline.UsageError{Err: fmt.Errorf("%w (use --tool with one of the known tools)", err)}
 	case errors.As(err, &bad):
-		return usageError{err}
+		return &cmdline.UsageError{Err: err}
 	}
 	return err
 }

@@ -54,8 +54,8 @@ var approvalKeys = [...]struct {
 // r.Scopes allows are offered, narrowest first, and [n]o always. A key or
 // its word (once, session, project, always, no), in any case, answers;
 // Enter alone is no. Anything else asks once more, then refuses. Keys typed
-// before the prompt appeared are dropped if the face has a FlushTypeAhead
-// hook (NewWithOptions).
+// before the question line (allow? …) appeared are dropped if the face has
+// a FlushTypeAhead hook (NewWithOptions); keys typed after it never are.
 //
 // A cancelled or timed-out read, and Ctrl-C (wisp.ErrInterrupted), return
 // an error and never an approval. At the end of the input no person can
@@ -70,6 +70,16 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 	if !r.Deadline.IsZero() {
 		fmt.Fprintf(&b, "(the request is refused unanswered at %s)\n", r.Deadline.Local().Format(time.TimeOnly))
 	}
+	// The request is shown, then what was typed so far is dropped, and only
+	// then does the question appear: no key typed before it can answer it,
+	// and no key typed after it is ever dropped.
+	if _, err := io.WriteString(f.out, b.String()); err != nil {
+		return wisp.Decision{}, err
+	}
+	if f.flushTypeAhead != nil {
+		f.flushTypeAhead()
+	}
+	b.Reset()
 	b.WriteString("allow?")
 	var keys []string
 	for _, k := range approvalKeys {
@@ -82,9 +92,6 @@ func (f *Face) Approve(ctx context.Context, r wisp.ApprovalRequest) (wisp.Decisi
 	keys = append(keys, "n")
 	if _, err := io.WriteString(f.out, b.String()); err != nil {
 		return wisp.Decision{}, err
-	}
-	if f.flushTypeAhead != nil {
-		f.flushTypeAhead()
 	}
 	for tries := 0; ; tries++ {
 		text, err := f.in.ReadLine(ctx)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -281,5 +282,34 @@ func TestApproveEnds(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// Type-ahead is dropped after the request is shown and before its
+// question line is: a person who answers as soon as allow? appears is
+// never dropped, however slow wisp is to drop what came before.
+func TestApproveDropsBeforeTheQuestion(t *testing.T) {
+	tty := newFakeTTY()
+	in := terminal.NewInput(tty)
+	out := &screen{}
+	var shown string
+	f := terminal.NewWithOptions(in, out, &terminal.Options{FlushTypeAhead: func() {
+		shown = out.String()
+		tty.flush()
+		in.Discard()
+	}})
+	tty.typeLines("n")
+	go func() {
+		for !strings.Contains(out.String(), "allow?") {
+			runtime.Gosched()
+		}
+		tty.typeLines("y") // the person answers as soon as the question shows
+	}()
+	d, err := f.Approve(context.Background(), approval(onceSession))
+	if err != nil || !d.Approved() {
+		t.Errorf("Approve = %+v, %v; want approved once by the answer typed after the question", d, err)
+	}
+	if !strings.Contains(shown, "models enable ollama:qwen3:4b") || strings.Contains(shown, "allow?") {
+		t.Errorf("the screen when type-ahead was dropped = %q; want the request shown and its question not yet", shown)
 	}
 }

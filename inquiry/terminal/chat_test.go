@@ -147,18 +147,22 @@ func TestChatShowsTheTurn(t *testing.T) {
 // What a command prints shows as it comes, each line escaped after
 // "  │ "; its result then shows its first line alone, the rest having been
 // seen. A call that printed nothing as it ran shows its whole result. So
-// does a respond's diagnostics.
+// does a respond's diagnostics. Tabs in what a tool gave are blanks, not
+// \t.
 func TestChatShowsToolOutput(t *testing.T) {
 	var out screen
 	var chat *terminal.Chat
 	conv := &conversation{respond: func(ctx context.Context, input string) (wisp.Reply, error) {
 		summary := "ls && ls missing"
 		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolCallData{ID: "c1", Name: "run_command", Summary: &summary}})
-		chat.ToolOutput(wisp.ToolOutput{CallID: "c1", Tool: "run_command", Stream: "stdout", Text: "a.txt\nb\x1b[2J.txt\n"})
+		chat.ToolOutput(wisp.ToolOutput{CallID: "c1", Tool: "run_command", Stream: "stdout", Text: "a.txt\tc.txt\nb\x1b[2J.txt\n"})
 		chat.ToolOutput(wisp.ToolOutput{CallID: "c1", Tool: "run_command", Stream: "stderr", Text: "ls: missing: No such file"})
 		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolResultData{ID: "c1", Name: "run_command", Content: "exit status 2 after 3ms\nstdout:\na.txt\nb.txt\nstderr:\nls: missing: No such file"}})
 		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolCallData{ID: "c2", Name: "run_command", Summary: &summary}})
 		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolResultData{ID: "c2", Name: "run_command", Content: "exit status 0 after 1ms\nstdout: (none)"}})
+		read := "reads main.go"
+		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolCallData{ID: "c3", Name: "read_file", Summary: &read}})
+		_ = chat.Record(ctx, wisp.Event{Data: wisp.ToolResultData{ID: "c3", Name: "read_file", Content: "1\tfunc main() {\n2\t\tx := \"\x1b[2J\"\n(end of main.go, 2 lines)"}})
 		return wisp.Reply{Turn: 1, Text: "Listed."}, nil
 	}}
 	chat = terminal.NewChat(strings.NewReader("go\n"), &out, nil)
@@ -167,13 +171,17 @@ func TestChatShowsToolOutput(t *testing.T) {
 	}
 	want := "› go\n" +
 		"⚙ run_command ls && ls missing\n" +
-		"  │ a.txt\n" +
+		"  │ a.txt    c.txt\n" +
 		"  │ b\\e[2J.txt\n" +
 		"  │ ls: missing: No such file\n" +
 		"↳ exit status 2 after 3ms\n" +
 		"⚙ run_command ls && ls missing\n" +
 		"↳ exit status 0 after 1ms\n" +
 		"  stdout: (none)\n" +
+		"⚙ read_file reads main.go\n" +
+		"↳ 1    func main() {\n" +
+		"  2        x := \"\\e[2J\"\n" +
+		"  (end of main.go, 2 lines)\n" +
 		"Listed.\n"
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("the turn as shown (-want +got):\n%s", diff)

@@ -16,8 +16,16 @@ const (
 	colorReset   = "\x1b[0m"
 )
 
-// tabWidth is how many blanks a tab in a diff stands for.
+// tabWidth is how many blanks a tab stands for in a file's lines and a
+// tool's, as a diff and a tool's result show them.
 const tabWidth = 4
+
+// fileLine is a line of a file or of what a tool printed, escaped for the
+// terminal with its tabs as blanks: a tab is layout there, where
+// escape.Terminal would show it as \t.
+func fileLine(line string) string {
+	return escape.Terminal(strings.ReplaceAll(line, "\t", strings.Repeat(" ", tabWidth)))
+}
 
 // Diff returns a request's diff (wisp.ApprovalRequest.Diff), the
 // model's words and the file's, as the approval's frame shows it: each
@@ -33,7 +41,7 @@ func Diff(diff string, width int, color bool) string {
 	var b strings.Builder
 	for line := range strings.SplitSeq(strings.TrimSuffix(diff, "\n"), "\n") {
 		line = strings.TrimSuffix(line, "\r")
-		shown := rows("", escape.Terminal(strings.ReplaceAll(line, "\t", strings.Repeat(" ", tabWidth))), width)
+		shown := rows("", fileLine(line), width)
 		c := ""
 		if color {
 			c = lineColor(line)

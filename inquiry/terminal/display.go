@@ -14,7 +14,8 @@ import (
 // display shows a turn's tool calls as they happen, by the type of each
 // event's data: "⚙ NAME SUMMARY" for a call, "  │ " and each line it
 // prints as it runs (output), "↳ " and the lines of what it gave the
-// model, and the text that came with tool calls.
+// model, and the text that came with tool calls. The lines a tool gave
+// are a file's or a program's, shown with their tabs as blanks.
 type display struct {
 	out    io.Writer
 	stream *streamer // nil: nothing streams; text that comes with calls is shown from the event
@@ -38,7 +39,7 @@ func (d *display) output(o wisp.ToolOutput) {
 	d.mu.Unlock()
 	var b strings.Builder
 	for l := range strings.SplitSeq(strings.TrimSuffix(o.Text, "\n"), "\n") {
-		b.WriteString("  │ " + escape.Terminal(strings.TrimSuffix(l, "\r")) + "\n")
+		b.WriteString("  │ " + fileLine(strings.TrimSuffix(l, "\r")) + "\n")
 	}
 	io.WriteString(d.out, b.String())
 }
@@ -79,7 +80,7 @@ func (d *display) Record(ctx context.Context, e wisp.Event) error {
 				if i == 0 {
 					lead = "↳ "
 				}
-				fmt.Fprintf(d.out, "%s%s\n", lead, escape.Terminal(l))
+				fmt.Fprintf(d.out, "%s%s\n", lead, fileLine(l))
 			}
 		}
 	}

@@ -8,9 +8,10 @@ import (
 // Options configure a Face made by NewWithOptions. A nil *Options or a zero
 // field means the default given beside the field.
 type Options struct {
-	// FlushTypeAhead is called right after the approval prompt is shown
-	// and before its answer is read, to drop keys typed before the prompt
-	// appeared so that they cannot answer it. On a terminal: flush the
+	// FlushTypeAhead is called after the approval request is shown and
+	// before its question line (allow? …) is, to drop keys typed before
+	// the question appeared so that they cannot answer it, while keys
+	// typed once it shows are never dropped. On a terminal: flush the
 	// terminal's input queue (TCIFLUSH, through golang.org/x/sys/unix),
 	// then call Input.Discard, in that order. nil: nothing is dropped, as
 	// suits input that no person types (a pipe, a script).

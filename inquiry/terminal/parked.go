@@ -51,6 +51,19 @@ func AtTerminal(verb, what string, stdin, stdout any) error {
 	return &NoTerminalError{Verb: verb, What: what, Stdin: in, Stdout: out}
 }
 
+// ControllingTerminal names the process's controlling terminal, /dev/tty,
+// when it has one, as it does in a terminal and under a front end that
+// runs it in the person's terminal (wisp-tui); "" when it has none, as
+// for a program that starts it with pipes in a session of its own.
+func ControllingTerminal() string {
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return ""
+	}
+	f.Close()
+	return "/dev/tty"
+}
+
 // terminalName names the terminal f is, such as /dev/pts/3, for the
 // record of who answered; "" when f is nil or it cannot be told.
 func terminalName(f *os.File) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/inquiry/escape"
@@ -56,6 +57,35 @@ func (r *Responder) Notify(_ context.Context, n wisp.Notice) error {
 // runs, as Chat.ToolOutput does. The Responder gives it as the
 // conversation's OnOutput.
 func (r *Responder) ToolOutput(o wisp.ToolOutput) { r.display.output(o) }
+
+// A PromptError is a prompt ReadPrompt refuses: empty, or longer than a
+// turn takes. Its text says how to mend it.
+type PromptError struct{ line string }
+
+func (e *PromptError) Error() string { return e.line }
+
+// ReadPrompt returns the prompt of one turn with no person (wisp respond
+// PROMPT): arg, or what stdin holds when arg is "-", without the blanks
+// around it. A prompt longer than MaxLine bytes, the most a chat takes as
+// one message, or one with nothing in it, is a *PromptError; an error
+// reading stdin is returned as it is.
+func ReadPrompt(arg string, stdin io.Reader) (string, error) {
+	prompt := arg
+	if arg == "-" {
+		b, err := io.ReadAll(io.LimitReader(stdin, MaxLine+1))
+		if err != nil {
+			return "", fmt.Errorf("reading the prompt: %w", err)
+		}
+		prompt = string(b)
+	}
+	if len(prompt) > MaxLine {
+		return "", &PromptError{fmt.Sprintf("the prompt is longer than %d bytes, the most one turn takes; shorten it", MaxLine)}
+	}
+	if prompt = strings.TrimSpace(prompt); prompt == "" {
+		return "", &PromptError{"the prompt is empty; pass the text, or - and the text on standard input"}
+	}
+	return prompt, nil
+}
 
 // Respond runs one turn of conv on prompt and shows it: the tools left
 // out (opts.Dropped) and the thread before it, the reply and its flags

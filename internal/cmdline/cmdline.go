@@ -2,8 +2,9 @@
 // command line, over cobra: usage lines as written, a completion script
 // for each shell, a subcommand mistyped refused with the nearest ones
 // named on a line of their own, argument counts and flag values said in
-// words, and which errors are mistakes in how a command was called (exit
-// status 2).
+// words, which errors are mistakes in how a command was called (exit
+// status 2), and how a command that returned an error ends: its exit
+// status and the line it says.
 package cmdline
 
 import (

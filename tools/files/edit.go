@@ -17,6 +17,7 @@ import (
 
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/internal/fsx"
+	"github.com/wisp-agent/wisp/internal/walk"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/tools"
 )
@@ -54,8 +55,9 @@ var writeFile = fsx.WriteFileIn
 // what it would do as the command "edit_file MODE PATH" (PATH the file's
 // real path in the workspace, its links followed), with the change as a
 // unified diff of the redacted texts (wisp.Action.Diff, within
-// MaxDiffLines and MaxDiffBytes) for the person to approve. The rows of
-// Rules rate it; an answer of "this session" covers the same mode on any
+// MaxDiffLines and MaxDiffBytes) for the person to approve, and its text
+// two lines: what it changes, and how the rows of Rules rate it ("rated
+// dangerous: changes git's own files: …"). An answer of "this session" covers the same mode on any
 // file of the same folder, and is not offered for a file that steers
 // another program.
 //
@@ -84,7 +86,9 @@ func (w *Workspace) EditFile() wisp.Tool {
 			s.Properties["old"].MaxLength = jsonschema.Ptr(MaxEditBytes)
 			s.Properties["new"].MaxLength = jsonschema.Ptr(MaxEditBytes)
 		},
-		Summary: summary(func(a editArgs) string { return NameEditFile + " " + a.Mode + " " + a.Path }),
+		// A face shows the summary after the tool's name: together they
+		// read as the command the person is asked about.
+		Summary: summary(func(a editArgs) string { return a.Mode + " " + a.Path }),
 		Action:  w.editAction,
 	})
 }
@@ -113,15 +117,18 @@ func (w *Workspace) editAction(_ context.Context, c wisp.Call) (wisp.Action, err
 	if err != nil {
 		return wisp.Action{NoApproval: true}, nil
 	}
+	// The person reads how the edit is rated, and why: what tells an
+	// edit of .git/config from one of main.go is the rating alone.
+	v := ownRows.Classify(ch.command)
 	scopes := []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession}
-	if ownRows.Classify(ch.command).Rating >= policy.Dangerous {
+	if v.Rating >= policy.Dangerous {
 		scopes = scopes[:1]
 	}
 	return wisp.Action{
 		Kind:    KindEdit,
 		Command: ch.command,
 		Pattern: NameEditFile + " " + ch.mode + " " + path.Join(path.Dir(ch.real), "*"),
-		Text:    ch.text,
+		Text:    ch.text + "\nrated " + v.Rating.String() + ": " + v.Reason,
 		Diff:    ch.diff,
 		Scopes:  scopes,
 	}, nil
@@ -234,7 +241,7 @@ func (w *Workspace) change(a editArgs) (*change, error) {
 			return nil, problemf("%s is larger than %d MiB, more than edit_file changes", quote(a.Path), MaxEditBytes>>20)
 		case err != nil:
 			return nil, problemf("%s: %s", quote(a.Path), pathError(err))
-		case binary(data):
+		case walk.Binary(data):
 			return nil, problemf("%s is a binary file; edit_file changes text files", quote(a.Path))
 		}
 		old = string(data)

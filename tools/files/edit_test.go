@@ -114,7 +114,7 @@ func TestEditModes(t *testing.T) {
 			tr := newTree(t)
 			edit := tool(t, tr.open(t), files.NameEditFile)
 			act := action(t, edit, tc.args)
-			want := wisp.Action{Kind: files.KindEdit, Command: tc.command, Text: tc.text, Diff: tc.diff,
+			want := wisp.Action{Kind: files.KindEdit, Command: tc.command, Text: tc.text + "\nrated moderate: " + files.ReasonEdits, Diff: tc.diff,
 				Pattern: tc.command[:strings.LastIndex(tc.command, " ")+1] + filepath.ToSlash(filepath.Join(filepath.Dir(strings.TrimPrefix(tc.command, tc.command[:strings.LastIndex(tc.command, " ")+1])), "*")),
 				Scopes:  []wisp.Scope{wisp.ScopeOnce, wisp.ScopeSession}}
 			if diff := cmp.Diff(want, act); diff != "" {
@@ -232,6 +232,9 @@ func TestRules(t *testing.T) {
 	act := action(t, edit, map[string]any{"path": ".git/config", "mode": "append", "new": "[alias]\n"})
 	if act.Command != "edit_file append .git/config" || !cmp.Equal(act.Scopes, []wisp.Scope{wisp.ScopeOnce}) {
 		t.Errorf("Action(append .git/config) = %q, scopes %v; want asked once only", act.Command, act.Scopes)
+	}
+	if want := "adds 1 line at the end of .git/config\nrated dangerous: " + files.ReasonGit; act.Text != want {
+		t.Errorf("Action(append .git/config) says %q; want %q", act.Text, want)
 	}
 	writeFile(t, tr, "hooks-link", "")
 	os.Remove(filepath.Join(tr.dir, "hooks-link"))

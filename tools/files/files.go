@@ -17,6 +17,9 @@ const (
 	NameListFiles = "list_files"
 	NameSearch    = "search"
 	NameEditFile  = "edit_file"
+	// NameScanSecrets is the tool that scans the workspace for
+	// credentials (ScanSecrets).
+	NameScanSecrets = "scan_secrets"
 )
 
 // Options configure a Workspace. A nil *Options is refused: Workspace

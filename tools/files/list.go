@@ -1,11 +1,13 @@
 package files
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -43,18 +45,10 @@ func (w *Workspace) ListFiles() wisp.Tool {
 			pathLimits(s.Properties["path"], false)
 		},
 		Summary: summary(func(a listArgs) string {
-			return strings.TrimSpace("lists " + cmpOr(a.Pattern, "files") + " " + inPath(a.Path))
+			return strings.TrimSpace("lists " + cmp.Or(a.Pattern, "files") + " " + inPath(a.Path))
 		}),
 		Action: tools.NoApproval,
 	})
-}
-
-// cmpOr returns s, or or when s is empty.
-func cmpOr(s, or string) string {
-	if s == "" {
-		return or
-	}
-	return s
 }
 
 // inPath says where a call looks, for its summary.
@@ -72,9 +66,12 @@ func (w *Workspace) listFiles(ctx context.Context, _ wisp.Call, a listArgs) (wis
 
 // list is list_files' work.
 func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
-	pattern := cmpOr(strings.TrimPrefix(a.Pattern, "./"), "**")
+	pattern := cmp.Or(strings.TrimPrefix(a.Pattern, "./"), "**")
 	if !doublestar.ValidatePattern(pattern) {
 		return "", problemf("the pattern %s is not a glob: check its [ ] and { }; use * , ?, [a-z], {a,b} and **", quote(a.Pattern))
+	}
+	if outward(pattern) {
+		return "", problemf("the pattern %s reaches outside the folder it is matched in, so it matches nothing; it matches paths relative to path (the workspace when path is left out), such as src/**/*.go, and nothing outside the workspace is listed", quote(a.Pattern))
 	}
 	dir, err := w.resolve(a.Path)
 	if err != nil {
@@ -82,7 +79,7 @@ func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
 	}
 	var listed []string
 	matched := 0
-	cut, err := w.walk(ctx, dir, func(p string, d fs.DirEntry) error {
+	cut, err := w.walk(ctx, dir, false, func(p string, d fs.DirEntry) error {
 		rel := relTo(dir, p)
 		if !doublestar.MatchUnvalidated(pattern, rel) {
 			return nil
@@ -101,7 +98,7 @@ func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
 	}
 	switch {
 	case matched == 0:
-		fmt.Fprintf(&b, "(no file matches %s under %s)", pattern, cmpOr(a.Path, "the workspace"))
+		fmt.Fprintf(&b, "(no file matches %s under %s)", pattern, cmp.Or(a.Path, "the workspace"))
 	case matched > MaxListed:
 		fmt.Fprintf(&b, "(%d more not shown; narrow the pattern or the path)", matched-MaxListed)
 	default:
@@ -111,6 +108,13 @@ func (w *Workspace) list(ctx context.Context, a listArgs) (string, error) {
 		fmt.Fprintf(&b, "\n(the listing stopped after %d files and folders; give a narrower path)", MaxWalked)
 	}
 	return w.redact(b.String()), nil
+}
+
+// outward reports whether a glob can match only paths outside the folder
+// it is matched in: it starts with a slash or holds a .. element. The
+// paths it is matched against are relative, and inside.
+func outward(glob string) bool {
+	return strings.HasPrefix(glob, "/") || slices.Contains(strings.Split(glob, "/"), "..")
 }
 
 // relTo returns p, a path under dir, relative to dir; a dir that is the
@@ -130,5 +134,5 @@ func walkError(name string, err error) error {
 	if _, ok := err.(problem); ok {
 		return err
 	}
-	return problemf("%s: %s", quote(cmpOr(name, ".")), pathError(err))
+	return problemf("%s: %s", quote(cmp.Or(name, ".")), pathError(err))
 }

@@ -43,6 +43,10 @@ func TestListFiles(t *testing.T) {
 		{name: "the home", args: map[string]any{"path": ".wisp"}, want: "error: \".wisp\" lies in wisp's own folder", err: true},
 		{name: "a bad glob", args: map[string]any{"pattern": "[a"}, want: "error: the pattern \"[a\" is not a glob", err: true},
 		{name: "a missing folder", args: map[string]any{"path": "nope"}, want: "error: \"nope\": no such file or folder", err: true},
+		{name: "a glob that climbs out", args: map[string]any{"pattern": "../*"}, want: "error: the pattern \"../*\" reaches outside the folder it is matched in", err: true},
+		{name: "a glob that climbs out further down", args: map[string]any{"pattern": "sub/../../outside/*"}, want: "error: the pattern \"sub/../../outside/*\" reaches outside", err: true},
+		{name: "an absolute glob", args: map[string]any{"pattern": "/etc/*"}, want: "error: the pattern \"/etc/*\" reaches outside", err: true},
+		{name: "dots in a name", args: map[string]any{"pattern": "main..go"}, want: "(no file matches main..go under the workspace)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/walk"
 	"github.com/wisp-agent/wisp/tools"
 )
 
@@ -137,7 +138,7 @@ func (w *Workspace) read(a readArgs) (string, error) {
 		return "", problemf("%s is not a regular file (%s); read_file reads files", quote(a.Path), fileKind(fi.Mode()))
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
-	if head, _ := br.Peek(sniffBytes); binary(head) {
+	if head, _ := br.Peek(walk.SniffBytes); walk.Binary(head) {
 		return "", problemf("%s is a binary file (%d bytes); read_file shows text only", quote(a.Path), fi.Size())
 	}
 

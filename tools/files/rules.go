@@ -45,7 +45,8 @@ var modes = []string{ModeReplace, ModeCreate, ModeAppend, ModeWrite}
 // Rules are the classifier's rows for the commands the file tools' calls
 // are judged as, for policy.NewClassifier:
 //
-//	read_file …, list_files …, search …          safe
+//	read_file …, list_files …, search …,
+//	scan_secrets …                                safe
 //	edit_file MODE PATH                           moderate
 //	edit_file * PATH that steers another program  dangerous
 //
@@ -65,6 +66,7 @@ func Rules() []policy.Rule {
 		{Pattern: NameReadFile + " ...", Rating: policy.Safe, Reason: ReasonReads},
 		{Pattern: NameListFiles + " ...", Rating: policy.Safe, Reason: ReasonReads},
 		{Pattern: NameSearch + " ...", Rating: policy.Safe, Reason: ReasonReads},
+		{Pattern: NameScanSecrets + " ...", Rating: policy.Safe, Reason: ReasonReads},
 	}
 	for _, m := range modes {
 		rows = append(rows, policy.Rule{Pattern: NameEditFile + " " + m + " *", Rating: policy.Moderate, Reason: ReasonEdits})

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/wisp-agent/wisp"
+	"github.com/wisp-agent/wisp/internal/walk"
 	"github.com/wisp-agent/wisp/tools"
 )
 
@@ -81,6 +83,9 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 	if glob != "" && !doublestar.ValidatePattern(glob) {
 		return "", problemf("the glob %s is not one: check its [ ] and { }; use * , ?, [a-z], {a,b} and **", quote(a.Glob))
 	}
+	if outward(glob) {
+		return "", problemf("the glob %s reaches outside the folder it is matched in, so it matches nothing; it matches paths relative to path (the workspace when path is left out), such as src/**/*.go, and nothing outside the workspace is searched", quote(a.Glob))
+	}
 	dir, err := w.resolve(a.Path)
 	if err != nil {
 		return "", err
@@ -88,7 +93,7 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 	var b strings.Builder
 	matches, files, large := 0, 0, 0
 	more := false
-	cut, err := w.walk(ctx, dir, func(p string, d fs.DirEntry) error {
+	cut, err := w.walk(ctx, dir, false, func(p string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() || glob != "" && !doublestar.MatchUnvalidated(glob, relTo(dir, p)) {
 			return nil
 		}
@@ -99,7 +104,7 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 			return nil
 		}
 		data, err := w.root.ReadFile(filepath.FromSlash(p))
-		if err != nil || len(data) > MaxSearchFileBytes || binary(data) {
+		if err != nil || len(data) > MaxSearchFileBytes || walk.Binary(data) {
 			return nil
 		}
 		v := newView(string(data), 1, w.redact)
@@ -114,7 +119,7 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 			}
 			if matches == MaxMatches {
 				more = true
-				return errStop
+				return fs.SkipAll
 			}
 			matches++
 			found = true
@@ -134,7 +139,7 @@ func (w *Workspace) grep(ctx context.Context, a searchArgs) (string, error) {
 	}
 	switch {
 	case matches == 0:
-		fmt.Fprintf(&b, "(no line matches under %s)", cmpOr(a.Path, "the workspace"))
+		fmt.Fprintf(&b, "(no line matches under %s)", cmp.Or(a.Path, "the workspace"))
 	case more:
 		fmt.Fprintf(&b, "(the first %d matches; there are more: narrow the pattern, the path or the glob)", MaxMatches)
 	default:

@@ -45,6 +45,7 @@ func TestSearch(t *testing.T) {
 		{name: "outside", args: map[string]any{"pattern": "secret", "path": "../outside"}, want: "error: \"../outside\" is outside the workspace", err: true},
 		{name: "through a link out", args: map[string]any{"pattern": "secret", "path": "link-out"}, want: "error: \"link-out\" leads outside", err: true},
 		{name: "the home", args: map[string]any{"pattern": ".", "path": "link-home"}, want: "error: \"link-home\" lies in wisp's own folder", err: true},
+		{name: "a glob that climbs out", args: map[string]any{"pattern": "secret", "glob": "../outside/*"}, want: "error: the glob \"../outside/*\" reaches outside the folder it is matched in", err: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

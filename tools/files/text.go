@@ -2,20 +2,11 @@ package files
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 	"strings"
 	"unicode/utf8"
 )
-
-// sniffBytes is how much of a file is looked at to tell text from
-// binary, as git does (buffer_is_binary): a NUL byte in the first 8,000
-// bytes makes it binary.
-const sniffBytes = 8000
-
-// binary reports whether the start of a file is a binary file's.
-func binary(head []byte) bool { return bytes.IndexByte(head[:min(len(head), sniffBytes)], 0) >= 0 }
 
 // readAll reads r to its end, failing past limit bytes.
 func readAll(r io.Reader, limit int64) ([]byte, error) {
