@@ -512,12 +512,19 @@ func blobRanges(v *view) [][2]int {
 		if lo >= hi && !edge {
 			return
 		}
+		// Back to the start of the run before lo, eight bytes a step
+		// while all are in it, and on to the end of the run from hi.
+		for ; lo >= 8; lo -= 8 {
+			t := s[lo-8 : lo]
+			if blobBytes[t[0]]&blobBytes[t[1]]&blobBytes[t[2]]&blobBytes[t[3]]&
+				blobBytes[t[4]]&blobBytes[t[5]]&blobBytes[t[6]]&blobBytes[t[7]] == 0 {
+				break
+			}
+		}
 		for lo > 0 && blobBytes[s[lo-1]] != 0 {
 			lo--
 		}
-		for hi < len(s) && blobBytes[s[hi]] != 0 {
-			hi++
-		}
+		hi = clsBlob.runEnd(s, hi)
 		if n := len(ranges); n > 0 && lo <= ranges[n-1][1] {
 			ranges[n-1][1] = max(ranges[n-1][1], hi)
 			return
@@ -580,6 +587,9 @@ func decodeRuns(v *view, from, to int, b *viewBuilder) *viewBuilder {
 	}
 	return b
 }
+
+// clsBlob holds the bytes of a run that blobView may decode.
+var clsBlob = newClass(func(c byte) bool { return blobBytes[c] != 0 })
 
 // blobBytes classifies the bytes of a run that blobView may decode: 0 for a
 // byte that ends a run, else blobByte and what else the byte is.
