@@ -465,7 +465,12 @@ func (e *engine) first(s *spec, p int) (match, bool) {
 			e.saw(e.hi)
 			break
 		}
-		j = e.runeEnd(j)
+		if e.text[j] < utf8.RuneSelf {
+			j++
+			e.saw(j)
+		} else {
+			j = e.runeEnd(j)
+		}
 		if s.mayStart != nil && !s.mayStart(e, j) {
 			continue
 		}
