@@ -55,12 +55,7 @@ type candidate struct {
 // stripped returns c's value without invisible characters. A rule's value
 // is stripped only when it is kept, since a value that runs to the end of
 // the text may be most of it.
-func (c candidate) stripped() string {
-	if len(c.value) == c.n {
-		return c.value
-	}
-	return stripIgnorable(c.value)
-}
+func (c candidate) stripped() string { return stripIgnorable(c.value) }
 
 // vaultRule is the rule of a candidate that is a Vault's value.
 const vaultRule = -1
