@@ -184,6 +184,11 @@ func (a *automaton) wipe() {
 // An anchorSet finds the anchors of every rule.
 type anchorSet struct {
 	auto *automaton
+	// delta is auto.delta in 16 bits, with the bit accepts set in the
+	// states that end an anchor: a table half the size stays in the
+	// fastest cache, its size, a power of two, spares the loop a bounds
+	// check, and one test of the bit tells four states apart.
+	delta *[deltaMask + 1]uint16
 	// pats describe the patterns of auto, in its order, and outPats the
 	// patterns of auto.outs, in its order.
 	pats    []anchorPat
@@ -242,6 +247,16 @@ func newAnchorSet(rules []Rule) *anchorSet {
 		}
 	}
 	a.auto = newAutomaton(patterns, true)
+	if len(a.auto.delta) > len(a.delta) {
+		panic("secrets: too many states for the anchors' automaton")
+	}
+	a.delta = new([deltaMask + 1]uint16)
+	for i, d := range a.auto.delta {
+		a.delta[i] = uint16(d)
+		if d >= a.auto.accept {
+			a.delta[i] |= accepts
+		}
+	}
 	a.outPats = make([]anchorPat, len(a.auto.outs))
 	for i, p := range a.auto.outs {
 		a.outPats[i] = a.pats[p]
@@ -250,31 +265,150 @@ func newAnchorSet(rules []Rule) *anchorSet {
 }
 
 // find appends the start of every anchor in text to at[rule], for the rule
-// whose anchor it is. Starts come in the order the anchors end.
+// whose anchor it is.
+//
+// A long text is read as four quarters stepped in one loop: each step of
+// an automaton waits on the load of the step before, and the other
+// quarters' steps fill the wait. Each quarter reads on past its end as far
+// as its anchors reach; the anchors of the later quarters are gathered
+// apart and appended in order.
 func (a *anchorSet) find(text string, at [][]int) {
-	a.findIn(text, 0, len(text), at, nil)
+	if len(text) < splitFind {
+		a.findIn(text, 0, len(text), at, nil)
+		return
+	}
+	q := len(text) / 4
+	ends := [4]int{q, 2 * q, 3 * q, len(text)}
+	var lists [4][][]int
+	lists[0] = at
+	for k := 1; k < 4; k++ {
+		lists[k] = takeHitLists()
+	}
+	delta, class := a.delta, &a.auto.class
+	reach := a.longestAll - 1
+	n := min(q+reach, len(text)-3*q)
+	var s0, s1, s2, s3 uint16
+	var buf stepHits
+	for k := 0; k < n; {
+		var m int
+		k, m, s0, s1, s2, s3 = a.step4(text[:3*q+n], q, k, s0, s1, s2, s3, &buf)
+		a.hits(text, buf[:m], &ends, &lists, nil)
+	}
+	// The rest of each quarter: the last reads less than the others.
+	states := [4]uint16{s0, s1, s2, s3}
+	for x := range 4 {
+		from := 0
+		if x > 0 {
+			from = ends[x-1]
+		}
+		state := states[x]
+		for i := from + n; i < min(len(text), ends[x]+reach); i++ {
+			if state = delta[(int(state)+int(class[text[i]]))&deltaMask]; state&accepts != 0 {
+				a.hits(text, []stepHit{{i: i, x: x, state: state}}, &ends, &lists, nil)
+			}
+		}
+	}
+	for k := 1; k < 4; k++ {
+		for r := range at {
+			at[r] = append(at[r], lists[k][r]...)
+		}
+		hitLists.Put(lists[k])
+	}
 }
+
+// A stepHit is where an automaton of find ended an anchor, and its state
+// then; stepHits holds them until they are read.
+type (
+	stepHit struct {
+		i     int    // where in the text
+		x     int    // which quarter, or 0 for findIn
+		state uint16 // the automaton's state
+	}
+	stepHits [64]stepHit
+)
+
+// step4 steps find's four automata, in states s0 to s3, from the k-th byte
+// of each of the quarters of t that start q bytes apart, to the end of the
+// last; it notes in hits where and in which state one of them ends an
+// anchor, and stops when hits may not hold another step's. It returns the
+// next step, how many hits it noted and the states. It calls nothing, so
+// that the states stay in registers.
+func (a *anchorSet) step4(t string, q, k int, s0, s1, s2, s3 uint16, hits *stepHits) (int, int, uint16, uint16, uint16, uint16) {
+	delta, class := a.delta, &a.auto.class
+	m := 0
+	for ; 3*q+k < len(t); k++ {
+		s0 = delta[(int(s0)+int(class[t[k]]))&deltaMask]
+		s1 = delta[(int(s1)+int(class[t[q+k]]))&deltaMask]
+		s2 = delta[(int(s2)+int(class[t[2*q+k]]))&deltaMask]
+		s3 = delta[(int(s3)+int(class[t[3*q+k]]))&deltaMask]
+		if (s0|s1|s2|s3)&accepts == 0 {
+			continue
+		}
+		for x, s := range [4]uint16{s0, s1, s2, s3} {
+			if s&accepts != 0 {
+				h := &hits[m&(len(hits)-1)]
+				h.i, h.x, h.state = x*q+k, x, s
+				m++
+			}
+		}
+		if m > len(hits)-4 {
+			k++
+			break
+		}
+	}
+	return k, m, s0, s1, s2, s3
+}
+
+// deltaMask masks an index into anchorSet.delta, and accepts marks a state
+// that ends an anchor. A state's offset plus a class stays below the
+// table's size, so masking the sum drops the mark.
+const (
+	deltaMask = 1<<14 - 1
+	accepts   = 1 << 15
+)
+
+// splitFind is the length of text from which find reads four quarters at
+// once.
+const splitFind = 4 << 10
 
 // findIn is find for the anchors that start in text[from:to], reading on
 // past to as far as they reach. When keep is not nil, only the anchors it
 // accepts are appended.
 func (a *anchorSet) findIn(text string, from, to int, at [][]int, keep func(rule, start int) bool) {
-	auto := a.auto
-	state := int32(0)
-	delta, class, accept := auto.delta, &auto.class, auto.accept
+	state := uint16(0)
+	delta, class := a.delta, &a.auto.class
 	end := min(len(text), to+a.longestAll-1)
+	ends, lists := [4]int{to}, [4][][]int{at}
+	// A few hits at a time: findIn reads short stretches, and its buffer
+	// is cleared on each call.
+	var buf [8]stepHit
+	m := 0
 	for i := from; i < end; i++ {
-		state = delta[state+int32(class[text[i]])]
-		if state < accept {
-			continue
+		if state = delta[(int(state)+int(class[text[i]]))&deltaMask]; state&accepts != 0 {
+			buf[m&(len(buf)-1)] = stepHit{i: i, state: state}
+			if m++; m == len(buf) {
+				a.hits(text, buf[:m], &ends, &lists, keep)
+				m = 0
+			}
 		}
-		x := state - accept
+	}
+	a.hits(text, buf[:m], &ends, &lists, keep)
+}
+
+// hits appends, for each of found, the anchors that end with text[i], where
+// the automaton of quarter x is in state, and start before ends[x], to
+// lists[x].
+func (a *anchorSet) hits(text string, found []stepHit, ends *[4]int, lists *[4][][]int, keep func(rule, start int) bool) {
+	auto := a.auto
+	for _, h := range found {
+		i, to, at := h.i, ends[h.x&3], lists[h.x&3]
+		x := int32(h.state&deltaMask) - auto.accept
 		outs := a.outPats[auto.outAt[x]:auto.outAt[x+1]]
 		for o := range outs {
 			pat := &outs[o]
 			start := i + 1 - int(pat.n)
-			// As engine.searchWith would find, a rule that must start at its
-			// anchor cannot after a word byte, nor before a byte that
+			// As engine.searchWith would find, a rule that must start at
+			// its anchor cannot after a word byte, nor before a byte that
 			// none of its heads or values takes. Near the start of the
 			// text a match may start before the anchor.
 			if start >= to || start >= pat.checkFrom && (pat.wordStart && isWordByte(text[start-1]) ||
@@ -301,9 +435,9 @@ func (a *anchorSet) inView(v *view) {
 		return
 	}
 	pieces := v.pieces
-	// A text scanned again notes where each anchor came from, so that what
-	// was found there can be reused.
-	track := v.parent == nil
+	// A text scanned again, or a copy, notes where each anchor came from,
+	// so that what was found there can be reused.
+	track := p.scans != nil
 	if track {
 		v.from = takeFromLists()
 	}
@@ -319,20 +453,32 @@ func (a *anchorSet) inView(v *view) {
 			hits = slices.Sorted(slices.Values(hits))
 		}
 		n := a.longest[r] + 1
-		k := 0
-		for j, h := range hits {
-			for k < len(pieces) && pieces[k].from+pieces[k].n < h+n {
-				k++
+		at := slices.Grow(v.at[r], len(hits))
+		var from []int32
+		if track {
+			from = slices.Grow(v.from[r], len(hits))
+		}
+		// The hits of each piece follow each other in hits: those after
+		// its first byte whose longest anchor and the byte after it end
+		// in it.
+		j := 0
+		for k := 0; k < len(pieces) && j < len(hits); k++ {
+			pc := &pieces[k]
+			lo, hi := max(pc.from+1, m, pc.from+m-pc.at), pc.from+pc.n-n
+			for j < len(hits) && hits[j] < lo {
+				j++
 			}
-			if k == len(pieces) {
-				break
-			}
-			if pc := pieces[k]; pc.from < h && h >= m && pc.at+h-pc.from >= m {
-				v.at[r] = append(v.at[r], pc.at+h-pc.from)
+			d := pc.at - pc.from
+			for ; j < len(hits) && hits[j] <= hi; j++ {
+				at = append(at, hits[j]+d)
 				if track {
-					v.from[r] = append(v.from[r], int32(j))
+					from = append(from, int32(j))
 				}
 			}
+		}
+		v.at[r] = at
+		if track {
+			v.from[r] = from
 		}
 	}
 	// The rest of the copy: what lies between pieces, the first and last
@@ -463,7 +609,7 @@ func takeScans() []ruleScan {
 	scans := scanLists.Get().([]ruleScan)
 	for i := range scans {
 		s := &scans[i]
-		s.kind, s.touch, s.rec, s.recs = s.kind[:0], s.touch[:0], s.rec[:0], s.recs[:0]
+		s.out, s.recs = s.out[:0], s.recs[:0]
 	}
 	return scans
 }

@@ -284,12 +284,13 @@ var (
 	namesByFirst [256][]string
 )
 
-// keyFirst holds the first letters of keyPrefixes.
-var keyFirst [256]bool
+// keysByFirst holds keyPrefixes by their first letter, in either case.
+var keysByFirst [256][]string
 
 func init() {
 	for _, k := range keyPrefixes {
-		keyFirst[k[0]] = true
+		keysByFirst[k[0]] = append(keysByFirst[k[0]], k)
+		keysByFirst[k[0]-'a'+'A'] = append(keysByFirst[k[0]-'a'+'A'], k)
 	}
 	for _, n := range longNames {
 		namesByFirst[n[0]] = append(namesByFirst[n[0]], n)
@@ -362,10 +363,13 @@ func tryGeneric(e *engine, s int) (match, bool) {
 			return m, true
 		}
 	}
-	// (?-i:[a-z0-9](?:Pass|PASS|Pwd|PWD|Auth))
+	// (?-i:[a-z0-9](?:Pass|PASS|Pwd|PWD|Auth)): each name starts with
+	// 'P' or 'A'.
 	if 'a' <= c && c <= 'z' || isDigit(c) {
-		if m, ok := e.genericNames(s, s+1, camelNames, false); ok {
-			return m, true
+		if d, ok := e.byteAt(s + 1); ok && (d == 'P' || d == 'A') {
+			if m, ok := e.genericNames(s, s+1, camelNames, false); ok {
+				return m, true
+			}
 		}
 	}
 	if !isLetter(c) {
@@ -376,7 +380,7 @@ func tryGeneric(e *engine, s int) (match, bool) {
 		return m, true
 	}
 	// (?:api|access|…|shared)[_.-]?key
-	for _, prefix := range keyPrefixes {
+	for _, prefix := range keysByFirst[c] {
 		if !e.lit(s, prefix, true) {
 			continue
 		}

@@ -2,9 +2,12 @@ package secrets
 
 import (
 	"cmp"
+	"encoding/base64"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,7 +35,7 @@ func rawScan(text string, search searcher) []rawFinding {
 	walk(&view{text: text}, 0, nil, search, &cands)
 	out := make([]rawFinding, len(cands))
 	for i, c := range cands {
-		out[i] = rawFinding{Rule: ruleTable[c.rule].ID, Start: c.start, End: c.end, Value: c.value}
+		out[i] = rawFinding{Rule: ruleTable[c.rule].ID, Start: c.start, End: c.end, Value: c.stripped()}
 	}
 	slices.SortFunc(out, func(a, b rawFinding) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Value, b.Value))
@@ -246,6 +249,45 @@ func TestViewAnchors(t *testing.T) {
 	}
 }
 
+// TestFindQuarters checks that find, which reads a long text as four
+// quarters at once, finds the anchors that one pass over the text finds,
+// among them anchors that straddle the end of a quarter.
+func TestFindQuarters(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	texts := []string{adversarial(64 << 10), denseAnchors(64 << 10), denseAnchors(splitFind), denseAnchors(splitFind + 3)}
+	for range 20 {
+		texts = append(texts, generatedText(r, splitFind+r.IntN(20<<10)))
+	}
+	var all []string
+	for _, rule := range Rules() {
+		all = append(all, rule.spec.anchors...)
+	}
+	for range 200 {
+		n := splitFind + r.IntN(8<<10)
+		b := []byte(rnd(r, " x=_-", n))
+		// An anchor across each quarter's end and near the text's end.
+		for _, end := range []int{n / 4, n / 2, 3 * (n / 4), n} {
+			a := all[r.IntN(len(all))]
+			at := max(0, min(n-len(a), end-r.IntN(len(a)+1)))
+			copy(b[at:], a)
+		}
+		texts = append(texts, string(b))
+	}
+	for _, text := range texts {
+		got := make([][]int, len(ruleTable))
+		anchors.find(text, got)
+		want := make([][]int, len(ruleTable))
+		anchors.findIn(text, 0, len(text), want, nil)
+		for i := range want {
+			g := slices.Sorted(slices.Values(got[i]))
+			slices.Sort(want[i])
+			if !slices.Equal(g, want[i]) {
+				t.Fatalf("anchors of rule %s in a text of %d bytes: %v, want %v", ruleTable[i].ID, len(text), g, want[i])
+			}
+		}
+	}
+}
+
 // TestRedactRescans checks that a pass of Redact that reuses what the pass
 // before it read finds what a scan of the whole text finds.
 func TestRedactRescans(t *testing.T) {
@@ -259,15 +301,74 @@ func TestRedactRescans(t *testing.T) {
 		b, _ := secretstest.Generate(ids[r.IntN(len(ids))], r)
 		sep := []string{"", "", "_", "-", ".", " ", "=", ":", "@", "/", "\u200b", "%41"}[r.IntN(12)]
 		texts = append(texts, a.Text+sep+b.Text, "key="+a.Secret+sep+b.Text, b.Text+sep+a.Text+sep+b.Text)
+		// A run of base64 that a value runs into, which decodes once the
+		// value is a marker.
+		blob := base64.RawStdEncoding.EncodeToString([]byte("config: " + b.Text + " end"))
+		key, _ := secretstest.Generate("private-key", r)
+		texts = append(texts, a.Text+sep+blob, blob+sep+a.Text+" "+blob, blob+key.Text+" "+a.Text, a.Text+" "+blob+key.Text)
 	}
 	for range 1000 {
 		texts = append(texts, generatedText(r, 1+r.IntN(3000)))
 	}
 	for _, text := range texts {
-		gotOut, gotFindings := NewRedactor().redact(text, true)
-		wantOut, wantFindings := NewRedactor().redact(text, false)
+		gotOut, gotFindings := NewRedactor().redact(text, true, nil)
+		wantOut, wantFindings := NewRedactor().redact(text, false, nil)
 		if gotOut != wantOut || !slices.Equal(gotFindings, wantFindings) {
 			t.Errorf("Redact(%q) = %q, %v; scanning each pass whole gives %q, %v", text, gotOut, gotFindings, wantOut, wantFindings)
+		}
+	}
+}
+
+// TestCopiesReuse checks that copies which take what their parent found
+// wherever they hold its bytes unchanged find what copies that scan all
+// their anchors find: the same values once overlaps are settled, and no
+// value that the others do not find before.
+func TestCopiesReuse(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	texts := differentialCorpus()
+	// Values near invisible characters and escapes, which make copies,
+	// and near the start of a copy, where a window starts with the text.
+	ids := secretstest.Rules()
+	seps := []string{"\u200b", "%41", `\u0041`, "%2B", "\u00ad\u200c", `\n`, " ", "="}
+	for range 3000 {
+		a, _ := secretstest.Generate(ids[r.IntN(len(ids))], r)
+		b, _ := secretstest.Generate(ids[r.IntN(len(ids))], r)
+		pad := strings.Repeat("x", r.IntN(3000))
+		sep := seps[r.IntN(len(seps))]
+		texts = append(texts, a.Text+sep+b.Text, pad+sep+"key="+a.Secret+" "+b.Text+sep, sep+pad[:len(pad)/2]+a.Text+sep+pad+b.Text)
+	}
+	for range 500 {
+		texts = append(texts, generatedText(r, 1+r.IntN(6000)))
+	}
+	key := func(c candidate) rawFinding {
+		return rawFinding{Rule: ruleTable[c.rule].ID, Start: c.start, End: c.end, Value: c.stripped()}
+	}
+	for _, text := range texts {
+		var got, want []candidate
+		root := &view{text: text, record: true}
+		walk(root, 0, nil, nil, &got)
+		root.release()
+		walk(&view{text: text}, 0, nil, nil, &want)
+		set := func(cands []candidate) map[rawFinding]bool {
+			m := map[rawFinding]bool{}
+			for _, c := range cands {
+				m[key(c)] = true
+			}
+			return m
+		}
+		gotSet, wantSet := set(got), set(want)
+		for k := range wantSet {
+			if !gotSet[k] {
+				t.Fatalf("copies that reuse their parent's scan of %q miss %v", text, k)
+			}
+		}
+		for k := range gotSet {
+			if !wantSet[k] {
+				t.Fatalf("copies that reuse their parent's scan of %q find %v, which scanning whole does not", text, k)
+			}
+		}
+		if g, w := matches(settle(text, got)), matches(settle(text, want)); !slices.Equal(g, w) {
+			t.Fatalf("Scan(%q) with copies that reuse = %v, want %v", text, g, w)
 		}
 	}
 }
@@ -288,7 +389,7 @@ func knownByIndex(v *view, vals []known) []candidate {
 			}
 			start, end := at+i, at+i+len(k.value)
 			ostart, oend := v.orig(start, end)
-			cands = append(cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.name})
+			cands = append(cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.name, n: len(k.name)})
 			at = end
 		}
 	}
@@ -328,6 +429,167 @@ func TestKnownSet(t *testing.T) {
 		ks.wipe()
 		if slices.ContainsFunc(ks.auto.delta, func(d int32) bool { return d != 0 }) || slices.ContainsFunc(ks.auto.class[:], func(c uint8) bool { return c != 0 }) {
 			t.Fatalf("the automaton of %q is not wiped", vals)
+		}
+	}
+}
+
+// TestStrippedLen checks strippedLen against the length of what
+// stripIgnorable makes.
+func TestStrippedLen(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	pieces := []string{"a", "%", "é", "\u200b", "\u00ad", "\xff", "\xe2\x80", "\U000e0041", "日", "\ufeff", "\u2060x"}
+	for i := range pieces {
+		pieces[i], _ = strconv.Unquote(`"` + pieces[i] + `"`)
+	}
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := strippedLen(s), len(stripIgnorable(s)); got != want {
+			t.Fatalf("strippedLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestBitset checks the bitset that settle marks taken bytes in against a
+// set of offsets.
+func TestBitset(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 38))
+	for range 200 {
+		n := 1 + r.IntN(300)
+		b := newBitset(n)
+		want := make([]bool, n)
+		for range 20 {
+			start := r.IntN(n + 1)
+			end := start + r.IntN(n-start+1)
+			anyWant := slices.Contains(want[start:end], true)
+			if got := b.any(start, end); got != anyWant {
+				t.Fatalf("any(%d, %d) = %v, want %v", start, end, got, anyWant)
+			}
+			if r.IntN(2) == 0 {
+				b.set(start, end)
+				for i := start; i < end; i++ {
+					want[i] = true
+				}
+			}
+		}
+	}
+}
+
+// TestInvalidUTF8 checks that a head of a decoded run that invalidUTF8
+// rejects by its first bytes never reads as text, whatever follows them.
+func TestInvalidUTF8(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 40))
+	bytes := []byte{'a', ' ', '\n', 0x01, 0x7f, 0x80, 0xbf, 0xc2, 0xdf, 0xe0, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff}
+	texts := 0
+	for range 100000 {
+		// Six random bytes, then text: letters, spaces and a character
+		// that continues one the random bytes may have started.
+		b := make([]byte, 6, 48)
+		for i := range b {
+			b[i] = 'a'
+			if r.IntN(3) == 0 {
+				b[i] = bytes[r.IntN(len(bytes))]
+			}
+		}
+		b = append(b, []string{"", "\x80", "\x80\x80", "\x80\x80\x80"}[r.IntN(4)]...)
+		for len(b) < 16+r.IntN(32) {
+			b = append(b, []string{"a", " ", "é"}[r.IntN(3)]...)
+		}
+		if !readsAsText(trimRune(b)) {
+			continue
+		}
+		texts++
+		for _, k := range []int{4, 6} {
+			if invalidUTF8(b[:k]) {
+				t.Fatalf("invalidUTF8(%q) is true, but %q reads as text", b[:k], b)
+			}
+		}
+	}
+	if texts < 1000 {
+		t.Fatalf("only %d of the heads read as text", texts)
+	}
+}
+
+// TestRunEnd checks byteClass.runEnd, which tests eight bytes a step,
+// against testing one at a time.
+func TestRunEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	for range 2000 {
+		text := rnd(r, "ab1_-. =\xff", r.IntN(40))
+		for _, c := range []*byteClass{clsAlnum, clsName, clsB64URL, clsBare} {
+			for i := 0; i <= len(text); i++ {
+				want := i
+				for want < len(text) && c.in[text[want]] {
+					want++
+				}
+				if got := c.runEnd(text, i); got != want {
+					t.Fatalf("runEnd(%q, %d) = %d, want %d", text, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestEntropy checks entropy, which counts the bytes of a short value four
+// to a word, against the sum of -p·log2(p) over its bytes in ascending
+// order: the same float, bit for bit, since a rule compares it with a
+// bound.
+func TestEntropy(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	want := func(s string) float64 {
+		var counts [256]int
+		for i := 0; i < len(s); i++ {
+			counts[s[i]]++
+		}
+		h := 0.0
+		for _, n := range counts {
+			if n > 0 {
+				p := float64(n) / float64(len(s))
+				h -= p * math.Log2(p)
+			}
+		}
+		return h
+	}
+	all := string(func() []byte {
+		b := make([]byte, 256)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		return b
+	}())
+	texts := []string{"", "a", "ab", "aaaa", all, strings.Repeat("x", maxEntropyRow), strings.Repeat("xy", maxEntropyRow)}
+	for range 3000 {
+		texts = append(texts, rnd(r, []string{"ab", alnum, all, b64std}[r.IntN(4)], r.IntN(maxEntropyRow+200)))
+	}
+	for _, s := range texts {
+		if got, w := entropy(s), want(s); got != w {
+			t.Fatalf("entropy(%q) = %v, want %v", s, got, w)
+		}
+	}
+}
+
+// TestLitWord checks engine.litWord, which compares a head with eight
+// bytes of the text at once, against engine.lit: the same answer, and the
+// same bytes read.
+func TestLitWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 48))
+	for range 20000 {
+		text := rnd(r, "aAbB-_.0#", 1+r.IntN(24))
+		lit := rnd(r, "abB-_.0#", 1+r.IntN(10))
+		fold := r.IntN(2) == 0
+		if fold {
+			lit = strings.ToLower(lit)
+		}
+		w := newLitWord(lit, fold)
+		i := r.IntN(len(text)+2) - 1
+		hi := r.IntN(len(text) + 1)
+		got := &engine{text: text, hi: hi}
+		want := &engine{text: text, hi: hi}
+		if g, w := got.litWord(i, lit, &w, fold), want.lit(i, lit, fold); g != w || got.touch != want.touch {
+			t.Fatalf("litWord(%q at %d in %q, hi %d, fold %v) = %v, read to %d; lit gives %v, %d", lit, i, text, hi, fold, g, got.touch, w, want.touch)
 		}
 	}
 }

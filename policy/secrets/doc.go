@@ -53,10 +53,11 @@
 // finds there (the tests check one against the other). A run of token
 // characters is read once however many anchors it holds, and anchors inside
 // a match are skipped, so a scan takes time linear in the text whatever the
-// text holds. A decoded copy takes the anchors of the bytes it holds unchanged
-// from the text it was made from, and the second pass of [Redactor.Redact]
-// reuses what the first read wherever its markers changed nothing. Nothing
-// makes a network call: no rule verifies a credential with its provider.
+// text holds. A decoded copy takes the anchors, and what each rule found at
+// them, of the bytes it holds unchanged from the text it was made from, and
+// the second pass of [Redactor.Redact] reuses what the first read wherever
+// its markers changed nothing. Nothing makes a network call: no rule
+// verifies a credential with its provider.
 //
 // [Scan] is the scan itself, for a scanner of files: it reports each value's
 // rule and byte offsets, never the value.

@@ -55,12 +55,17 @@ func hasIgnorable(s string) bool {
 }
 
 // asciiEnd returns the offset of the first byte at or after i that is not
-// ASCII, or len(s). It reads eight bytes at a time.
+// ASCII, or len(s). It reads 32 bytes at a time, then eight.
 func asciiEnd(s string, i int) int {
+	const high = 0x8080808080808080
+	for ; i+32 <= len(s); i += 32 {
+		t := s[i : i+32]
+		if (load64(t, 0)|load64(t, 8)|load64(t, 16)|load64(t, 24))&high != 0 {
+			break
+		}
+	}
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&0x8080808080808080 != 0 {
+		if load64(s[i:i+8], 0)&high != 0 {
 			break
 		}
 	}
@@ -68,6 +73,38 @@ func asciiEnd(s string, i int) int {
 		i++
 	}
 	return i
+}
+
+// strippedLen returns the length of stripIgnorable(s) without making it.
+func strippedLen(s string) int {
+	if !hasIgnorable(s) {
+		return len(s)
+	}
+	n := 0
+	for i := 0; i < len(s); {
+		if j := asciiEnd(s, i); j > i {
+			n += j - i
+			i = j
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case isIgnorable(r):
+		case r == utf8.RuneError && size == 1:
+			n += utf8.RuneLen(utf8.RuneError)
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
+}
+
+// load64 returns the eight bytes of s at i as a little-endian word: one load.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // stripIgnorable returns s without its default-ignorable code points. When

@@ -138,12 +138,7 @@ func findJWTs(text string, at []int, emit func(start, end int)) {
 // jwtAt reads a token starting at text[start:], which begins "eyJ". It returns
 // where the token ends (0 when there is none) and where to look next.
 func jwtAt(text string, start int) (end, next int) {
-	run := func(i int) int {
-		for i < len(text) && isBase64URL(text[i]) {
-			i++
-		}
-		return i
-	}
+	run := func(i int) int { return clsB64URL.runEnd(text, i) }
 	h := run(start)
 	if h-start < minJWTHeader || h >= len(text) || text[h] != '.' || !strings.HasPrefix(text[h+1:], "eyJ") {
 		// Any "eyJ" before h reaches the same end of run and fails too.
@@ -166,6 +161,12 @@ func jwtAt(text string, start int) (end, next int) {
 	return end, end
 }
 
-func isWordByte(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
-}
+// isWordByte reports whether c is a word byte, as regexp's \w reads it.
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
+	}
+	return t
+}()

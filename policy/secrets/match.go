@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -30,6 +31,22 @@ type byteClass struct {
 
 // classCount is how many byte classes there are.
 var classCount int
+
+// runEnd returns where the run of c in text that starts at i ends. It
+// tests eight bytes a step while they are all in c.
+func (c *byteClass) runEnd(text string, i int) int {
+	in := &c.in
+	for ; i+8 <= len(text); i += 8 {
+		t := text[i : i+8]
+		if !(in[t[0]] && in[t[1]] && in[t[2]] && in[t[3]] && in[t[4]] && in[t[5]] && in[t[6]] && in[t[7]]) {
+			break
+		}
+	}
+	for i < len(text) && in[text[i]] {
+		i++
+	}
+	return i
+}
 
 func newClass(f func(c byte) bool) *byteClass {
 	c := &byteClass{id: classCount}
@@ -145,10 +162,7 @@ func (e *engine) runEnd(c *byteClass, i int) int {
 		}
 		return j
 	}
-	j := i
-	for j < len(e.text) && c.in[e.text[j]] {
-		j++
-	}
+	j := c.runEnd(e.text, i)
 	*m = runMemo{from: i, to: j, ok: true}
 	return j
 }
@@ -236,15 +250,21 @@ const (
 )
 
 // A ruleScan records what one rule found at each of its anchors in a text,
-// so that when a value found in it is replaced by its marker, the scan of
-// the new text can reuse what it read in the bytes left as they were.
+// so that the scan of a copy of it, or of the text with a value found in it
+// replaced by its marker, can reuse what it read in the bytes left as they
+// were.
 type ruleScan struct {
-	kind []uint8 // per anchor: skipped, missed or matched
-	// touch, per anchor, is the end of the bytes the outcome read, from
-	// the anchor on; -1 when it also read where the text ends.
-	touch []int32
-	rec   []int32 // per anchor: for a match, its index in recs
-	recs  []matchRecord
+	out  []outcome // per anchor
+	recs []matchRecord
+}
+
+// An outcome is what a rule found at one anchor.
+type outcome struct {
+	kind uint8 // skipped, missed or matched
+	// touch is the end of the bytes the outcome read, from the anchor on;
+	// -1 when it also read where the text ends.
+	touch int32
+	rec   int32 // for a match, its index in recs
 }
 
 // A matchRecord is a match at one anchor.
@@ -258,7 +278,8 @@ type matchRecord struct {
 }
 
 // A reuse is what searchWith may take from an earlier scan of a text whose
-// pieces the engine's text holds unchanged: for the anchor at at[k],
+// pieces the engine's text holds unchanged (a parent, or the text before
+// Redact replaced values in it): for the anchor at at[k],
 // from[k] is its index in the earlier scan's anchors of the rule, or -1.
 type reuse struct {
 	from   []int32
@@ -284,9 +305,7 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 	if s.find != nil {
 		if rec != nil {
 			for range at {
-				rec.kind = append(rec.kind, skipped)
-				rec.touch = append(rec.touch, -1)
-				rec.rec = append(rec.rec, -1)
+				rec.out = append(rec.out, outcome{kind: skipped, touch: -1, rec: -1})
 			}
 		}
 		s.find(e.text, at, func(start, end int) { emit(start, end, start, 0) })
@@ -294,18 +313,21 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 	}
 	clear(e.memo)
 	if rec != nil {
-		rec.kind = slices.Grow(rec.kind, len(at))
-		rec.touch = slices.Grow(rec.touch, len(at))
-		rec.rec = slices.Grow(rec.rec, len(at))
+		rec.out = slices.Grow(rec.out, len(at))
 	}
 	done := 0
+	// r is the record of the last match: evaluate and reused fill it
+	// only when they report one.
+	var r matchRecord
 	for k, p := range at {
-		kind, r, touch := skipped, matchRecord{}, -1
+		kind, touch := skipped, -1
 		if p >= done {
-			kind, r, touch = e.reused(s, re, k, p)
+			if re != nil {
+				kind, touch = e.reused(s, re, k, p, &r)
+			}
 			switch {
 			case kind == skipped:
-				kind, r, touch = e.evaluate(s, p, emit)
+				kind, touch = e.evaluate(s, p, emit, &r)
 			case kind == matched && r.kept:
 				add(r.m.vstart, r.end, r.value)
 			}
@@ -314,22 +336,20 @@ func (e *engine) searchWith(s *spec, at []int, re *reuse, rec *ruleScan,
 			}
 		}
 		if rec != nil {
-			rec.kind = append(rec.kind, kind)
-			rec.touch = append(rec.touch, int32(touch))
-			if kind != matched {
-				rec.rec = append(rec.rec, -1)
-				continue
+			o := outcome{kind: kind, touch: int32(touch), rec: -1}
+			if kind == matched {
+				o.rec = int32(len(rec.recs))
+				rec.recs = append(rec.recs, r)
 			}
-			rec.rec = append(rec.rec, int32(len(rec.recs)))
-			rec.recs = append(rec.recs, r)
+			rec.out = append(rec.out, o)
 		}
 	}
 }
 
 // evaluate runs s at the anchor at p and reports the outcome, emitting the
-// value of a match, and the end of the bytes the outcome depends on, from p
-// on (-1 when that is where the text ends).
-func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int) (bool, string)) (uint8, matchRecord, int) {
+// value of a match and filling r with its record, and the end of the bytes
+// the outcome depends on, from p on (-1 when that is where the text ends).
+func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int) (bool, string), r *matchRecord) (uint8, int) {
 	n := len(e.text)
 	e.lo = max(0, p-s.before-1)
 	e.hi = min(n, p+s.maxLen+1)
@@ -341,7 +361,7 @@ func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int)
 		return e.touch - p
 	}
 	if s.near != nil && !s.near(e, p) {
-		return missed, matchRecord{}, touched()
+		return missed, touched()
 	}
 	var m match
 	var ok bool
@@ -350,80 +370,82 @@ func (e *engine) evaluate(s *spec, p int, emit func(start, end, lead, group int)
 		// The one character before an ASCII anchor ends right before
 		// it, so the match can only start at the anchor.
 		if s.wordStart && isWordByte(e.text[p-1]) {
-			return missed, matchRecord{}, touched()
+			return missed, touched()
 		}
 		m, ok = s.match.try(e, p)
 	default:
 		m, ok = e.first(s, p)
 	}
 	if !ok {
-		return missed, matchRecord{}, touched()
+		return missed, touched()
 	}
 	end := m.vend
 	if end == e.hi && e.hi < n {
 		// The value runs into the cut. Only a rule whose value has no
 		// length bound gets here; let the value run on.
 		if s.extend == nil {
-			return missed, matchRecord{}, touched()
+			return missed, touched()
 		}
 		for end < n && s.extend(e.text[end]) {
 			end++
 		}
 		if end == n {
 			e.touch = n
-			return matched, e.record(s, m, end, emit), -1
+			e.record(m, end, emit, r)
+			return matched, -1
 		}
 		e.saw(end + 1)
 	}
-	return matched, e.record(s, m, end, emit), touched()
+	e.record(m, end, emit, r)
+	return matched, touched()
 }
 
-// record emits the value of the match m, which grew to end, and returns its
-// record.
-func (e *engine) record(s *spec, m match, end int, emit func(start, end, lead, group int) (bool, string)) matchRecord {
-	r := matchRecord{m: m, end: end}
+// record emits the value of the match m, which grew to end, and fills r
+// with its record.
+func (e *engine) record(m match, end int, emit func(start, end, lead, group int) (bool, string), r *matchRecord) {
+	r.m, r.end, r.kept, r.value = m, end, false, ""
 	if m.vstart < end {
 		r.kept, r.value = emit(m.vstart, end, m.start, m.group)
 	}
-	return r
 }
 
-// reused returns the earlier scan's outcome at the k-th anchor, at p, moved
-// to where the anchor now is, and what it read; or skipped when there is
-// none to reuse.
-func (e *engine) reused(s *spec, re *reuse, k, p int) (uint8, matchRecord, int) {
-	if re == nil || re.from[k] < 0 {
-		return skipped, matchRecord{}, -1
+// reused returns the earlier scan's outcome at the k-th anchor, at p, and
+// what it read, filling r with the record of a match moved to where the
+// anchor now is; or skipped when there is none to reuse. re is not nil.
+func (e *engine) reused(s *spec, re *reuse, k, p int, r *matchRecord) (uint8, int) {
+	if re.from[k] < 0 {
+		return skipped, -1
 	}
-	j := re.from[k]
-	kind, touch := re.prev.kind[j], int(re.prev.touch[j])
+	o := re.prev.out[re.from[k]]
+	kind, touch := o.kind, int(o.touch)
 	if kind == skipped || touch < 0 {
-		return skipped, matchRecord{}, -1
+		return skipped, -1
 	}
 	for re.cur < len(re.pieces) && re.pieces[re.cur].at+re.pieces[re.cur].n <= p {
 		re.cur++
 	}
 	if re.cur == len(re.pieces) || re.pieces[re.cur].at > p {
-		return skipped, matchRecord{}, -1
+		return skipped, -1
 	}
-	pc := re.pieces[re.cur]
+	pc := &re.pieces[re.cur]
 	// What the outcome read, from the window's first byte, must be bytes
-	// of the piece.
+	// of the piece, and the window must start with the text in both or in
+	// neither (see engine.first).
 	q := p - pc.at + pc.from // where the anchor was
-	if q-s.before-1 < pc.from || q+touch > pc.from+pc.n {
-		return skipped, matchRecord{}, -1
+	if q-s.before-1 < pc.from || q+touch > pc.from+pc.n || (q-s.before-1 > 0) != (p-s.before-1 > 0) {
+		return skipped, -1
 	}
 	if kind == missed {
-		return missed, matchRecord{}, touch
+		return missed, touch
 	}
-	r := re.prev.recs[re.prev.rec[j]]
+	*r = re.prev.recs[o.rec]
 	d := p - q
 	r.m.start += d
 	r.m.end += d
 	r.m.vstart += d
 	r.m.vend += d
 	r.end += d
-	return matched, r, touch
+	return matched, touch
 }
 
 // first returns the match of s that starts first in the window of the
@@ -443,7 +465,12 @@ func (e *engine) first(s *spec, p int) (match, bool) {
 			e.saw(e.hi)
 			break
 		}
-		j = e.runeEnd(j)
+		if e.text[j] < utf8.RuneSelf {
+			j++
+			e.saw(j)
+		} else {
+			j = e.runeEnd(j)
+		}
 		if s.mayStart != nil && !s.mayStart(e, j) {
 			continue
 		}
@@ -517,6 +544,8 @@ var (
 type form struct {
 	heads []string
 	parts []part
+	// words holds the heads as litWords, made by newToken.
+	words []litWord
 }
 
 // A token matches a credential of fixed shape: \b when wordStart, then the
@@ -532,17 +561,71 @@ type token struct {
 // tok returns the matcher of a token that starts at a word boundary: its
 // first form that matches, in order.
 func tok(forms ...form) *token {
-	return &token{wordStart: true, forms: forms}
+	return newToken(&token{wordStart: true, forms: forms})
 }
 
 // tokFold is tok for heads that match whatever the case of their letters.
 func tokFold(forms ...form) *token {
-	return &token{wordStart: true, fold: true, forms: forms}
+	return newToken(&token{wordStart: true, fold: true, forms: forms})
 }
 
 // tokAnywhere is tok for a token that may start inside a word.
 func tokAnywhere(forms ...form) *token {
-	return &token{forms: forms}
+	return newToken(&token{forms: forms})
+}
+
+// newToken returns t with the words of its heads made.
+func newToken(t *token) *token {
+	for i := range t.forms {
+		f := &t.forms[i]
+		for _, h := range f.heads {
+			f.words = append(f.words, newLitWord(h, t.fold))
+		}
+	}
+	return t
+}
+
+// A litWord is a literal of up to eight bytes that holds no '#', as one
+// word to compare with eight bytes of the text at once (engine.litWord).
+type litWord struct {
+	// word holds the literal's bytes, the first in the low byte; mask
+	// has 0xff at each of them, and fold 0x20 at each letter when the
+	// literal matches whatever the case of the text.
+	word, mask, fold uint64
+	// ok says the literal fits a word.
+	ok bool
+}
+
+func newLitWord(s string, fold bool) litWord {
+	if len(s) > 8 || strings.IndexByte(s, '#') >= 0 {
+		return litWord{}
+	}
+	w := litWord{ok: true}
+	for j := 0; j < len(s); j++ {
+		c := s[j]
+		w.word |= uint64(c) << (8 * j)
+		w.mask |= 0xff << (8 * j)
+		if fold && 'a' <= c && c <= 'z' {
+			w.fold |= 0x20 << (8 * j)
+		}
+	}
+	return w
+}
+
+// litWord is lit for the literal s, whose word is w: eight bytes of the
+// text compared at once. A letter of the text matches a lower-case letter
+// of s whatever its case when the bit 0x20 set in it makes the letter of s.
+func (e *engine) litWord(i int, s string, w *litWord, fold bool) bool {
+	if !w.ok || i < 0 || i+8 > len(e.text) || i+len(s) > e.hi {
+		return e.lit(i, s, fold)
+	}
+	if x := (load64(e.text[i:i+8], 0) | w.fold ^ w.word) & w.mask; x != 0 {
+		// The bytes up to the first that differs were read.
+		e.saw(i + bits.TrailingZeros64(x)/8 + 1)
+		return false
+	}
+	e.saw(i + len(s))
+	return true
 }
 
 // heads returns a form: one of the space-separated heads, then parts.
@@ -612,9 +695,10 @@ func (t *token) try(e *engine, s int) (match, bool) {
 	if t.wordStart && !e.boundary(s) {
 		return match{}, false
 	}
-	for _, f := range t.forms {
-		for _, h := range f.heads {
-			if !e.lit(s, h, t.fold) {
+	for fi := range t.forms {
+		f := &t.forms[fi]
+		for k, h := range f.heads {
+			if !e.litWord(s, h, &f.words[k], t.fold) {
 				continue
 			}
 			if m, ok := e.parts(f.parts, s, s+len(h)); ok {

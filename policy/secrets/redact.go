@@ -73,12 +73,13 @@ func NewRedactor() *Redactor {
 // Redact(Redact(x)) is Redact(x) and Scan finds nothing in what Redact
 // returns.
 func (r *Redactor) Redact(text string) (string, []Finding) {
-	return r.redact(text, true)
+	return r.redact(text, true, nil)
 }
 
 // redact is Redact. With again, each pass after the first takes what it can
-// from the pass before; without it, each pass scans the whole text.
-func (r *Redactor) redact(text string, again bool) (string, []Finding) {
+// from the pass before; without it, each pass scans the whole text. The
+// rules run by search, or by an engine when search is nil.
+func (r *Redactor) redact(text string, again bool, search searcher) (string, []Finding) {
 	var findings []Finding
 	vals := r.unseal()
 	defer wipe(vals)
@@ -87,7 +88,7 @@ func (r *Redactor) redact(text string, again bool) (string, []Finding) {
 	var nb numberer
 	root := &view{text: text, record: true}
 	for {
-		cands, scanned := rescan(root, known, nil)
+		cands, scanned := rescan(root, known, search)
 		if root.hitsFrom != nil {
 			root.hitsFrom.release()
 		}
@@ -109,7 +110,7 @@ func (r *Redactor) redact(text string, again bool) (string, []Finding) {
 				id, marker = RefPrefix+c.value, VaultMarker(c.value)
 			} else {
 				id = ruleTable[c.rule].ID
-				marker = Marker(id, nb.number(r, c.rule, c.value))
+				marker = Marker(id, nb.number(r, c.rule, c.stripped()))
 			}
 			if at < c.start {
 				pieces = append(pieces, piece{at: b.Len(), from: at, n: c.start - at})

@@ -117,6 +117,11 @@ func TestRedactorRemembers(t *testing.T) {
 		{"first again " + fakeGHP1, "first again [REDACTED:github-pat#1]"},
 		{"DB_PASSWORD=" + fakePW1, "DB_PASSWORD=[REDACTED:generic-secret#1]"},
 		{"password: " + fakePW1, "password: [REDACTED:generic-secret#1]"},
+		// A value is numbered without its invisible characters, a byte
+		// that is not UTF-8 read as U+FFFD: the same value as the next,
+		// though as long as it.
+		{"token=FAKE-x9\u00ad\xffQ7zK-EXAMPLE", "token=[REDACTED:generic-secret#2]"},
+		{"token=FAKE-x9\ufffdQ7zK-EXAMPLE", "token=[REDACTED:generic-secret#2]"},
 	}
 	for _, s := range steps {
 		if got, _ := r.Redact(s.text); got != s.want {

@@ -45,10 +45,17 @@ type candidate struct {
 	rule       int // index into ruleTable, or vaultRule
 	start, end int // in the original text
 	// value is the matched value as the view that found it reads it: with
-	// escapes decoded and invisible characters removed. For a Vault's
-	// value it is the secret's name instead, never the value.
+	// escapes decoded, and invisible characters removed once stripped
+	// returns it. For a Vault's value it is the secret's name instead,
+	// never the value. n is the length of the value stripped.
 	value string
+	n     int
 }
+
+// stripped returns c's value without invisible characters. A rule's value
+// is stripped only when it is kept, since a value that runs to the end of
+// the text may be most of it.
+func (c candidate) stripped() string { return stripIgnorable(c.value) }
 
 // vaultRule is the rule of a candidate that is a Vault's value.
 const vaultRule = -1
@@ -69,7 +76,7 @@ func scan(text string, known *knownSet) []candidate {
 // scanWith is scan with the rules run by search, or by an engine when
 // search is nil.
 func scanWith(text string, known *knownSet, search searcher) []candidate {
-	cands, root := rescan(&view{text: text}, known, search)
+	cands, root := rescan(&view{text: text, record: true}, known, search)
 	root.release()
 	return cands
 }
@@ -144,8 +151,7 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 			if s.toEnd && end == len(v.text) {
 				oend = v.size()
 			}
-			value = stripIgnorable(value)
-			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: value})
+			*cands = append(*cands, candidate{rule: i, start: ostart, end: oend, value: value, n: strippedLen(value)})
 			return true, value
 		}
 		if search != nil {
@@ -165,10 +171,14 @@ func scanView(v *view, search searcher, cands *[]candidate) {
 		if v.scans != nil {
 			rec = &v.scans[i]
 		}
-		// A value kept in the earlier scan is kept again: the text is the
-		// original, so its offsets need no mapping.
+		// A value kept in the earlier scan of a text scanned again is
+		// kept again: the text is the original, so its offsets need no
+		// mapping. In a copy, the parent holds the same bytes, which map
+		// to the same bytes of the original: its candidate is this one.
 		add := func(start, end int, value string) {
-			*cands = append(*cands, candidate{rule: i, start: start, end: end, value: value})
+			if v.parent == nil {
+				*cands = append(*cands, candidate{rule: i, start: start, end: end, value: value, n: strippedLen(value)})
+			}
 		}
 		e.searchWith(s, at, re, rec, emit, add)
 	}
@@ -225,7 +235,7 @@ func (k *knownSet) find(v *view, cands *[]candidate) {
 		}
 		k.last[i] = end
 		ostart, oend := v.orig(start, end)
-		*cands = append(*cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.vals[i].name})
+		*cands = append(*cands, candidate{rule: vaultRule, start: ostart, end: oend, value: k.vals[i].name, n: len(k.vals[i].name)})
 	})
 }
 
@@ -235,6 +245,9 @@ func (k *knownSet) find(v *view, cands *[]candidate) {
 func entropy(s string) float64 {
 	if s == "" {
 		return 0
+	}
+	if len(s) <= maxEntropyRow {
+		return entropyShort(s)
 	}
 	var counts [256]int32
 	var seen [4]uint64
@@ -255,6 +268,27 @@ func entropy(s string) float64 {
 			}
 			p := float64(counts[c]) / float64(len(s))
 			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// entropyShort is entropy for a value no longer than maxEntropyRow. It
+// counts each byte in a 16-bit lane of 64 words, four bytes to a word,
+// and reads the counts back in the order of the bytes, a word at a time.
+func entropyShort(s string) float64 {
+	var counts [64]uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		counts[c>>2] += 1 << (c & 3 * 16)
+	}
+	terms := entropyTerms(len(s))
+	h := 0.0
+	for _, w := range counts {
+		for w != 0 {
+			lane := bits.TrailingZeros64(w) &^ 15
+			h -= terms[w>>lane&0xffff]
+			w &^= 0xffff << lane
 		}
 	}
 	return h
@@ -358,7 +392,7 @@ func settle(text string, cands []candidate) []candidate {
 		return cmp.Or(
 			cmp.Compare(rank(a), rank(b)),
 			cmp.Compare(b.end-b.start, a.end-a.start),
-			cmp.Compare(len(b.value), len(a.value)),
+			cmp.Compare(b.n, a.n),
 			cmp.Compare(a.start, b.start),
 			cmp.Compare(a.rule, b.rule),
 		)
@@ -393,30 +427,34 @@ type bitset []uint64
 func newBitset(n int) bitset { return make(bitset, n/64+1) }
 
 func (b bitset) set(start, end int) {
-	for i := start; i < end; {
-		if i%64 == 0 && i+64 <= end {
-			b[i/64] = ^uint64(0)
-			i += 64
-			continue
-		}
-		b[i/64] |= 1 << (i % 64)
-		i++
-	}
+	b.each(start, end, func(w int, mask uint64) bool {
+		b[w] |= mask
+		return false
+	})
 }
 
 func (b bitset) any(start, end int) bool {
-	for i := start; i < end; {
-		if i%64 == 0 && i+64 <= end {
-			if b[i/64] != 0 {
-				return true
-			}
-			i += 64
-			continue
+	return b.each(start, end, func(w int, mask uint64) bool { return b[w]&mask != 0 })
+}
+
+// each calls f with each word of b that holds bits of [start, end) and the
+// mask of those bits, until f returns true, and reports whether it did.
+func (b bitset) each(start, end int, f func(w int, mask uint64) bool) bool {
+	if start >= end {
+		return false
+	}
+	first, last := start/64, (end-1)/64
+	for w := first; w <= last; w++ {
+		mask := ^uint64(0)
+		if w == first {
+			mask &= ^uint64(0) << (start % 64)
 		}
-		if b[i/64]&(1<<(i%64)) != 0 {
+		if w == last {
+			mask &= ^uint64(0) >> (63 - (end-1)%64)
+		}
+		if f(w, mask) {
 			return true
 		}
-		i++
 	}
 	return false
 }

@@ -34,14 +34,19 @@ type view struct {
 	// at[rule], once the view is scanned, lists where the rule's anchors
 	// start in text, in order.
 	at [][]int
-	// from[rule][k], for a text scanned again, is the index in
+	// from[rule][k], when hitsFrom recorded its scan, is the index in
 	// hitsFrom.at[rule] of the anchor at at[rule][k], or -1 for one that
-	// is new; nil for a copy.
+	// is new.
 	from [][]int32
 	// record says to record, in scans[rule], what each rule found at each
-	// of its anchors in the original text (see ruleScan).
+	// of its anchors (see ruleScan), for the copies made of the view and
+	// for a text Redact scans again after it. Copies record when their
+	// parent does.
 	record bool
 	scans  []ruleScan
+	// noBlob, for a text (not a copy), says blobView decoded no run of
+	// it.
+	noBlob bool
 }
 
 // A seg is a run of the bytes of a copy, from the copy's offset at to the
@@ -177,7 +182,7 @@ func (b *viewBuilder) copy(start, end int) {
 }
 
 func (b *viewBuilder) view() *view {
-	return &view{text: b.buf.String(), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces}
+	return &view{text: b.buf.String(), segs: b.segs, origLen: b.parent.size(), parent: b.parent, hitsFrom: b.parent, pieces: b.pieces, record: b.parent.record}
 }
 
 // size returns the length of the original text.
@@ -264,9 +269,8 @@ func stripView(v *view) *view {
 	return derive(v, at, 0, func(b *viewBuilder, start, end int) int {
 		run := start // start of the bytes not yet copied
 		for i := start; i < end; {
-			if s[i] < utf8.RuneSelf {
-				i++
-				continue
+			if i = asciiEnd(s[:end], i); i == end {
+				break
 			}
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if isIgnorable(r) {
@@ -309,6 +313,14 @@ func percentAt(s string, i int) (byte, bool) {
 	return h<<4 | l, ok1 && ok2
 }
 
+// indexByteIn returns the offset of the first c in s[from:to], or to.
+func indexByteIn(s string, from, to int, c byte) int {
+	if j := strings.IndexByte(s[from:to], c); j >= 0 {
+		return from + j
+	}
+	return to
+}
+
 // indexAll returns the offsets of c in s at which ok holds.
 func indexAll(s string, c byte, ok func(i int) bool) []int {
 	var at []int
@@ -332,10 +344,17 @@ func percentView(v *view) *view {
 	at := indexAll(s, '%', func(i int) bool { _, ok := percentAt(s, i); return ok })
 	return derive(v, at, 3, func(b *viewBuilder, start, end int) int {
 		i, run := start, start
+		// pct and plus are the next '%' and '+' at or after i, or end.
+		pct, plus := -1, -1
 		for i < end {
-			if s[i] != '%' && s[i] != '+' {
-				i++
-				continue
+			if pct < i {
+				pct = indexByteIn(s, i, end, '%')
+			}
+			if plus < i {
+				plus = indexByteIn(s, i, end, '+')
+			}
+			if i = min(pct, plus); i == end {
+				break
 			}
 			c, ok := percentAt(s, i)
 			switch {
@@ -425,6 +444,9 @@ func escapeView(v *view) *view {
 	return derive(v, at, 12, func(b *viewBuilder, start, end int) int {
 		i, run := start, start
 		for i < end {
+			if i = indexByteIn(s, i, end, '\\'); i == end {
+				break
+			}
 			if out, n := escapeAt(s, i); n > 0 {
 				b.copy(run, i)
 				b.add(out, i, i+n)
@@ -460,13 +482,90 @@ func blobView(v *view) *view {
 		return nil
 	}
 	var b *viewBuilder
-	for i := 0; i < len(s); {
+	for _, rg := range blobRanges(v) {
+		b = decodeRuns(v, rg[0], rg[1], b)
+	}
+	if v.parent == nil {
+		v.noBlob = b == nil
+	}
+	if b == nil {
+		return nil
+	}
+	return b.view()
+}
+
+// blobRanges returns the stretches of v that blobView reads, in order: the
+// whole text, but for a text scanned again after the one before it
+// decoded no run, only what lies between the pieces it holds unchanged
+// and the runs that touch it. A run that lies in a piece, with the bytes
+// that end it, is a run of the text before, which did not decode.
+func blobRanges(v *view) [][2]int {
+	s := v.text
+	p := v.hitsFrom
+	if v.parent != nil || p == nil || !p.noBlob || !piecesInOrder(v.pieces) {
+		return [][2]int{{0, len(s)}}
+	}
+	var ranges [][2]int
+	// add adds the bytes [lo, hi) that differ from the text before, with
+	// the runs that touch them; with edge, also where they are none.
+	add := func(lo, hi int, edge bool) {
+		if lo >= hi && !edge {
+			return
+		}
+		// Back to the start of the run before lo, eight bytes a step
+		// while all are in it, and on to the end of the run from hi.
+		for ; lo >= 8; lo -= 8 {
+			t := s[lo-8 : lo]
+			if blobBytes[t[0]]&blobBytes[t[1]]&blobBytes[t[2]]&blobBytes[t[3]]&
+				blobBytes[t[4]]&blobBytes[t[5]]&blobBytes[t[6]]&blobBytes[t[7]] == 0 {
+				break
+			}
+		}
+		for lo > 0 && blobBytes[s[lo-1]] != 0 {
+			lo--
+		}
+		hi = clsBlob.runEnd(s, hi)
+		if n := len(ranges); n > 0 && lo <= ranges[n-1][1] {
+			ranges[n-1][1] = max(ranges[n-1][1], hi)
+			return
+		}
+		ranges = append(ranges, [2]int{lo, hi})
+	}
+	pieces := v.pieces
+	if len(pieces) == 0 {
+		return [][2]int{{0, len(s)}}
+	}
+	add(0, pieces[0].at, pieces[0].from != 0)
+	for k := 1; k < len(pieces); k++ {
+		add(pieces[k-1].at+pieces[k-1].n, pieces[k].at, true)
+	}
+	last := pieces[len(pieces)-1]
+	add(last.at+last.n, len(s), last.from+last.n != len(p.text))
+	return ranges
+}
+
+// decodeRuns adds to b, made when first needed, the runs of v's text that
+// start in [from, to) and decode to text, and returns b. A run that starts
+// at from starts after a byte that ends a run, or at the start.
+func decodeRuns(v *view, from, to int, b *viewBuilder) *viewBuilder {
+	s := v.text
+	for i := from; i < to; {
 		if blobBytes[s[i]] == 0 {
 			i++
 			continue
 		}
 		j := i
 		var seen uint8
+		// Eight bytes a step while all are in the run.
+		for ; j+8 <= len(s); j += 8 {
+			t := s[j : j+8]
+			c0, c1, c2, c3 := blobBytes[t[0]], blobBytes[t[1]], blobBytes[t[2]], blobBytes[t[3]]
+			c4, c5, c6, c7 := blobBytes[t[4]], blobBytes[t[5]], blobBytes[t[6]], blobBytes[t[7]]
+			if c0&c1&c2&c3&c4&c5&c6&c7 == 0 {
+				break
+			}
+			seen |= c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7
+		}
 		for j < len(s) && blobBytes[s[j]] != 0 {
 			seen |= blobBytes[s[j]]
 			j++
@@ -486,11 +585,11 @@ func blobView(v *view) *view {
 		}
 		i = end
 	}
-	if b == nil {
-		return nil
-	}
-	return b.view()
+	return b
 }
+
+// clsBlob holds the bytes of a run that blobView may decode.
+var clsBlob = newClass(func(c byte) bool { return blobBytes[c] != 0 })
 
 // blobBytes classifies the bytes of a run that blobView may decode: 0 for a
 // byte that ends a run, else blobByte and what else the byte is.
@@ -528,6 +627,9 @@ func decodeBlob(run string, seen uint8) (string, bool) {
 	var dst [48]byte
 	if len(run) >= minHexRun && len(run)%2 == 0 && seen&blobNotHex == 0 {
 		head := src[:copy(src[:], run)]
+		if n, err := hex.Decode(dst[:4], head[:8]); err != nil || invalidUTF8(dst[:n]) {
+			return "", false
+		}
 		if n, err := hex.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 			return "", false
 		}
@@ -545,6 +647,9 @@ func decodeBlob(run string, seen uint8) (string, bool) {
 		enc = base64.RawURLEncoding
 	}
 	head := src[:copy(src[:], run[:min(len(run), 64)&^3])]
+	if n, err := enc.Decode(dst[:6], head[:8]); err != nil || invalidUTF8(dst[:n]) {
+		return "", false
+	}
 	if n, err := enc.Decode(dst[:], head); err != nil || !readsAsText(trimRune(dst[:n])) {
 		return "", false
 	}
@@ -556,6 +661,21 @@ func decodeBlob(run string, seen uint8) (string, bool) {
 		return "", false
 	}
 	return string(out), true
+}
+
+// invalidUTF8 reports whether the first bytes of a decoded head, b, hold a
+// sequence that is not UTF-8 whatever bytes follow: the head then does not
+// read as text, and decoding the first few bytes of a run spares decoding
+// the rest of its head, as most runs are not text.
+func invalidUTF8(b []byte) bool {
+	for len(b) > 0 && utf8.FullRune(b) {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			return true
+		}
+		b = b[size:]
+	}
+	return false
 }
 
 // trimRune drops a rune that a cut at the end of b left incomplete.
