@@ -1,5 +1,6 @@
 // Package wisptest holds public fakes for tests of code built on wisp: a
-// scripted person that answers questions, and a recorder of events. With
+// scripted person that answers questions, a recorder of events, and
+// SchemaGolden, which pins a tool's schema to a golden file. With
 // the scripted model (package models/script) they let a table-driven test
 // run whole turns with no model server and no terminal.
 package wisptest

@@ -1,11 +1,9 @@
 package ask_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,24 +25,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // The schema is what the model sees: pinned, byte for byte.
 func TestSchemaGolden(t *testing.T) {
-	var got bytes.Buffer
-	if err := json.Indent(&got, ask.New(nil).Schema(), "", "  "); err != nil {
-		t.Fatalf("schema is not JSON: %v", err)
-	}
-	got.WriteByte('\n')
-	golden := filepath.Join("testdata", "schema.json")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), got.String()); diff != "" {
-		t.Errorf("schema (-want +got):\n%s", diff)
-	}
+	wisptest.SchemaGolden(t, ask.New(nil), filepath.Join("testdata", "schema.json"), *update)
 }
 
 // The schema carries the contract's limits as keywords: a question of 1 to

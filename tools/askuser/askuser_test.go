@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -24,6 +23,7 @@ import (
 	"github.com/wisp-agent/wisp/models/script"
 	"github.com/wisp-agent/wisp/tools"
 	"github.com/wisp-agent/wisp/tools/askuser"
+	"github.com/wisp-agent/wisp/wisptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -87,24 +87,7 @@ func newSet(t *testing.T, f wisp.Inquirer, v inquiry.Vault) *tools.Set {
 // The schema is what the model sees: pinned, byte for byte.
 func TestSchemaGolden(t *testing.T) {
 	tool := askuser.New(inquiry.NewDesk(&face{}, nil))
-	var got bytes.Buffer
-	if err := json.Indent(&got, tool.Schema(), "", "  "); err != nil {
-		t.Fatalf("schema is not JSON: %v", err)
-	}
-	got.WriteByte('\n')
-	golden := filepath.Join("testdata", "schema.json")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), got.String()); diff != "" {
-		t.Errorf("schema (-want +got):\n%s", diff)
-	}
+	wisptest.SchemaGolden(t, tool, filepath.Join("testdata", "schema.json"), *update)
 }
 
 // The schema carries the limits ask_user's contract fixes: 1 to 4

@@ -1,7 +1,6 @@
 package memory_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +19,7 @@ import (
 	"github.com/wisp-agent/wisp/policy/secrets"
 	"github.com/wisp-agent/wisp/policy/secrets/secretstest"
 	"github.com/wisp-agent/wisp/tools/memory"
+	"github.com/wisp-agent/wisp/wisptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -58,24 +58,7 @@ func action(t *testing.T, tool wisp.Tool, args string) wisp.Action {
 
 // The schema is what the model sees: pinned, byte for byte.
 func TestSchemaGolden(t *testing.T) {
-	var got bytes.Buffer
-	if err := json.Indent(&got, memory.New(memory.Store{}).Schema(), "", "  "); err != nil {
-		t.Fatal(err)
-	}
-	got.WriteByte('\n')
-	golden := filepath.Join("testdata", "schema.json")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), got.String()); diff != "" {
-		t.Errorf("schema (-want +got):\n%s", diff)
-	}
+	wisptest.SchemaGolden(t, memory.New(memory.Store{}), filepath.Join("testdata", "schema.json"), *update)
 }
 
 // Remember, recall and forget through the tool, as the model reads them;

@@ -1,13 +1,11 @@
 package modelstool_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,6 +22,7 @@ import (
 	"github.com/wisp-agent/wisp/models/ollama/ollamatest"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/tools/modelstool"
+	"github.com/wisp-agent/wisp/wisptest"
 )
 
 type approvals struct{ answer policy.Outcome }
@@ -61,27 +60,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // The schema is what the model sees: pinned, byte for byte.
 func TestSchemaGolden(t *testing.T) {
-	var got bytes.Buffer
-	if err := json.Indent(&got, modelstool.New(nil, "").Schema(), "", "  "); err != nil {
-		t.Fatalf("schema is not JSON: %v", err)
-	}
-	got.WriteByte('\n')
-	golden := filepath.Join("testdata", "schema.json")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), got.String()); diff != "" {
-		t.Errorf("schema (-want +got):\n%s", diff)
-	}
+	wisptest.SchemaGolden(t, modelstool.New(nil, ""), filepath.Join("testdata", "schema.json"), *update)
 }
 
 func TestDescriptionWordForWord(t *testing.T) {

@@ -1,7 +1,6 @@
 package runcommand_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"github.com/wisp-agent/wisp"
 	"github.com/wisp-agent/wisp/policy"
 	"github.com/wisp-agent/wisp/tools/runcommand"
+	"github.com/wisp-agent/wisp/wisptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -26,24 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func TestSchemaGolden(t *testing.T) {
 	f := newFixture(t)
 	tl := f.tool(t, &fakeRunner{}, nil)
-	var b bytes.Buffer
-	if err := json.Indent(&b, tl.Schema(), "", "  "); err != nil {
-		t.Fatal(err)
-	}
-	b.WriteString("\n")
-	path := filepath.Join("testdata", "schema.json")
-	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), b.String()); diff != "" {
-		t.Errorf("schema (-want +got):\n%s", diff)
-	}
+	wisptest.SchemaGolden(t, tl, filepath.Join("testdata", "schema.json"), *update)
 }
 
 // New refuses options it cannot run with.
